@@ -1,0 +1,10 @@
+"""kiln: a deep-learning compiler for PyTorch 2.
+
+    fast = kiln.compile(model)                 # or torch.compile(model, backend="kiln")
+    kiln.stats()                               # counters: graphs, kernels, fallbacks
+"""
+from kiln.capture import compile, kiln_backend, reset_stats, stats
+
+triton_compiler = compile   # the name the design documents use
+
+__all__ = ["compile", "triton_compiler", "kiln_backend", "stats", "reset_stats"]

@@ -1,0 +1,116 @@
+"""Capture: kiln as a torch.compile backend.
+
+TorchDynamo hands us an FX graph; AOTAutograd turns it into forward/backward ATen graphs
+(decomposed, functionalized, partitioned by min-cut rematerialization), and each ATen graph goes
+through lowering -> scheduling -> codegen -> wrapper in `compile_graph`.
+"""
+import collections
+import functools
+import itertools
+import logging
+import time
+
+import torch
+from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
+from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+from kiln.config import Options
+from kiln.decompositions import kiln_decompositions
+from kiln.ir import format_ir
+
+log = logging.getLogger("kiln")
+
+STATS = collections.Counter()
+_graph_ids = itertools.count()
+
+
+def stats():
+    """Cumulative counters: graphs_compiled, graphs_fallback, kernels_generated, fallback_ops, ..."""
+    keys = ("graphs_compiled", "graphs_fallback", "kernels_generated", "fallback_ops", "extern_calls")
+    return {k: STATS[k] for k in keys} | dict(STATS)
+
+
+def reset_stats():
+    STATS.clear()
+
+
+def kiln_backend(gm, example_inputs, mode=None, options=None):
+    """The `torch.compile` backend: `torch.compile(m, backend="kiln")`."""
+    opts = options if isinstance(options, Options) else Options.make(mode, options)
+    gid = next(_graph_ids)
+    trace_dynamo_graph(opts, gid, gm)
+    decomps = kiln_decompositions()
+
+    def compiler(kind):
+        def compile_one(graph, inputs):
+            return compile_graph(graph, inputs, opts, f"g{gid}_{kind}")
+        return compile_one
+
+    return aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
+                                 bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
+                                 decompositions=decomps, partition_fn=min_cut_rematerialization_partition)
+
+
+def compile(model, *, dynamic=None, fullgraph=False, mode=None, options=None):
+    """`kiln.compile(model)`: the model compiled by kiln, called exactly as before."""
+    opts = Options.make(mode, options)
+    backend = functools.partial(kiln_backend, options=opts)
+    backend.__name__ = "kiln"
+    return torch.compile(model, backend=backend, dynamic=dynamic, fullgraph=fullgraph)
+
+
+def compile_graph(gm, example_inputs, opts, name):
+    """An ATen graph -> a Python callable; on failure, the graph itself runs eagerly."""
+    from kiln.tools.trace import GraphTrace
+    trace = GraphTrace(opts.trace, name)
+    stage = "lowering"
+    lowering = None
+    try:
+        from kiln.lowering import GraphLowering
+        from kiln.scheduler import schedule
+        started = time.perf_counter()
+        trace.stage("aot_" + name.split("_")[-1] if "inference" not in name else "aot_forward", gm.code)
+        lowering = GraphLowering(gm, name)
+        lowering.run()
+        trace.stage("ir", format_ir(lowering))
+        stage = "scheduling"
+        output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}
+        sched = schedule(lowering.buffers, output_names)
+        trace.fusion(sched.decisions)
+        stage = "codegen"
+        module = build(lowering, sched, opts, name, trace)
+        STATS["graphs_compiled"] += 1
+        STATS["kernels_generated"] += module.kernel_count
+        STATS["fallback_ops"] += len(lowering.fallback_ops)
+        STATS["extern_calls"] += sum(1 for s in sched.steps if not hasattr(s, "placements"))
+        log.getChild("codegen").info("kiln: compiled %s in %.2fs: %d kernels", name, time.perf_counter() - started,
+                                     module.kernel_count)
+        trace.finish()
+        module.call._boxed_call = True   # takes the argument list itself and clears it, freeing inputs early
+        return module.call
+    except Exception as e:
+        if opts.strict:
+            raise
+        op = getattr(getattr(lowering, "current_node", None), "target", None) if stage == "lowering" else None
+        where = f" at {op}" if op is not None else ""
+        log.warning("kiln: %s failed%s for graph %s; running this graph eagerly: %s: %s",
+                    stage, where, name, type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+        STATS["graphs_fallback"] += 1
+        trace.finish()
+        return make_boxed_func(gm)
+
+
+def build(lowering, sched, opts, name, trace):
+    """C++ for CPU graphs, Triton for CUDA graphs (or anywhere with options={"target": "triton"})."""
+    from kiln.runtime import module
+    devices = {b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout")} | \
+              {o.layout.device.type for b in lowering.buffers for o in getattr(b, "outputs", [b]) if o is not None}
+    if opts.target == "triton" or "cuda" in devices:
+        return module.build_triton(lowering, sched, opts, name, trace)
+    return module.build_cpp(lowering, sched, opts, name, trace)
+
+
+def trace_dynamo_graph(opts, gid, gm):
+    if opts.trace:
+        from kiln.tools.trace import GraphTrace
+        GraphTrace(opts.trace, f"g{gid}_dynamo").stage("dynamo_graph", gm.code)

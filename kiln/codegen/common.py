@@ -1,0 +1,204 @@
+"""What every code generator shares: values with dtypes, CSE scopes, and the `ops` handler skeleton.
+
+A backend subclasses KernelWriter and supplies how to spell loads, stores, loops and the ops table.
+"""
+import dataclasses
+
+import sympy
+import torch
+from sympy.printing.c import C99CodePrinter
+
+from kiln import ir
+
+LOOP_AND_TEMP_PREFIXES = ("x", "r", "idx", "tmp")   # generated names; other symbols are kernel arguments
+BOOL_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
+            "isnan", "isinf", "signbit"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Value:
+    """A generated variable, with the torch dtype it stands for (fp16/bf16 live in float32)."""
+    name: str
+    dtype: torch.dtype
+
+    def __str__(self):
+        return self.name
+
+
+def result_dtype(op, args):
+    if op in BOOL_OPS:
+        return torch.bool
+    dtypes = [a.dtype for a in args if isinstance(a, Value)]
+    out = dtypes[0]
+    for d in dtypes[1:]:
+        out = torch.promote_types(out, d)
+    return out
+
+
+class Scope:
+    """Generated lines plus a CSE table; child scopes see their parents' values."""
+
+    def __init__(self, parent=None, indent=0):
+        self.parent, self.lines, self.cse, self.indent = parent, [], {}, indent
+
+    def lookup(self, key):
+        scope = self
+        while scope is not None:
+            if key in scope.cse:
+                return scope.cse[key]
+            scope = scope.parent
+        return None
+
+    def line(self, text):
+        self.lines.append("    " * self.indent + text)
+
+
+class IndexPrinter(C99CodePrinter):
+    """SymPy index expressions as integer C/Python code (all index values are nonnegative)."""
+
+    def _print_FloorDiv(self, e):
+        return f"({self._print(e.args[0])} / {self._print(e.args[1])})"
+
+    def _print_ModularIndexing(self, e):
+        base, div, mod = e.args
+        inner = self._print(base) if div == 1 else f"({self._print(base)} / {self._print(div)})"
+        return f"({inner} % {self._print(mod)})"
+
+    def _print_Pow(self, e):
+        base, exp = e.args
+        if exp.is_Integer and exp > 0:
+            return "(" + " * ".join([self._print(base)] * int(exp)) + ")"
+        return super()._print_Pow(e)
+
+    def _print_Integer(self, e):
+        return str(int(e))
+
+    def _print_Symbol(self, e):
+        return e.name
+
+    def _print_Max(self, e):
+        return self._minmax("max", e.args)
+
+    def _print_Min(self, e):
+        return self._minmax("min", e.args)
+
+    def _minmax(self, fn, args):
+        if len(args) == 1:
+            return self._print(args[0])
+        return f"std::{fn}<int64_t>({self._print(args[0])}, {self._minmax(fn, args[1:])})"
+
+
+class KernelWriter:
+    """The `ops` handler that turns node bodies into code for one kernel.
+
+    Subclasses define: OPS (op name -> format), spell_load/spell_store, spell_constant,
+    spell_cast, declare (a new variable), and the loop structure in `generate`."""
+
+    OPS = {}
+    printer = IndexPrinter()
+
+    def __init__(self, kernel, graph):
+        self.kernel, self.graph = kernel, graph
+        self.scope = Scope()
+        self.counter = 0
+        self.args = {}            # buffer name -> "in" / "out"
+        self.symbols = set()      # size and seed symbols the kernel needs as arguments
+        self.placement = None
+        self.remap = None
+
+    # -- variables and scopes
+    def fresh(self, prefix="tmp"):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def emit(self, expr, dtype, key=None):
+        """A variable holding expr, reusing one that already holds the same expression."""
+        key = key or expr
+        found = self.scope.lookup(key)
+        if found is not None:
+            return found
+        v = Value(self.fresh(), dtype)
+        self.declare(v, expr)
+        self.scope.cse[key] = v
+        return v
+
+    def push(self):
+        self.scope = Scope(self.scope, self.scope.indent + 1)
+        return self.scope
+
+    def pop(self):
+        inner, self.scope = self.scope, self.scope.parent
+        return inner
+
+    def index(self, expr):
+        expr = self.remap(expr) if self.remap else expr
+        self.symbols |= {s.name for s in expr.free_symbols if not s.name.startswith(LOOP_AND_TEMP_PREFIXES)}
+        return expr
+
+    def print_index(self, expr):
+        return self.printer.doprint(expr)
+
+    # -- the ops handler
+    def load(self, name, index):
+        # a value this kernel computed earlier in scope is reused: the scheduler checked its index
+        local = self.scope.lookup(("local", name))
+        if local is not None:
+            return local
+        self.args.setdefault(name, "in")
+        dtype = self.graph.buffer_dtype(name)
+        return self.emit(self.spell_load(name, self.print_index(self.index(index)), dtype), dtype)
+
+    def index_expr(self, expr, dtype):
+        return self.emit(self.spell_index_value(self.print_index(self.index(expr)), dtype), dtype)
+
+    def constant(self, value, dtype):
+        return Value(self.spell_constant(value, dtype), dtype)
+
+    def to_dtype(self, x, dtype, src_dtype=None):
+        if x.dtype == dtype:
+            return x
+        return self.emit(self.spell_cast(x, dtype), dtype)
+
+    def indirect_indexing(self, value, size, check=True):
+        name = self.fresh("idx")
+        self.declare_index(name, value, self.print_index(self.index(sympy.sympify(size))))
+        return sympy.Symbol(name, integer=True)
+
+    def masked(self, cond, body, other):
+        """body() only where cond holds (its loads may be out of bounds elsewhere), else other."""
+        self.push()
+        result = body()
+        inner = self.pop()
+        return self.spell_masked(cond, inner, result, other)
+
+    def rand(self, seed, offset):
+        return self._random("rand", seed, offset)
+
+    def randn(self, seed, offset):
+        return self._random("randn", seed, offset)
+
+    def _random(self, kind, seed, offset):
+        self.symbols.add(seed.name)
+        return self.emit(self.OPS[kind].format(seed.name, self.print_index(self.index(offset))), torch.float32)
+
+    def __getattr__(self, op):
+        if op not in self.OPS:
+            raise NotImplementedError(f"kiln codegen: no {type(self).__name__} spelling for ops.{op}")
+
+        def apply(*args):
+            return self.emit(self.OPS[op].format(*args), result_dtype(op, args))
+        return apply
+
+    # -- running bodies
+    def run_body(self, placement):
+        """The node's value at the kernel's current indices (its body under this handler)."""
+        self.placement, self.remap = placement, placement.remap()
+        node = placement.node
+        with ir.use_handler(self):
+            value = node.buf.node.run(node.dvars, node.rvars)
+        return value
+
+    def store_index(self, placement):
+        return self.print_index(self.index(placement.node.buf.analysis.store_index))
+
+

@@ -1,0 +1,277 @@
+"""C++/OpenMP code generation: all kernels of a graph in one translation unit.
+
+Each kernel is `extern "C" void name(pointers..., int64_t sizes...)`:
+  #pragma omp parallel for     over the outer index x0
+    loops over r0              one per loop segment (a reduction's loop, or the inner pointwise loop)
+fp16/bf16 values are computed in float and rounded where eager would round.
+"""
+import math
+
+import torch
+
+from kiln import ir
+from kiln.codegen.common import KernelWriter, Scope, Value
+
+CTYPES = {torch.float32: "float", torch.float64: "double", torch.float16: "_Float16", torch.bfloat16: "kiln_bf16",
+          torch.int8: "int8_t", torch.int16: "int16_t", torch.int32: "int32_t", torch.int64: "int64_t",
+          torch.uint8: "uint8_t", torch.bool: "bool"}
+
+PARALLEL_MIN_ELEMENTS = 32768   # below this, starting OpenMP threads costs more than it saves
+CHUNK = 1024                    # inner-loop chunk of pointwise kernels, for parallelism over long rows
+
+
+def ctype(dtype):
+    """The C type values of dtype are computed in."""
+    return "float" if ir.dtype_is_low_precision(dtype) else CTYPES[dtype]
+
+
+PRELUDE = r"""
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <algorithm>
+typedef uint16_t kiln_bf16;
+static inline float kiln_load(kiln_bf16 v) { uint32_t u = (uint32_t)v << 16; float f; std::memcpy(&f, &u, 4); return f; }
+static inline float kiln_load(_Float16 v) { return (float)v; }
+template <typename T> static inline T kiln_load(T v) { return v; }
+static inline kiln_bf16 kiln_to_bf16(float f) {
+    uint32_t u; std::memcpy(&u, &f, 4);
+    if (std::isnan(f)) return 0x7fc0;
+    return (kiln_bf16)((u + 0x7fff + ((u >> 16) & 1)) >> 16);   // round to nearest even
+}
+static inline float kiln_round_bf16(float f) { return kiln_load(kiln_to_bf16(f)); }
+static inline float kiln_round_half(float f) { return (float)(_Float16)f; }
+template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
+template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
+template <typename T> static inline T kiln_floordiv(T a, T b) {
+    if constexpr (std::is_floating_point<T>::value) { return std::floor(a / b); }
+    else { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
+}
+template <typename T> static inline T kiln_truncdiv(T a, T b) {
+    if constexpr (std::is_floating_point<T>::value) { return std::trunc(a / b); } else { return a / b; }
+}
+template <typename T> static inline T kiln_remainder(T a, T b) {
+    if constexpr (std::is_floating_point<T>::value) { T r = std::fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
+    else { T r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
+}
+template <typename T> static inline T kiln_fmod(T a, T b) {
+    if constexpr (std::is_floating_point<T>::value) { return std::fmod(a, b); } else { return a % b; }
+}
+template <typename T, typename U> static inline T kiln_pow(T a, U b) {
+    if constexpr (std::is_floating_point<T>::value) { return std::pow(a, (T)b); }
+    else { T r = 1; for (U i = 0; i < b; i++) r *= a; return b < 0 ? (a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0)) : r; }
+}
+template <typename T> static inline T kiln_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
+template <typename T> static inline T kiln_sigmoid(T a) { return T(1) / (T(1) + std::exp(-a)); }
+template <typename T> static inline T kiln_bitnot(T a) { if constexpr (std::is_same<T, bool>::value) { return !a; } else { return ~a; } }
+static inline uint64_t kiln_mix(uint64_t x) {   // splitmix64: a counter-based generator, one draw per element
+    x += 0x9e3779b97f4a7c15ULL; x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL; return x ^ (x >> 31);
+}
+static inline float kiln_rand(int64_t seed, int64_t offset) {
+    return (float)(kiln_mix(((uint64_t)seed << 32) ^ (uint64_t)offset) >> 40) * (1.0f / 16777216.0f);
+}
+static inline float kiln_randn(int64_t seed, int64_t offset) {
+    uint64_t r = kiln_mix(((uint64_t)seed << 32) ^ (uint64_t)offset);
+    float u1 = ((float)(r >> 40) + 1.0f) * (1.0f / 16777217.0f), u2 = (float)((r >> 16) & 0xffffff) * (1.0f / 16777216.0f);
+    return std::sqrt(-2.0f * std::log(u1)) * std::cos(6.2831853071795865f * u2);
+}
+"""
+
+UNARY_STD = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos", "tan", "asin", "acos",
+             "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "lgamma", "floor", "ceil",
+             "trunc", "isnan", "isinf", "signbit", "abs"]
+BINARY_INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
+                "gt": ">", "ge": ">=", "logical_and": "&&", "logical_or": "||", "logical_xor": "!=",
+                "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
+CPP_OPS = {
+    **{op: f"std::{op}({{0}})" for op in UNARY_STD},
+    **{op: f"{{0}} {sym} {{1}}" for op, sym in BINARY_INFIX.items()},
+    **{op: f"kiln_{op}({{0}}, {{1}})" for op in ("maximum", "minimum", "floordiv", "truncdiv", "remainder", "fmod",
+                                                 "pow")},
+    "atan2": "std::atan2({0}, {1})", "copysign": "std::copysign({0}, {1})", "hypot": "std::hypot({0}, {1})",
+    "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
+    "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / std::sqrt({0})",
+    "relu": "std::max({0}, decltype({0})(0))", "round": "std::nearbyint({0})", "where": "{0} ? {1} : {2}",
+    "rand": "kiln_rand({0}, {1})", "randn": "kiln_randn({0}, {1})",
+}
+
+REDUCTION_INIT = {"sum": "0", "prod": "1", "any": "false", "all": "true"}
+REDUCTION_UPDATE = {"sum": "{acc} += {v};", "prod": "{acc} *= {v};", "any": "{acc} = {acc} || {v};",
+                    "all": "{acc} = {acc} && {v};", "max": "{acc} = kiln_maximum({acc}, {v});",
+                    "min": "{acc} = kiln_minimum({acc}, {v});"}
+
+
+class CppKernel(KernelWriter):
+    OPS = CPP_OPS
+
+    def declare(self, v, expr):
+        self.scope.line(f"{ctype(v.dtype)} {v.name} = {expr};")
+
+    def declare_index(self, name, value, size):
+        self.scope.line(f"int64_t {name} = {value}; {name} = {name} < 0 ? {name} + {size} : {name};")
+
+    def spell_load(self, name, index, dtype):
+        return f"kiln_load({name}[{index}])" if ir.dtype_is_low_precision(dtype) else f"{name}[{index}]"
+
+    def spell_index_value(self, index, dtype):
+        return f"static_cast<{ctype(dtype)}>({index})"
+
+    def spell_constant(self, value, dtype):
+        if dtype == torch.bool:
+            return "true" if value else "false"
+        t = ctype(dtype)
+        if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+            lim = f"std::numeric_limits<{t}>"
+            return f"{lim}::quiet_NaN()" if math.isnan(value) else (f"{lim}::infinity()" if value > 0 else
+                                                                    f"-{lim}::infinity()")
+        if dtype is not None and not dtype.is_floating_point:
+            return f"{t}({int(value)})"
+        return f"{t}({float(value)!r})"
+
+    def spell_cast(self, x, dtype):
+        if dtype == torch.bfloat16:
+            return f"kiln_round_bf16(static_cast<float>({x}))"
+        if dtype == torch.float16:
+            return f"kiln_round_half(static_cast<float>({x}))"
+        return f"static_cast<{ctype(dtype)}>({x})"
+
+    def spell_masked(self, cond, inner, result, other):
+        v = Value(self.fresh(), result.dtype)
+        self.scope.line(f"{ctype(v.dtype)} {v.name} = {other};")
+        self.scope.line(f"if ({cond}) {{")
+        self.scope.lines += inner.lines
+        self.scope.line(f"    {v.name} = {result};")
+        self.scope.line("}")
+        return v
+
+    def store(self, name, index, value):
+        dtype = self.graph.buffer_dtype(name)
+        self.args[name] = "out"
+        if dtype == torch.bfloat16:
+            value = f"kiln_to_bf16({value})"
+        elif ctype(dtype) != ctype(value.dtype) or dtype == torch.float16:
+            value = f"static_cast<{CTYPES[dtype]}>({value})"
+        self.scope.line(f"{name}[{index}] = {value};")
+
+    # -- the kernel
+    def generate(self):
+        k = self.kernel
+        N, R = (self.print_index(self.index(e)) for e in (k.numel, k.rnumel))
+        body = self.scope = Scope(None, 2 if k.is_reduction else 3)
+        segments = sorted({p.segment for p in k.placements})
+        for seg in segments:
+            members = [p for p in k.placements if p.segment == seg]
+            if seg % 2:
+                for p in members:
+                    self.emit_node(p)
+            elif k.is_reduction:
+                self.reduction_loop(members, R)
+            else:
+                self.pointwise_loop(members, R)
+        parallel = f"if({N} * {R} >= {PARALLEL_MIN_ELEMENTS})"
+        lines = [f"// {k.name}: {', '.join(o for n in k.nodes for o in n.origins)}"]
+        lines.append(f'extern "C" void {k.name}({self.signature()}) {{')
+        if k.is_reduction:
+            lines += [f"    #pragma omp parallel for {parallel}", f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{"]
+        else:
+            lines += [f"    #pragma omp parallel for collapse(2) {parallel}",
+                      f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{",
+                      f"    for (int64_t rc = 0; rc < {R}; rc += {CHUNK}) {{"]
+        lines += body.lines
+        lines += (["    }"] if k.is_reduction else ["        }", "    }"]) + ["}"]
+        return "\n".join(lines)
+
+    def signature(self):
+        params = []
+        for name, mode in self.args.items():
+            const = "const " if mode == "in" else ""
+            params.append(f"{const}{CTYPES[self.graph.buffer_dtype(name)]}* __restrict__ {name}")
+        params += [f"int64_t {s}" for s in sorted(self.symbols)]
+        return ", ".join(params)
+
+    def emit_node(self, p):
+        """An outer-level node: one value per x0, between the loops."""
+        value = self.run_body(p)
+        self.finish_value(p, value)
+
+    def finish_value(self, p, value):
+        name = p.node.name
+        self.scope.cse[("local", name)] = value   # visible to later code in this scope only
+        if name in self.kernel.stores:
+            self.store(name, self.store_index(p), value)
+
+    def pointwise_loop(self, members, R):
+        self.scope.line(f"const int64_t rend = std::min<int64_t>(rc + {CHUNK}, {R});")
+        self.scope.line("#pragma omp simd")
+        self.scope.line("for (int64_t r0 = rc; r0 < rend; r0++) {")
+        self.push()
+        for p in members:
+            self.finish_value(p, self.run_body(p))
+        inner = self.pop()
+        self.scope.lines += inner.lines
+        self.scope.line("}")
+
+    def reduction_loop(self, members, R):
+        accs = {}
+        for p in members:
+            if p.node.is_reduction:
+                accs[p.node.name] = self.declare_accumulator(p)
+        if accs and all(p.node.buf.node.reduction_type == "sum" for p in members if p.node.is_reduction):
+            # lets the compiler reorder the sum into vector lanes
+            self.scope.line(f"#pragma omp simd reduction(+:{', '.join(a.name for a, _ in accs.values())})")
+        self.scope.line(f"for (int64_t r0 = 0; r0 < {R}; r0++) {{")
+        self.push()
+        for p in members:
+            value = self.run_body(p)
+            if p.node.is_reduction:
+                self.update_accumulator(p, accs[p.node.name], value)
+            else:
+                self.finish_value(p, value)
+        inner = self.pop()
+        self.scope.lines += inner.lines
+        self.scope.line("}")
+        for p in members:
+            if p.node.is_reduction:
+                acc, _ = accs[p.node.name]
+                self.finish_value(p, acc)
+
+    def declare_accumulator(self, p):
+        red = p.node.buf.node
+        rt, t = red.reduction_type, ctype(red.src_dtype)
+        acc = Value(self.fresh("acc"), red.src_dtype if not rt.startswith("arg") else torch.int64)
+        if rt in REDUCTION_INIT:
+            self.scope.line(f"{t} {acc.name} = {REDUCTION_INIT[rt]};")
+            return acc, None
+        lim = f"std::numeric_limits<{t}>"
+        worst = f"-{lim}::infinity()" if "max" in rt else f"{lim}::infinity()"
+        if not red.src_dtype.is_floating_point:
+            worst = f"{lim}::lowest()" if "max" in rt else f"{lim}::max()"
+        if rt in ("max", "min"):
+            self.scope.line(f"{t} {acc.name} = {worst};")
+            return acc, None
+        best = Value(self.fresh("best"), red.src_dtype)
+        self.scope.line(f"{t} {best.name} = {worst}; int64_t {acc.name} = 0;")
+        return acc, best
+
+    def update_accumulator(self, p, acc_best, value):
+        acc, best = acc_best
+        rt = p.node.buf.node.reduction_type
+        if best is None:
+            self.scope.line(REDUCTION_UPDATE[rt].format(acc=acc.name, v=value))
+            return
+        better = ">" if rt == "argmax" else "<"
+        # first occurrence wins; NaN counts as the extreme, as in eager
+        self.scope.line(f"if ({value} {better} {best.name} || ({value} != {value} && {best.name} == {best.name})) "
+                        f"{{ {best.name} = {value}; {acc.name} = r0; }}")
+
+
+def generate_module(kernels, graph):
+    """One translation unit with every kernel; returns (source, {kernel name: (arg names, symbol names)})."""
+    parts, signatures = [PRELUDE], {}
+    for kernel in kernels:
+        writer = CppKernel(kernel, graph)
+        parts.append(writer.generate())
+        signatures[kernel.name] = (list(writer.args), sorted(writer.symbols))
+    return "\n\n".join(parts) + "\n", signatures

@@ -1,0 +1,32 @@
+"""kiln's options: what `kiln.compile(..., mode=, options={...})` accepts, with environment defaults."""
+import dataclasses
+import os
+
+MODES = (None, "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    mode: str | None = None
+    strict: bool = False              # raise instead of falling back to eager
+    trace: str | None = None          # directory for the compile trace (KILN_TRACE)
+    trace_profile: bool = False       # time every kernel once and record it in the trace
+    target: str | None = None         # "cpp" or "triton"; None picks by device
+    cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
+
+    @staticmethod
+    def make(mode=None, options=None):
+        if mode not in MODES:
+            raise ValueError(f"kiln: unknown mode {mode!r}; expected one of {MODES[1:]}")
+        options = dict(options or {})
+        unknown = set(options) - {f.name for f in dataclasses.fields(Options)}
+        if unknown:
+            raise ValueError(f"kiln: unknown options {sorted(unknown)}")
+        options.setdefault("trace", os.environ.get("KILN_TRACE") or None)
+        options.setdefault("strict", os.environ.get("KILN_STRICT", "") == "1")
+        return Options(mode=mode, **options)
+
+    @property
+    def kernel_cache_dir(self):
+        return self.cache_dir or os.environ.get("KILN_CACHE_DIR") or os.path.join(
+            os.path.expanduser("~"), ".cache", "kiln")

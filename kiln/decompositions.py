@@ -1,0 +1,31 @@
+"""The decomposition table handed to AOTAutograd.
+
+Core ATen's table, plus torch._decomp's decompositions of the composite ops kiln would otherwise
+run eagerly (softmax, layer_norm, batch_norm, ...): their pieces fuse into one kernel each.
+"""
+import torch
+from torch._decomp import core_aten_decompositions, get_decompositions
+
+aten = torch.ops.aten
+
+EXTRA = [aten._softmax, aten._log_softmax, aten._softmax_backward_data, aten._log_softmax_backward_data,
+         aten.native_layer_norm, aten.native_layer_norm_backward, aten.native_batch_norm,
+         aten.native_batch_norm_backward, aten._native_batch_norm_legit, aten._native_batch_norm_legit_no_training,
+         aten._native_batch_norm_legit_functional, aten.native_group_norm, aten.native_group_norm_backward,
+         aten.native_dropout, aten.native_dropout_backward, aten.gelu, aten.gelu_backward,
+         aten.embedding_dense_backward, aten.nll_loss_forward, aten.nll_loss_backward, aten.mse_loss,
+         aten.mse_loss_backward, aten.threshold_backward, aten.sigmoid_backward, aten.tanh_backward,
+         aten.silu, aten.silu_backward, aten.hardtanh_backward, aten.leaky_relu, aten.leaky_relu_backward,
+         aten.softplus, aten.softplus_backward, aten.elu, aten.elu_backward, aten.addcmul, aten.addcdiv,
+         aten.lerp, aten.logsumexp, aten.std, aten.std_mean, aten.var_mean, aten.linalg_vector_norm,
+         aten._to_copy, aten.detach, aten.t, aten.transpose, aten.hardswish, aten.hardsigmoid, aten.mish,
+         aten.log_sigmoid_forward, aten.binary_cross_entropy, aten.binary_cross_entropy_backward]
+
+
+def kiln_decompositions():
+    table = dict(core_aten_decompositions())
+    table.update(get_decompositions(EXTRA))
+    # kiln lowers these directly; their decompositions would only add ops
+    for op in (aten._to_copy.default, aten.var_mean.correction):
+        table.pop(op, None)
+    return table

@@ -1,0 +1,329 @@
+"""kiln's loop-level IR, defined by run.
+
+A buffer's body is a Python function of SymPy indices that calls `ops.load`, `ops.add`, ...
+Which handler stands behind `ops` decides what running the body means: C++ or Triton code,
+the list of reads, or an op count. Every analysis and code generator reads this one form.
+"""
+import contextlib
+import dataclasses
+import functools
+import operator
+
+import sympy
+import torch
+from torch.utils._sympy.functions import FloorDiv, ModularIndexing
+
+__all__ = ["ops", "use_handler", "FloorDiv", "ModularIndexing"]
+
+
+class _OpsDispatch:
+    """`ops.name(...)` forwards to the innermost handler installed by `use_handler`."""
+    stack = []
+
+    def __getattr__(self, name):
+        return getattr(self.stack[-1], name)
+
+
+ops = _OpsDispatch()
+
+
+@contextlib.contextmanager
+def use_handler(handler):
+    _OpsDispatch.stack.append(handler)
+    try:
+        yield handler
+    finally:
+        _OpsDispatch.stack.pop()
+
+
+# ---------------------------------------------------------------- index helpers
+
+def index_vars(prefix, n):
+    return [sympy.Symbol(f"{prefix}{i}", integer=True, nonnegative=True) for i in range(n)]
+
+
+def product(xs):
+    return functools.reduce(operator.mul, xs, sympy.Integer(1))
+
+
+def contiguous_strides(sizes):
+    strides, acc = [], sympy.Integer(1)
+    for s in reversed(sizes):
+        strides.append(acc)
+        acc = acc * s
+    return strides[::-1]
+
+
+def strided_index(index, strides, offset=0):
+    return sympy.expand(offset + sum((i * s for i, s in zip(index, strides)), sympy.Integer(0)))
+
+
+def unflatten(flat, sizes):
+    """Indices of each dim of a row-major `sizes` box at linear position `flat`."""
+    live = [i for i, s in enumerate(sizes) if s != 1]
+    out, div = [sympy.Integer(0)] * len(sizes), sympy.Integer(1)
+    for i in reversed(live):
+        # the outermost live dim needs no modulus: flat never reaches past the box
+        out[i] = FloorDiv(flat, div) if i == live[0] else ModularIndexing(flat, div, sizes[i])
+        div = div * sizes[i]
+    return out
+
+
+def _index_atom(term):
+    """term as (coeff, base, divisor, modulus or None) when it is coeff * (base // d) or coeff * (base // d % m)."""
+    atoms = [f for f in sympy.Mul.make_args(term) if isinstance(f, (FloorDiv, ModularIndexing))]
+    if len(atoms) != 1:
+        return None
+    a = atoms[0]
+    base, div, mod = (a.args[0], a.args[1], None) if isinstance(a, FloorDiv) else a.args
+    return sympy.cancel(term / a), base, div, mod
+
+
+def simplify_index(expr):
+    """Expand, and fold the pieces that unflattening leaves behind back together:
+    c*(a//d % m) + c*m*(a//(d*m)) is c*(a//d), and c*a//1 is c*a."""
+    expr = sympy.expand(expr)
+    while True:
+        terms = sympy.Add.make_args(expr)
+        atoms = [(t, _index_atom(t)) for t in terms]
+        pair = next(((ti, tj, ai) + (aj,) for ti, ai in atoms if ai and ai[3] is not None
+                     for tj, aj in atoms if aj and tj is not ti and aj[1] == ai[1]
+                     and sympy.expand(aj[2] - ai[2] * ai[3]) == 0 and sympy.expand(aj[0] - ai[0] * ai[3]) == 0), None)
+        if pair is None:
+            return expr
+        ti, tj, (c, base, div, mod), (_, _, _, outer_mod) = pair
+        merged = FloorDiv(base, div) if outer_mod is None else ModularIndexing(base, div, mod * outer_mod)
+        expr = sympy.expand(expr - ti - tj + c * merged)
+
+
+def sym(x):
+    """A torch size (int or SymInt) as a SymPy expression."""
+    if isinstance(x, torch.SymInt):
+        return x.node.expr
+    return sympy.Integer(int(x))
+
+
+# ---------------------------------------------------------------- buffers
+
+@dataclasses.dataclass
+class Layout:
+    dtype: torch.dtype
+    device: torch.device
+    sizes: list
+    strides: list
+    offset: object = sympy.Integer(0)
+
+    def index(self, idx):
+        return strided_index([i for i, s in zip(idx, self.sizes) if s != 1],
+                             [st for s, st in zip(self.sizes, self.strides) if s != 1], self.offset)
+
+    @property
+    def numel(self):
+        return product(self.sizes)
+
+
+@dataclasses.dataclass(eq=False)
+class Buffer:
+    """A named allocation. Graph inputs, computed buffers and extern outputs are all Buffers."""
+    name: str
+    layout: Layout
+
+    @property
+    def dtype(self):
+        return self.layout.dtype
+
+    def reads(self):
+        return set()
+
+
+@dataclasses.dataclass(eq=False)
+class InputBuffer(Buffer):
+    storage_offset: object = 0        # where the caller's tensor starts in its storage
+
+
+@dataclasses.dataclass(eq=False)
+class Pointwise:
+    """out[idx] = body(idx) for every idx in `sizes`."""
+    sizes: list
+    body: object          # fn(idx) -> ops value
+
+    rsizes = ()
+
+    def run(self, idx, ridx=()):
+        return self.body(idx)
+
+
+@dataclasses.dataclass(eq=False)
+class Reduction:
+    """out[idx] = reduce_{ridx in rsizes} body(idx, ridx), with `reduction_type` naming the combine."""
+    sizes: list
+    rsizes: list
+    reduction_type: str   # sum prod max min any all argmax argmin
+    body: object          # fn(idx, ridx) -> ops value
+    src_dtype: torch.dtype
+
+    def run(self, idx, ridx):
+        return self.body(idx, ridx)
+
+
+@dataclasses.dataclass(eq=False)
+class ComputedBuffer(Buffer):
+    node: object = None               # Pointwise or Reduction
+    origins: tuple = ()               # the ATen ops this buffer computes, for names and the trace
+
+    @functools.cached_property
+    def analysis(self):
+        return BodyAnalysis.of(self)
+
+    def reads(self):
+        return self.analysis.reads
+
+
+@dataclasses.dataclass(eq=False)
+class ExternKernel:
+    """A library call (mm, conv) or an eager fallback: `outputs = target(*args, **kwargs)`.
+
+    Tensor arguments are TensorRefs; outputs are Buffers with the layouts eager gives."""
+    name: str
+    target: object
+    args: tuple
+    kwargs: dict
+    outputs: list                      # list[Buffer | None], one per returned tensor (a single one for a tensor)
+    returns_tuple: bool
+    fallback: bool
+    origins: tuple = ()
+
+    def reads(self):
+        return {r.buffer.name for r in tensor_refs((self.args, self.kwargs))}
+
+
+@dataclasses.dataclass(eq=False)
+class TensorRef:
+    """A strided view of a buffer, as an extern call receives it."""
+    buffer: Buffer
+    sizes: list
+    strides: list
+    offset: object
+
+
+def tensor_refs(tree):
+    if isinstance(tree, TensorRef):
+        yield tree
+    elif isinstance(tree, (list, tuple)):
+        for t in tree:
+            yield from tensor_refs(t)
+    elif isinstance(tree, dict):
+        for t in tree.values():
+            yield from tensor_refs(t)
+
+
+# ---------------------------------------------------------------- analysis
+
+class BodyAnalysis:
+    """What a body reads and the index expressions it uses, found by running it symbolically."""
+
+    def __init__(self):
+        self.reads = set()
+        self.loads = []          # (buffer name, index expr)
+        self.index_exprs = []    # index expressions used as values (iota, masks)
+        self.opcount = 0
+
+    @staticmethod
+    def of(buf):
+        node = buf.node
+        handler = BodyAnalysis()
+        idx, ridx = index_vars("d", len(node.sizes)), index_vars("r", len(node.rsizes))
+        with use_handler(_AnalysisHandler(handler)):
+            node.run(idx, ridx)
+        handler.store_index = buf.layout.index(idx)
+        handler.vars = (idx, ridx)
+        return handler
+
+
+class _AnalysisHandler:
+    def __init__(self, out):
+        self.out = out
+        self.n = 0
+
+    def load(self, name, index):
+        self.out.reads.add(name)
+        self.out.loads.append((name, index))
+        return self._value()
+
+    def index_expr(self, expr, dtype):
+        self.out.index_exprs.append(expr)
+        return self._value()
+
+    def indirect_indexing(self, value, size, check=True):
+        self.n += 1
+        return sympy.Symbol(f"indirect{self.n}", integer=True)
+
+    def _value(self, *args, **kwargs):
+        self.out.opcount += 1
+        return "v"
+
+    def __getattr__(self, name):
+        return self._value
+
+
+def is_static(expr):
+    return isinstance(expr, (int, sympy.Integer)) or (isinstance(expr, sympy.Expr) and expr.is_number)
+
+
+def static_numel(sizes, default=None):
+    n = product(sizes)
+    return int(n) if is_static(n) else default
+
+
+def dtype_is_low_precision(dtype):
+    return dtype in (torch.float16, torch.bfloat16)
+
+
+
+# ---------------------------------------------------------------- a readable dump
+
+class _TextHandler:
+    """Runs a body into one nested expression string, for the IR dump."""
+
+    def load(self, name, index):
+        return f"load({name}, {index})"
+
+    def index_expr(self, expr, dtype):
+        return f"index({expr})"
+
+    def constant(self, value, dtype):
+        return repr(value)
+
+    def to_dtype(self, x, dtype, src_dtype=None):
+        return f"to_{str(dtype).replace('torch.', '')}({x})"
+
+    def indirect_indexing(self, value, size, check=True):
+        return sympy.Symbol(f"({value})", integer=True)
+
+    def masked(self, cond, body, other):
+        return f"masked({cond}, {body()}, {other})"
+
+    def __getattr__(self, op):
+        return lambda *args: f"{op}({', '.join(map(str, args))})"
+
+
+def format_ir(lowering):
+    lines = []
+    for b in lowering.graph_inputs:
+        if isinstance(b, InputBuffer):
+            lines.append(f"{b.name}: input {b.dtype} sizes={b.layout.sizes} strides={b.layout.strides}")
+    for b in lowering.buffers:
+        if isinstance(b, ExternKernel):
+            outs = ", ".join(o.name for o in b.outputs if o is not None)
+            kind = "fallback" if b.fallback else "extern"
+            lines.append(f"{outs} = {kind} {b.target}({', '.join(sorted(b.reads()))})")
+            continue
+        node = b.node
+        idx, ridx = index_vars("d", len(node.sizes)), index_vars("r", len(node.rsizes))
+        with use_handler(_TextHandler()):
+            body = node.run(idx, ridx)
+        head = f"{b.name}: {type(node).__name__} {b.dtype} sizes={node.sizes}"
+        if isinstance(node, Reduction):
+            head += f" {node.reduction_type} over r{list(range(len(node.rsizes)))} sizes={node.rsizes}"
+        lines.append(f"{head}  # {', '.join(map(str, b.origins))}\n    {b.name}[{', '.join(map(str, idx))}] = {body}")
+    return "\n".join(lines) + "\n"

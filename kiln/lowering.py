@@ -1,0 +1,798 @@
+"""Lowering: each ATen op of an AOT graph becomes IR.
+
+Values flow through the graph in two forms:
+  Lazy     a pointwise body not yet stored anywhere; consumers inline it;
+  View     a strided window on a Buffer (an input, a computed buffer or an extern output).
+Views (view, permute, expand, slice, ...) are index transforms, so they never copy.
+`LOWERINGS` maps an ATen op to a small function; ops missing from it become eager fallbacks.
+"""
+import dataclasses
+import logging
+import operator
+
+import sympy
+import torch
+from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+
+from kiln import ir
+from kiln.ir import ops, product, sym
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+log = logging.getLogger("kiln.fallback")
+
+# A lazy value is stored to a buffer when its body grows past this many ops, or when it has
+# several users and is past the smaller bound: recomputing it everywhere would cost more than a trip to memory.
+REALIZE_OPCOUNT = 96
+REALIZE_SHARED_OPCOUNT = 12
+
+
+class LoweringError(Exception):
+    pass
+
+
+@dataclasses.dataclass(eq=False)
+class Lazy:
+    sizes: list
+    dtype: torch.dtype
+    device: torch.device
+    loader: object
+    opcount: int = 1
+    origins: tuple = ()
+
+    def load(self, idx):
+        return self.loader(idx)
+
+
+@dataclasses.dataclass(eq=False)
+class View:
+    buffer: ir.Buffer
+    sizes: list
+    strides: list
+    offset: object = sympy.Integer(0)
+    opcount = 0
+
+    dtype = property(lambda self: self.buffer.dtype)
+    device = property(lambda self: self.buffer.layout.device)
+
+    def load(self, idx):
+        live = [(i, st) for i, st, s in zip(idx, self.strides, self.sizes) if s != 1]
+        return ops.load(self.buffer.name, ir.strided_index([i for i, _ in live], [s for _, s in live], self.offset))
+
+    def ref(self):
+        return ir.TensorRef(self.buffer, list(self.sizes), list(self.strides), self.offset)
+
+
+# ---------------------------------------------------------------- the graph walk
+
+class GraphLowering(torch.fx.Interpreter):
+    """Runs an ATen FX graph with IR values instead of tensors."""
+
+    def __init__(self, gm, name="graph"):
+        super().__init__(gm)
+        self.name = name
+        self.buffers = []             # ComputedBuffer | ExternKernel in program order
+        self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
+        self.fallback_ops = []
+        self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
+        self._names = 0
+        self.current_node = None
+
+    def buffer_dtype(self, name):
+        for b in self.graph_inputs:
+            if isinstance(b, ir.InputBuffer) and b.name == name:
+                return b.dtype
+        for b in self.buffers:
+            for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b]):
+                if o is not None and o.name == name:
+                    return o.dtype
+        raise KeyError(name)
+
+    def new_name(self, prefix="buf"):
+        self._names += 1
+        return f"{prefix}{self._names}"
+
+    def run(self):
+        _active.append(self)
+        try:
+            return super().run(enable_io_processing=False)
+        finally:
+            _active.pop()
+
+    # -- fx.Interpreter hooks
+    def run_node(self, n):
+        self.current_node = n
+        value = super().run_node(n)
+        if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or (
+                len(n.users) > 1 and value.opcount > REALIZE_SHARED_OPCOUNT)):
+            value = self.realize(value)
+        return value
+
+    def placeholder(self, target, args, kwargs):
+        val = self.current_node.meta["val"]
+        if isinstance(val, torch.Tensor):
+            buf = ir.InputBuffer(target, ir.Layout(val.dtype, val.device, [sym(s) for s in val.shape],
+                                                   [sym(s) for s in val.stride()]), sym(val.storage_offset()))
+            self.graph_inputs.append(buf)
+            return View(buf, buf.layout.sizes, buf.layout.strides)
+        expr = sym(val) if isinstance(val, torch.SymInt) else val
+        self.graph_inputs.append(expr)
+        return expr
+
+    def call_function(self, target, args, kwargs):
+        if target is operator.getitem:
+            return args[0][args[1]]
+        if target in SCALAR_FUNCTIONS:
+            return SCALAR_FUNCTIONS[target](*args)
+        lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None))
+        if lowering is not None:
+            first_new = len(self.buffers)
+            result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
+            if result is not NotImplemented:
+                return tag_origins(result, target, args, self.buffers[first_new:])
+        return self.fallback(target, args, kwargs)
+
+    def output(self, target, args, kwargs):
+        vals = self.current_node.args[0]
+        self.graph_outputs = [self.output_value(v, o) for v, o in zip(args[0], vals)]
+        return self.graph_outputs
+
+    def output_value(self, value, node):
+        if not isinstance(value, (Lazy, View)):
+            return value
+        meta = node.meta["val"]
+        strides = [sym(s) for s in meta.stride()]
+        if isinstance(value, View) and (value.strides == strides or ir.static_numel(value.sizes) == 0):
+            return value
+        return self.realize(value, strides)
+
+    # -- realization
+    def realize(self, value, strides=None):
+        if isinstance(value, View):
+            return value
+        if strides is None:
+            meta = self.current_node.meta.get("val") if self.current_node is not None else None
+            strides = meta_strides(meta, value.sizes)
+        buf = ir.ComputedBuffer(self.new_name(), ir.Layout(value.dtype, value.device, list(value.sizes), strides),
+                                node=ir.Pointwise(list(value.sizes), value.loader), origins=value.origins)
+        self.buffers.append(buf)
+        return View(buf, buf.layout.sizes, buf.layout.strides)
+
+    def reduction(self, sizes, rsizes, reduction_type, body, dtype, src_dtype, device):
+        buf = ir.ComputedBuffer(self.new_name(), ir.Layout(dtype, device, list(sizes), ir.contiguous_strides(sizes)),
+                                node=ir.Reduction(list(sizes), list(rsizes), reduction_type, body, src_dtype))
+        self.buffers.append(buf)
+        return View(buf, buf.layout.sizes, buf.layout.strides)
+
+    def extern(self, target, args, kwargs, fallback):
+        """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts."""
+        def to_ref(a):
+            if isinstance(a, (Lazy, View)):
+                return self.realize(a).ref()
+            if isinstance(a, (list, tuple)):
+                return type(a)(to_ref(x) for x in a)
+            return a
+        args, kwargs = to_ref(tuple(args)), {k: to_ref(v) for k, v in kwargs.items()}
+        meta = self.current_node.meta.get("val")
+        returns_tuple = isinstance(meta, (list, tuple))
+        metas = list(meta) if returns_tuple else [meta]
+        outputs = [ir.Buffer(self.new_name(), ir.Layout(m.dtype, m.device, [sym(s) for s in m.shape],
+                                                       [sym(s) for s in m.stride()]))
+                   if isinstance(m, torch.Tensor) else None for m in metas]
+        kernel = ir.ExternKernel(self.new_name("extern"), target, args, kwargs, outputs, returns_tuple, fallback,
+                                 origins=(str(target),))
+        self.buffers.append(kernel)
+        views = [View(o, o.layout.sizes, o.layout.strides) if o is not None else None for o in outputs]
+        return views if returns_tuple else views[0]
+
+    def fallback(self, target, args, kwargs):
+        if not isinstance(target, torch._ops.OpOverload):
+            raise LoweringError(f"cannot lower {target}")
+        self.fallback_ops.append(str(target))
+        log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", target)
+        return self.extern(target, args, kwargs, fallback=True)
+
+
+def meta_strides(meta, sizes):
+    """Eager's strides when the meta tensor matches and is dense, else row-major."""
+    if isinstance(meta, torch.Tensor) and [sym(s) for s in meta.shape] == list(sizes):
+        try:
+            if meta.is_non_overlapping_and_dense():
+                return [sym(s) for s in meta.stride()]
+        except Exception:   # symbolic strides we cannot decide on: row-major is always valid
+            pass
+    return ir.contiguous_strides(sizes)
+
+
+def tag_origins(result, target, args, new_buffers):
+    """Values and buffers remember the ATen ops inlined into them, to name kernels and explain them."""
+    seen = [o for a in args if isinstance(a, Lazy) for o in a.origins]
+    name = getattr(getattr(target, "overloadpacket", None), "__name__", str(target))
+    if isinstance(result, Lazy):
+        result.origins = tuple(dict.fromkeys(seen + list(result.origins) + [name]))
+    for b in new_buffers:
+        if isinstance(b, ir.ComputedBuffer) and not b.origins:
+            b.origins = tuple(dict.fromkeys(seen + [name]))
+    return result
+
+
+SCALAR_FUNCTIONS = {
+    operator.add: lambda a, b: a + b, operator.sub: lambda a, b: a - b, operator.mul: lambda a, b: a * b,
+    operator.floordiv: lambda a, b: ir.FloorDiv(a, b), operator.truediv: lambda a, b: sympy.sympify(a) / b,
+    operator.neg: lambda a: -a, operator.mod: lambda a, b: sympy.Mod(a, b),
+    aten.sym_size.int: lambda x, d: x.sizes[d], aten.sym_stride.int: lambda x, d: x.strides[d],
+    aten.sym_numel.default: lambda x: product(x.sizes),
+    aten.sym_storage_offset.default: lambda x: x.offset,
+}
+for _name in ("sym_float", "sym_int", "sym_max", "sym_min", "sym_sqrt", "sym_not"):
+    _fn = getattr(torch, _name, None)
+    if _fn is not None:
+        SCALAR_FUNCTIONS[_fn] = {"sym_float": lambda a: a, "sym_int": lambda a: a, "sym_max": sympy.Max,
+                                 "sym_min": sympy.Min, "sym_sqrt": sympy.sqrt, "sym_not": sympy.Not}[_name]
+
+
+_active = []
+
+
+def current():
+    """The GraphLowering being run; lowerings read the current FX node from it."""
+    return _active[-1]
+
+
+# ---------------------------------------------------------------- the table
+
+LOWERINGS = {}
+
+
+def register(*targets):
+    def deco(fn):
+        for t in targets:
+            LOWERINGS[t] = fn
+        return fn
+    return deco
+
+
+def is_tensor(x):
+    return isinstance(x, (Lazy, View))
+
+
+def opmath(dtype):
+    return torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
+
+
+def as_value(x, idx, out_sizes, dtype):
+    """x (tensor or scalar) at output index idx, broadcast and cast to dtype."""
+    if is_tensor(x):
+        lead = len(out_sizes) - len(x.sizes)
+        v = x.load([sympy.Integer(0) if s == 1 else i for i, s in zip(idx[lead:], x.sizes)])
+        return v if x.dtype == dtype else ops.to_dtype(v, dtype, x.dtype)
+    if isinstance(x, sympy.Expr) and not x.is_number:
+        return ops.to_dtype(ops.index_expr(x, torch.int64), dtype, torch.int64)
+    return ops.constant(x, dtype)
+
+
+def promoted(*args, kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT):
+    """The dtype eager computes in, from type promotion over tensors and scalars."""
+    def fake(a):
+        if is_tensor(a):
+            return torch.empty([1] * len(a.sizes), dtype=a.dtype, device="meta")
+        if isinstance(a, sympy.Expr):
+            return 1 if a.is_integer else 1.0
+        return a
+    fakes = [fake(a) for a in args if a is not None]
+    return elementwise_dtypes(*fakes, type_promotion_kind=kind)[0]
+
+
+def pointwise_value(out, fn, *args, compute=None):
+    """A Lazy computing fn over broadcast args in `compute` dtype, then cast to the output dtype."""
+    sizes = [sym(s) for s in out.shape]
+    compute = compute or (opmath(out.dtype) if out.dtype != torch.bool else promoted(*args))
+    tensors = [a for a in args if is_tensor(a)]
+
+    def loader(idx):
+        result = fn(*[as_value(a, idx, sizes, compute) if a is not None else None for a in args])
+        produced = getattr(fn, "result_dtype", None) or compute
+        return result if produced == out.dtype else ops.to_dtype(result, out.dtype, produced)
+
+    return Lazy(sizes, out.dtype, out.device, loader, 1 + sum(t.opcount for t in tensors))
+
+
+def boolean(fn):
+    fn.result_dtype = torch.bool
+    return fn
+
+
+def pointwise(targets, fn):
+    """Register elementwise ops: `fn` takes ops values (and keyword scalars) and returns one."""
+    def lower(out, *args, **kwargs):
+        def body(*values):
+            return fn(*values, **kwargs)
+        body.result_dtype = getattr(fn, "result_dtype", None)
+        return pointwise_value(out, body, *args)
+    register(*targets)(lower)
+
+
+def ops_fn(name):
+    return lambda *values: getattr(ops, name)(*values)
+
+
+UNARY = ["abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",
+         "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv",
+         "lgamma", "floor", "ceil", "trunc", "sign", "sigmoid", "reciprocal", "bitwise_not", "relu", "round"]
+for _name in UNARY:
+    pointwise([getattr(aten, _name).default], ops_fn(_name))
+pointwise([aten.logical_not.default], boolean(lambda x: ops.logical_not(x)))
+pointwise([aten.isnan.default], boolean(lambda x: ops.isnan(x)))
+pointwise([aten.isinf.default], boolean(lambda x: ops.isinf(x)))
+pointwise([aten.signbit.default], boolean(lambda x: ops.signbit(x)))
+
+BINARY = {"mul": "mul", "maximum": "maximum", "minimum": "minimum", "atan2": "atan2", "remainder": "remainder",
+          "fmod": "fmod", "pow": "pow", "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
+          "bitwise_xor": "bitwise_xor", "bitwise_left_shift": "lshift", "bitwise_right_shift": "rshift",
+          "copysign": "copysign", "hypot": "hypot", "floor_divide": "floordiv"}
+for _aten_name, _op in BINARY.items():
+    packet = getattr(aten, _aten_name)
+    pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], ops_fn(_op))
+for _aten_name in ("eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"):
+    packet = getattr(aten, _aten_name)
+    pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], boolean(ops_fn(_aten_name)))
+
+
+@register(aten.add.Tensor, aten.add.Scalar, aten.sub.Tensor, aten.sub.Scalar)
+def lower_add_sub(out, a, b, alpha=1):
+    op = "add" if "add" in str(current().current_node.target) else "sub"
+    return pointwise_value(out, lambda x, y, *al: getattr(ops, op)(x, y if not al else ops.mul(y, al[0])), a, b,
+                           *([] if alpha == 1 else [alpha]))
+
+
+@register(aten.div.Tensor, aten.div.Scalar, aten.div.Tensor_mode, aten.div.Scalar_mode)
+def lower_div(out, a, b, rounding_mode=None):
+    if rounding_mode is None:
+        return pointwise_value(out, ops.truediv, a, b)
+    compute = promoted(a, b)
+    op = ops.floordiv if rounding_mode == "floor" else ops.truncdiv
+    return pointwise_value(out, op, a, b, compute=opmath(compute))
+
+
+@register(aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar)
+def lower_where(out, cond, a, b):
+    compute = opmath(out.dtype)
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: ops.to_dtype(ops.where(
+        as_value(cond, idx, sizes, torch.bool), as_value(a, idx, sizes, compute), as_value(b, idx, sizes, compute)),
+        out.dtype, compute), 1 + sum(x.opcount for x in (cond, a, b) if is_tensor(x)))
+
+
+@register(aten.clamp.default, aten.clamp.Tensor, aten.clamp_min.default, aten.clamp_max.default,
+          aten.clamp_min.Tensor, aten.clamp_max.Tensor, aten.hardtanh.default)
+def lower_clamp(out, x, lo=None, hi=None):
+    name = str(current().current_node.target)
+    if "clamp_max" in name:
+        lo, hi = None, lo
+    if "hardtanh" in name:
+        lo, hi = (-1.0 if lo is None else lo), (1.0 if hi is None else hi)
+
+    def fn(v, *bounds):
+        bounds = list(bounds)
+        if lo is not None:
+            v = ops.maximum(v, bounds.pop(0))
+        if hi is not None:
+            v = ops.minimum(v, bounds.pop(0))
+        return v
+    return pointwise_value(out, fn, x, *[b for b in (lo, hi) if b is not None])
+
+
+@register(aten._to_copy.default, aten.clone.default, aten.alias.default, aten.lift_fresh_copy.default,
+          prims.convert_element_type.default, aten.contiguous.default)
+def lower_copy(out, x, *args, **kwargs):
+    if not is_tensor(x) or out.device != x.device:
+        return NotImplemented
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: as_value(x, idx, sizes, out.dtype), x.opcount + 1)
+
+
+@register(aten.copy.default)
+def lower_functional_copy(out, dst, src, non_blocking=False):
+    return lower_copy(out, src)
+
+
+@register(aten.full.default, aten.scalar_tensor.default, aten.full_like.default, aten.zeros.default,
+          aten.ones.default, aten.empty.memory_format, aten.empty_strided.default, aten.zeros_like.default,
+          aten.ones_like.default, aten.empty_like.default, aten.new_zeros.default, aten.new_ones.default,
+          aten.new_full.default, aten.new_empty.default, aten.new_empty_strided.default)
+def lower_full(out, *args, **kwargs):
+    name = current().current_node.target.overloadpacket.__name__
+    value = {"zeros": 0, "ones": 1, "zeros_like": 0, "ones_like": 1, "new_zeros": 0, "new_ones": 1}.get(name, 0)
+    if name in ("full", "new_full", "full_like"):
+        value = args[1] if name == "full" or name == "full_like" else args[2]
+    elif name == "scalar_tensor":
+        value = args[0]
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: as_value(value, idx, sizes, out.dtype), 1)
+
+
+@register(prims.iota.default)
+def lower_iota(out, length, *, start, step, dtype, device, requires_grad=False):
+    return Lazy([sym(length)], dtype, out.device,
+                lambda idx: ops.index_expr(start + idx[0] * step, dtype), 1)
+
+
+@register(aten.rand.default, aten.randn.default, aten.rand_like.default, aten.randn_like.default)
+def lower_rand(out, *args, **kwargs):
+    low = current()
+    seed = sympy.Symbol(f"seed{len(low.rng_seeds)}", integer=True, nonnegative=True)
+    low.rng_seeds.append(seed)
+    sizes = [sym(s) for s in out.shape]
+    op = ops.randn if "randn" in str(low.current_node.target) else ops.rand
+    return Lazy(sizes, out.dtype, out.device, lambda idx: ops.to_dtype(
+        op(seed, ir.strided_index(idx, ir.contiguous_strides(sizes))), out.dtype, torch.float32), 1)
+
+
+# ---------------------------------------------------------------- views: index transforms
+
+def view_of(x, sizes, reindex):
+    """x seen through reindex(new_idx) -> old_idx. Strided stays strided when the map is affine."""
+    sizes = list(sizes)
+    if isinstance(x, View):
+        new = ir.index_vars("v", len(sizes))
+        expr = ir.strided_index(reindex(new), x.strides, x.offset) if x.sizes else x.offset
+        strides = [expr.coeff(v) if s != 1 else sympy.Integer(0) for v, s in zip(new, sizes)]
+        rest = sympy.expand(expr - sum(v * st for v, st in zip(new, strides)))
+        if all(not rest.has(v) for v in new) and all(not st.has(*new) for st in strides):
+            return View(x.buffer, sizes, strides, rest)
+    return Lazy(sizes, x.dtype, x.device, lambda idx: x.load(reindex(idx)), x.opcount, x.origins)
+
+
+def divides(a, b):
+    """Whether a divides b, for sizes that may be symbolic."""
+    num, den = sympy.fraction(sympy.cancel(sympy.sympify(b) / a))
+    return den == 1
+
+
+def reshape_index(new_sizes, old_sizes):
+    """new_idx -> old_idx for a row-major reshape, group by group so that most dims map directly."""
+    groups, i, j = [], 0, 0
+    while i < len(new_sizes) or j < len(old_sizes):
+        if i < len(new_sizes) and new_sizes[i] == 1:
+            groups.append(([i], []))
+            i += 1
+            continue
+        if j < len(old_sizes) and old_sizes[j] == 1:
+            groups.append(([], [j]))
+            j += 1
+            continue
+        if i == len(new_sizes) or j == len(old_sizes):
+            raise LoweringError(f"cannot reshape {old_sizes} to {new_sizes}")
+        gi, gj, pi, pj = [i], [j], new_sizes[i], old_sizes[j]
+        i, j = i + 1, j + 1
+        while pi != pj:   # grow the side whose product divides the other's
+            if divides(pi, pj) and i < len(new_sizes):
+                gi.append(i)
+                pi, i = pi * new_sizes[i], i + 1
+            elif j < len(old_sizes):
+                gj.append(j)
+                pj, j = pj * old_sizes[j], j + 1
+            else:
+                raise LoweringError(f"cannot reshape {old_sizes} to {new_sizes}")
+        groups.append((gi, gj))
+
+    def reindex(idx):
+        old = [sympy.Integer(0)] * len(old_sizes)
+        for gi, gj in groups:
+            flat = ir.strided_index([idx[k] for k in gi], ir.contiguous_strides([new_sizes[k] for k in gi]))
+            for k, v in zip(gj, ir.unflatten(flat, [old_sizes[k] for k in gj])):
+                old[k] = v
+        return old
+    return reindex
+
+
+@register(aten.view.default, aten._unsafe_view.default, aten.reshape.default, aten.view_copy.default)
+def lower_view(out, x, shape):
+    sizes = [sym(s) for s in out.shape]
+    return view_of(x, sizes, reshape_index(sizes, list(x.sizes)))
+
+
+@register(aten.permute.default, aten.permute_copy.default)
+def lower_permute(out, x, dims):
+    dims = [d % max(len(x.sizes), 1) for d in dims]
+    inverse = [dims.index(i) for i in range(len(dims))]
+    return view_of(x, [x.sizes[d] for d in dims], lambda idx: [idx[inverse[i]] for i in range(len(dims))])
+
+
+@register(aten.t.default, aten.transpose.int)
+def lower_transpose(out, x, d0=0, d1=1):
+    n = len(x.sizes)
+    if n < 2:
+        return x
+    perm = list(range(n))
+    perm[d0 % n], perm[d1 % n] = perm[d1 % n], perm[d0 % n]
+    return lower_permute(out, x, perm)
+
+
+@register(aten.expand.default, aten.expand_copy.default, aten.broadcast_to.default)
+def lower_expand(out, x, shape, *, implicit=False):
+    sizes = [sym(s) for s in out.shape]
+    lead = len(sizes) - len(x.sizes)
+    return view_of(x, sizes, lambda idx: [sympy.Integer(0) if s == 1 else i for i, s in zip(idx[lead:], x.sizes)])
+
+
+@register(aten.squeeze.dim, aten.squeeze.dims, aten.squeeze.default, aten.unsqueeze.default,
+          aten.unsqueeze_copy.default, aten.squeeze_copy.dims)
+def lower_squeeze(out, x, *dims):
+    sizes = [sym(s) for s in out.shape]
+    return view_of(x, sizes, reshape_index(sizes, list(x.sizes)))
+
+
+@register(aten.slice.Tensor, aten.slice_copy.Tensor)
+def lower_slice(out, x, dim=0, start=None, end=None, step=1):
+    dim %= len(x.sizes)
+    sizes = [sym(s) for s in out.shape]
+    start = start or 0
+    if isinstance(start, int) and start < 0:
+        start = max(start + x.sizes[dim], 0) if x.sizes[dim].is_number else start + x.sizes[dim]
+    return view_of(x, sizes, lambda idx: [i * step + start if d == dim else i for d, i in enumerate(idx)])
+
+
+@register(aten.select.int, aten.select_copy.int)
+def lower_select(out, x, dim, index):
+    dim %= len(x.sizes)
+    if isinstance(index, int) and index < 0:
+        index = index + x.sizes[dim]
+    return view_of(x, [sym(s) for s in out.shape], lambda idx: idx[:dim] + [index] + idx[dim:])
+
+
+@register(aten.as_strided.default, aten.as_strided_copy.default)
+def lower_as_strided(out, x, size, stride, storage_offset=None):
+    """Offsets are absolute in the storage; a graph input's data pointer already points at its own offset."""
+    base = current().realize(x)
+    if storage_offset is None:
+        offset = base.offset
+    else:
+        offset = sym(storage_offset) - getattr(base.buffer, "storage_offset", 0)
+    return View(base.buffer, [sym(s) for s in size], [sym(s) for s in stride], offset)
+
+
+@register(aten.split_with_sizes.default, aten.split.Tensor)
+def lower_split(out, x, split_sizes, dim=0):
+    dim %= len(x.sizes)
+    starts, acc = [], 0
+    for m in out:
+        starts.append(acc)
+        acc = acc + sym(m.shape[dim])
+    return [view_of(x, [sym(s) for s in m.shape],
+                    (lambda st: lambda idx: [i + st if d == dim else i for d, i in enumerate(idx)])(st))
+            for m, st in zip(out, starts)]
+
+
+@register(aten.unbind.int)
+def lower_unbind(out, x, dim=0):
+    dim %= len(x.sizes)
+    return [view_of(x, [sym(s) for s in m.shape], (lambda k: lambda idx: idx[:dim] + [k] + idx[dim:])(k))
+            for k, m in enumerate(out)]
+
+
+# ---------------------------------------------------------------- data movement
+
+@register(aten.cat.default)
+def lower_cat(out, tensors, dim=0):
+    sizes = [sym(s) for s in out.shape]
+    dim %= len(sizes)
+    parts = [t for t in tensors if is_tensor(t) and not (len(t.sizes) == 1 and t.sizes[0] == 0)]
+    starts, acc = [], sympy.Integer(0)
+    for t in parts:
+        starts.append(acc)
+        acc = acc + t.sizes[dim]
+
+    def loader(idx):
+        value = None
+        for t, st in reversed(list(zip(parts, starts))):
+            shifted = [i - st if d == dim else i for d, i in enumerate(idx)]
+            v = as_value(t, shifted, sizes, out.dtype) if value is None else ops.masked(
+                ops.ge(ops.index_expr(idx[dim], torch.int64), ops.constant(st, torch.int64)),
+                lambda t=t, s=shifted: as_value(t, s, sizes, out.dtype), value)
+            value = v
+        return value
+    return Lazy(sizes, out.dtype, out.device, loader, 1 + sum(t.opcount for t in parts))
+
+
+@register(aten.constant_pad_nd.default)
+def lower_pad(out, x, pad, value=0):
+    sizes = [sym(s) for s in out.shape]
+    n = len(sizes)
+    lows = [0] * n
+    for k in range(len(pad) // 2):
+        lows[n - 1 - k] = pad[2 * k]
+
+    def loader(idx):
+        src = [i - lo for i, lo in zip(idx, lows)]
+        conds = []
+        for d, (i, lo) in enumerate(zip(src, lows)):
+            if lo != 0 or sizes[d] != x.sizes[d]:
+                e = ops.index_expr(i, torch.int64)
+                conds += [ops.ge(e, ops.constant(0, torch.int64)), ops.lt(e, ops.index_expr(x.sizes[d], torch.int64))]
+        if not conds:
+            return x.load(src)
+        cond = conds[0]
+        for c in conds[1:]:
+            cond = ops.logical_and(cond, c)
+        return ops.masked(cond, lambda: x.load(src), ops.constant(value, out.dtype))
+    return Lazy(sizes, out.dtype, out.device, loader, x.opcount + 2)
+
+
+def indirect(value, size):
+    return ops.indirect_indexing(value, size)
+
+
+@register(aten.index.Tensor)
+def lower_index(out, x, indices):
+    """x[i0, :, i2]: indexed dims are replaced by the broadcast shape of the index tensors."""
+    if any(i is not None and i.dtype == torch.bool for i in indices):
+        return NotImplemented
+    sizes = [sym(s) for s in out.shape]
+    positions = [d for d, i in enumerate(indices) if i is not None]
+    nb = max(len(indices[d].sizes) for d in positions)
+    contiguous = positions == list(range(positions[0], positions[-1] + 1))
+    first = positions[0] if contiguous else 0
+
+    def loader(idx):
+        bidx = idx[first:first + nb]
+        rest = idx[:first] + idx[first + nb:]
+        src, r = [], 0
+        for d in range(len(x.sizes)):
+            if indices[d] is not None:
+                t = indices[d]
+                tidx = [sympy.Integer(0) if s == 1 else i for i, s in zip(bidx[nb - len(t.sizes):], t.sizes)]
+                src.append(indirect(t.load(tidx), x.sizes[d]))
+            else:
+                src.append(rest[r])
+                r += 1
+        return x.load(src)
+    return Lazy(sizes, out.dtype, out.device, loader, x.opcount + 2)
+
+
+@register(aten.embedding.default)
+def lower_embedding(out, weight, indices, *args):
+    sizes = [sym(s) for s in out.shape]
+    n = len(indices.sizes)
+    return Lazy(sizes, out.dtype, out.device,
+                lambda idx: weight.load([indirect(indices.load(idx[:n]), weight.sizes[0]), idx[n]]), 2)
+
+
+@register(aten.gather.default)
+def lower_gather(out, x, dim, index, sparse_grad=False):
+    dim %= max(len(x.sizes), 1)
+    sizes = [sym(s) for s in out.shape]
+    if not sizes:
+        return NotImplemented
+    return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
+        [indirect(index.load(idx), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
+
+
+@register(aten.index_select.default)
+def lower_index_select(out, x, dim, index):
+    dim %= max(len(x.sizes), 1)
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
+        [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
+
+
+# ---------------------------------------------------------------- reductions
+
+def reduce_dims(x, dims):
+    n = len(x.sizes)
+    if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+        return list(range(n))
+    if isinstance(dims, int):
+        dims = [dims]
+    return sorted({d % max(n, 1) for d in dims})
+
+
+def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
+    """Reduce x over dims; out (meta) gives the result's dtype and (keepdim-)shape."""
+    dims = reduce_dims(x, dims) if x.sizes else []
+    kept = [d for d in range(len(x.sizes)) if d not in dims]
+    rsizes = [x.sizes[d] for d in dims]
+    src_dtype = src_dtype or x.dtype
+    out_sizes = [sym(s) for s in out.shape]
+    keepdim = len(out_sizes) == len(x.sizes) and len(x.sizes) > 0 and dims
+
+    def body(idx, ridx):
+        kidx = [idx[d] for d in kept] if keepdim else idx
+        full = [None] * len(x.sizes)
+        for d, i in zip(kept, kidx):
+            full[d] = i
+        for d, r in zip(dims, ridx):
+            full[d] = r
+        v = x.load(full)
+        if x.dtype != src_dtype:
+            v = ops.to_dtype(v, src_dtype, x.dtype)
+        return v
+
+    low = current()
+    if ir.static_numel(rsizes, 1) == 0 and reduction_type in ("max", "min", "argmax", "argmin"):
+        raise LoweringError(f"{reduction_type} of an empty tensor")
+    return low.reduction(out_sizes, rsizes, reduction_type, body, dtype or out.dtype, src_dtype, out.device)
+
+
+def _accumulate_dtype(out):
+    return opmath(out.dtype) if out.dtype.is_floating_point else out.dtype
+
+
+@register(aten.sum.dim_IntList, aten.sum.default, aten.prod.dim_int, aten.prod.default)
+def lower_sum(out, x, dims=None, keepdim=False, *, dtype=None):
+    rtype = "prod" if "prod" in str(current().current_node.target) else "sum"
+    if "prod" in str(current().current_node.target) and isinstance(dims, int):
+        dims = [dims]
+    return make_reduction(out, x, dims, rtype, src_dtype=_accumulate_dtype(out))
+
+
+@register(aten.mean.dim, aten.mean.default)
+def lower_mean(out, x, dims=None, keepdim=False, *, dtype=None):
+    dims = reduce_dims(x, dims)
+    total = make_reduction(out, x, dims, "sum", src_dtype=opmath(out.dtype), dtype=opmath(out.dtype))
+    n = product([x.sizes[d] for d in dims])
+    return pointwise_value(out, lambda s, c: ops.truediv(s, c), total, n)
+
+
+@register(aten.amax.default, aten.amin.default, aten.max.default, aten.min.default)
+def lower_amax(out, x, dims=None, keepdim=False):
+    rtype = "max" if "max" in str(current().current_node.target) else "min"
+    return make_reduction(out, x, dims, rtype)
+
+
+@register(aten.any.default, aten.any.dim, aten.any.dims, aten.all.default, aten.all.dim, aten.all.dims)
+def lower_any(out, x, dims=None, keepdim=False):
+    rtype = "any" if "any" in str(current().current_node.target) else "all"
+    return make_reduction(out, x, dims, rtype, src_dtype=torch.bool)
+
+
+@register(aten.argmax.default, aten.argmin.default)
+def lower_argmax(out, x, dim=None, keepdim=False):
+    if dim is None:
+        flat = [product(x.sizes)]
+        x, dim = view_of(x, flat, reshape_index(flat, list(x.sizes))), 0
+    rtype = "argmax" if "argmax" in str(current().current_node.target) else "argmin"
+    return make_reduction(out, x, [dim], rtype, src_dtype=opmath(x.dtype))
+
+
+@register(aten.max.dim, aten.min.dim)
+def lower_max_dim(out, x, dim, keepdim=False):
+    rtype = "max" if "max" in str(current().current_node.target) else "min"
+    values = make_reduction(out[0], x, [dim], rtype)
+    return [values, make_reduction(out[1], x, [dim], "arg" + rtype, src_dtype=opmath(x.dtype))]
+
+
+@register(aten.var.correction, aten.var_mean.correction)
+def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
+    """Two passes, both fused into one kernel by the scheduler: the mean, then squared deviations."""
+    var_out = out[0] if isinstance(out, (list, tuple)) else out
+    dims = reduce_dims(x, dims)
+    kept = [d for d in range(len(x.sizes)) if d not in dims]
+    n = product([x.sizes[d] for d in dims])
+    acc = opmath(var_out.dtype)
+    total = make_reduction(var_out, x, dims, "sum", src_dtype=acc, dtype=acc)
+    mean = Lazy(total.sizes, acc, x.device, lambda idx: ops.truediv(total.load(idx), as_value(n, idx, [], acc)))
+    keep = len(total.sizes) == len(x.sizes)
+
+    def squared_deviation(idx):
+        m_idx = [sympy.Integer(0) if d in dims else i for d, i in enumerate(idx)] if keep else [idx[d] for d in kept]
+        diff = ops.sub(as_value(x, idx, x.sizes, acc), mean.load(m_idx))
+        return ops.mul(diff, diff)
+
+    sq = Lazy(list(x.sizes), acc, x.device, squared_deviation, x.opcount + 3)
+    ssd = make_reduction(var_out, sq, dims, "sum", src_dtype=acc, dtype=acc)
+    divisor = n - (1 if correction is None else correction)
+    var = pointwise_value(var_out, lambda s, c: ops.truediv(s, ops.maximum(c, ops.constant(0, acc))), ssd, divisor)
+    if not isinstance(out, (list, tuple)):
+        return var
+    return [var, pointwise_value(out[1], lambda m: m, mean)]
+
+
+# ---------------------------------------------------------------- externs: library calls
+
+EXTERNS = ["mm", "addmm", "bmm", "baddbmm", "convolution", "convolution_backward",
+           "_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention",
+           "_scaled_dot_product_cudnn_attention", "_scaled_dot_product_flash_attention_for_cpu"]
+for _target in [getattr(aten, n).default for n in EXTERNS if hasattr(aten, n)]:
+    LOWERINGS[_target] = (lambda t: lambda out, *args, **kwargs: current().extern(t, args, kwargs, fallback=False))(
+        _target)

@@ -1,0 +1,50 @@
+"""Turns a scheduled graph into a callable: kernel source for the target, its build, and the wrapper."""
+import dataclasses
+import logging
+
+from kiln.runtime.wrapper import WrapperCode
+from kiln.scheduler import Kernel
+
+log = logging.getLogger("kiln.codegen")
+
+
+@dataclasses.dataclass
+class CompiledModule:
+    call: object
+    kernel_count: int
+    wrapper_source: str
+    kernel_source: str
+
+
+def build_cpp(lowering, sched, opts, name, trace):
+    from kiln.codegen import cpp
+    from kiln.runtime import cpp_build
+    kernels = [s for s in sched.steps if isinstance(s, Kernel)]
+    source, signatures = cpp.generate_module(kernels, lowering)
+    for k in kernels:
+        trace.stage("kernel", extract_kernel(source, k.name), filename=f"{k.name}.cpp")
+    fns = {}
+    if kernels:
+        _, fns = cpp_build.load(source, opts.kernel_cache_dir, signatures)
+
+    def launch(k):
+        buffers, symbols = signatures[k.name]
+        return f"{k.name}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
+    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels))
+
+
+def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count):
+    """Generates and loads the Python wrapper around the launches."""
+    code = WrapperCode(lowering, sched, launch, name)
+    source = f"# kiln wrapper for {name}\n" + code.generate()
+    trace.stage("wrapper", source)
+    scope = dict(code.globals, **kernel_fns)
+    exec(compile(source, f"<kiln wrapper {name}>", "exec"), scope)
+    log.debug("wrapper for %s:\n%s", name, source)
+    return CompiledModule(scope["call"], count, source, kernel_source)
+
+
+def extract_kernel(source, kernel_name):
+    start = source.index(f"// {kernel_name}:")
+    end = source.find("\n// kernel", start + 1)
+    return source[start:end if end != -1 else len(source)]

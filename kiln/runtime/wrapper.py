@@ -1,0 +1,164 @@
+"""The generated Python wrapper: `call(args)` binds sizes, allocates, launches kernels and externs,
+frees or reuses dead buffers, and returns the graph's outputs with eager's strides."""
+import sympy
+import torch
+from sympy.printing.str import StrPrinter
+
+from kiln import ir
+from kiln.scheduler import Kernel
+
+
+class PyIndexPrinter(StrPrinter):
+    def _print_FloorDiv(self, e):
+        return f"({self._print(e.args[0])} // {self._print(e.args[1])})"
+
+    def _print_ModularIndexing(self, e):
+        base, div, mod = e.args
+        return f"(({self._print(base)} // {self._print(div)}) % {self._print(mod)})"
+
+
+def pyexpr(e):
+    return PyIndexPrinter().doprint(sympy.sympify(e))
+
+
+def view(t, size, stride, offset):
+    return torch.as_strided(t, size, stride, t.storage_offset() + offset)
+
+
+def new_seed():
+    # drawn from torch's default generator, so torch.manual_seed makes runs repeatable
+    return int(torch.randint(2 ** 31 - 1, (), dtype=torch.int64))
+
+
+class WrapperCode:
+    def __init__(self, graph, sched, launch, name):
+        self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
+        self.lines = []
+        self.globals = {"torch": torch, "_view": view, "_seed": new_seed}
+        self.consts = 0
+
+    def const(self, value):
+        self.consts += 1
+        key = f"_c{self.consts}"
+        self.globals[key] = value
+        return key
+
+    def arg(self, a):
+        """Python source for an extern argument."""
+        if isinstance(a, ir.TensorRef):
+            return self.tensor(a.buffer, a.sizes, a.strides, a.offset)
+        if isinstance(a, (list, tuple)):
+            inner = ", ".join(self.arg(x) for x in a)
+            return f"[{inner}]" if isinstance(a, list) else f"({inner}{',' if len(a) == 1 else ''})"
+        if isinstance(a, sympy.Expr):
+            return pyexpr(a)
+        if a is None or isinstance(a, (bool, int, float, str)):
+            return repr(a)
+        return self.const(a)
+
+    def tensor(self, buf, sizes, strides, offset):
+        lay = buf.layout
+        if list(sizes) == list(lay.sizes) and list(strides) == list(lay.strides) and offset == 0:
+            return buf.name
+        return f"_view({buf.name}, {self.shape(sizes)}, {self.shape(strides)}, {pyexpr(offset)})"
+
+    def shape(self, xs):
+        return "(" + "".join(f"{pyexpr(x)}, " for x in xs) + ")"
+
+    def generate(self):
+        g = self.graph
+        w = self.lines.append
+        names = [b.name if isinstance(b, ir.InputBuffer) else f"_sym{i}" for i, b in enumerate(g.graph_inputs)]
+        w("def call(args):")
+        w(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = args" if names else "    pass")
+        w("    args.clear()")
+        self.bind_symbols(names)
+        for seed in g.rng_seeds:
+            w(f"    {seed.name} = _seed()")
+        reuse, dead_after = self.plan_memory()
+        for i, step in enumerate(self.sched.steps):
+            for buf in self.allocations(step):
+                if buf.name in reuse:
+                    w(f"    {buf.name} = {reuse[buf.name]}; del {reuse[buf.name]}  # reuses a dead buffer")
+                else:
+                    lay = buf.layout
+                    w(f"    {buf.name} = torch.empty_strided({self.shape(lay.sizes)}, {self.shape(lay.strides)}, "
+                      f"dtype={lay.dtype}, device={self.const(lay.device)})")
+            if isinstance(step, Kernel):
+                w("    " + self.launch(step))
+            else:
+                self.extern(step)
+            if dead_after.get(i):
+                w(f"    del {', '.join(sorted(dead_after[i]))}")
+        rets = [self.output(o) for o in g.graph_outputs]
+        w(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
+        return "\n".join(self.lines) + "\n"
+
+    def plan_memory(self):
+        """Which allocations take over a dead buffer of the same layout, and what to free after each step.
+
+        Freeing at last use keeps peak memory at or under eager's."""
+        g = self.graph
+        outputs = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")}
+        owned = {}   # buffers this wrapper allocates or receives from externs
+        last = {}
+        for i, step in enumerate(self.sched.steps):
+            if isinstance(step, Kernel):
+                owned.update({b.name: b for b in self.allocations(step)})
+                used = {r for n in step.nodes for r in n.reads} | set(step.stores)
+            else:
+                owned.update({o.name: o for o in step.outputs if o is not None})
+                used = step.reads() | {o.name for o in step.outputs if o is not None}
+            for n in used:
+                last[n] = i
+        free, reuse, dead_after = {}, {}, {}
+        for i, step in enumerate(self.sched.steps):
+            for buf in self.allocations(step):
+                pool = free.get(self.layout_key(buf.layout))
+                if pool:
+                    reuse[buf.name] = pool.pop()
+                    dead_after[last[reuse[buf.name]]].discard(reuse[buf.name])
+            for n, at in last.items():
+                if at == i and n in owned and n not in outputs:
+                    free.setdefault(self.layout_key(owned[n].layout), []).append(n)
+                    dead_after.setdefault(i, set()).add(n)
+        return reuse, dead_after
+
+    def bind_symbols(self, names):
+        """Each size symbol is read off the first input that carries it as a size, a stride or itself."""
+        bound = set()
+        for name, inp in zip(names, self.graph.graph_inputs):
+            if isinstance(inp, sympy.Symbol) and inp not in bound:
+                self.lines.append(f"    {inp.name} = {name}")
+                bound.add(inp)
+        for name, inp in zip(names, self.graph.graph_inputs):
+            if not isinstance(inp, ir.InputBuffer):
+                continue
+            for d, (size, stride) in enumerate(zip(inp.layout.sizes, inp.layout.strides)):
+                for expr, getter in ((size, "size"), (stride, "stride")):
+                    if isinstance(expr, sympy.Symbol) and expr not in bound:
+                        self.lines.append(f"    {expr.name} = {name}.{getter}({d})")
+                        bound.add(expr)
+
+    def allocations(self, step):
+        if isinstance(step, Kernel):
+            return [p.node.buf for p in step.placements if p.node.name in step.stores]
+        return []
+
+    def extern(self, step):
+        args = [self.arg(a) for a in step.args] + [f"{k}={self.arg(v)}" for k, v in step.kwargs.items()]
+        fn = self.const(step.target)
+        outs = [o.name if o is not None else "_" for o in step.outputs]
+        lhs = (", ".join(outs) + ("," if len(outs) == 1 else "")) if step.returns_tuple else outs[0]
+        self.lines.append(f"    {lhs} = {fn}({', '.join(args)})  # {step.target}")
+
+    def output(self, o):
+        if isinstance(o, ir.TensorRef) or hasattr(o, "buffer"):
+            return self.tensor(o.buffer, o.sizes, o.strides, o.offset)
+        if isinstance(o, sympy.Expr):
+            return pyexpr(o)
+        return repr(o)
+
+    @staticmethod
+    def layout_key(lay):
+        return (tuple(map(str, lay.sizes)), tuple(map(str, lay.strides)), lay.dtype, str(lay.device))

@@ -1,0 +1,297 @@
+"""Scheduler: groups computed buffers into kernels, and says why.
+
+Every computed buffer has an iteration space (numel, rnumel): rnumel is 1 for pointwise buffers.
+A kernel iterates (N, R): an outer index x0 over N and, inside it, loops over R.
+Reductions of (N, R), pointwise buffers of N*R elements ("full" level, inside the R loops) and
+pointwise buffers of N elements ("outer" level, between the loops) can share a kernel, as long as
+every value read inside the kernel is read at the index where the kernel wrote it.
+"""
+import dataclasses
+import logging
+
+import sympy
+
+from kiln import ir
+
+log = logging.getLogger("kiln.fusion")
+
+LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion)
+
+
+def merge_dims(sizes, vars_, exprs):
+    """Group adjacent dims that every index expression walks as one (contiguous) dim.
+
+    Returns [[dim, ...], ...], outer to inner. Size-1 dims are dropped."""
+    groups = []
+    for d, size in enumerate(sizes):
+        if size == 1:
+            continue
+        if groups and all(_mergeable(e, vars_[groups[-1][-1]], vars_[d], size) for e in exprs):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    return groups
+
+
+def _mergeable(expr, outer, inner, inner_size):
+    expr = sympy.expand(expr)
+    if not expr.has(outer) and not expr.has(inner):
+        return True
+    c_out, c_in = expr.coeff(outer), expr.coeff(inner)
+    rest = sympy.expand(expr - c_out * outer - c_in * inner)
+    affine = not rest.has(outer, inner) and not c_out.has(outer, inner) and not c_in.has(outer, inner)
+    return affine and sympy.expand(c_out - c_in * inner_size) == 0
+
+
+def split_point(sizes, inner_numel):
+    """k such that prod(sizes[k:]) == inner_numel, or None."""
+    for k in range(len(sizes), -1, -1):
+        if sympy.expand(ir.product(sizes[k:]) - inner_numel) == 0:
+            return k
+    return None
+
+
+class SchedulerNode:
+    """A computed buffer with its dims merged, ready to be placed in a kernel."""
+
+    def __init__(self, buf):
+        self.buf = buf
+        self.name = buf.name
+        a = buf.analysis
+        node = buf.node
+        self.is_reduction = isinstance(node, ir.Reduction)
+        self.dvars, self.rvars = a.vars
+        exprs = [e for _, e in a.loads] + a.index_exprs + [a.store_index]
+        self.groups = merge_dims(node.sizes, self.dvars, exprs)
+        self.rgroups = merge_dims(node.rsizes, self.rvars, exprs)
+        self.sizes = [ir.product([node.sizes[d] for d in g]) for g in self.groups]
+        self.rsizes = [ir.product([node.rsizes[d] for d in g]) for g in self.rgroups]
+        self.numel, self.rnumel = ir.product(self.sizes), ir.product(self.rsizes)
+        self.reads = a.reads
+        self.origins = buf.origins or (node.reduction_type if self.is_reduction else "pointwise",)
+
+    def remap(self, kernel_index):
+        """A function taking index expressions in this node's own dim vars to the kernel's loop vars.
+
+        kernel_index: per merged dim (outer dims then reduction dims), its expression in kernel vars.
+        Within a merged group the strides chain, so the innermost dim carries the whole group and
+        the others (and size-1 dims) become 0."""
+        subs = {v: sympy.Integer(0) for v in self.dvars + self.rvars}
+        dims = [(g, self.dvars) for g in self.groups] + [(g, self.rvars) for g in self.rgroups]
+        for (g, vars_), e in zip(dims, kernel_index):
+            subs[vars_[g[-1]]] = e
+        return lambda expr: ir.simplify_index(sympy.sympify(expr).xreplace(subs))
+
+
+@dataclasses.dataclass(eq=False)
+class Placement:
+    """Where a node sits in its kernel: its level, loop segment, and its index in kernel vars."""
+    node: SchedulerNode
+    level: str           # "full" (inside the R loops) or "outer"
+    kernel_index: list   # per merged dim, an expression in kernel vars
+    segment: int = 0
+
+    def remap(self):
+        return self.node.remap(self.kernel_index)
+
+
+class Kernel:
+    """A fused kernel over (N, R) with kernel vars x0 (outer) and r0 (inner).
+
+    A reduction kernel reduces over R. A pointwise kernel takes its first node's innermost dim as R,
+    so that both code generators get a contiguous inner loop without index division."""
+
+    def __init__(self, node):
+        self.placements = []
+        self.is_reduction = node.is_reduction
+        if node.is_reduction:
+            self.numel, self.rnumel = node.numel, node.rnumel
+        else:
+            self.numel = ir.product(node.sizes[:-1])
+            self.rnumel = node.sizes[-1] if node.sizes else sympy.Integer(1)
+        self.name = None
+        self.stores = set()      # buffers written to memory
+        self.x, self.r = sympy.Symbol("x0", integer=True, nonnegative=True), \
+            sympy.Symbol("r0", integer=True, nonnegative=True)
+
+    @property
+    def nodes(self):
+        return [p.node for p in self.placements]
+
+    def produced(self):
+        return {p.node.name: p for p in self.placements}
+
+    def place(self, node):
+        """A Placement for node in this kernel, or a reason why it does not fit."""
+        N, R = self.numel, self.rnumel
+        eq = lambda a, b: sympy.expand(a - b) == 0  # noqa: E731
+        if node.is_reduction:
+            if not (self.is_reduction and eq(node.numel, N) and eq(node.rnumel, R)):
+                return None, f"different iteration space {fmt(node.numel)}x{fmt(node.rnumel)} vs {fmt(N)}x{fmt(R)}"
+            index = ir.unflatten(self.x, node.sizes) + ir.unflatten(self.r, node.rsizes)
+            return Placement(node, "full", index), "same iteration space"
+        if eq(node.numel, N * R):
+            k = split_point(node.sizes, R)
+            if k is None:
+                flat = self.x * R + self.r
+                return Placement(node, "full", ir.unflatten(flat, node.sizes)), "same number of elements"
+            return Placement(node, "full", ir.unflatten(self.x, node.sizes[:k]) + ir.unflatten(self.r, node.sizes[k:])), \
+                "same iteration space"
+        if self.is_reduction and eq(node.numel, N):
+            return Placement(node, "outer", ir.unflatten(self.x, node.sizes)), "epilogue over the reduction's outputs"
+        space = f"{fmt(N)}x{fmt(R)}" if self.is_reduction else fmt(N * R)
+        return None, f"different iteration space {fmt(node.numel)} vs {space}"
+
+    def check_reads(self, placement):
+        """Every value placement reads from this kernel must be the one written at the same index."""
+        produced = self.produced()
+        node = placement.node
+        remap = placement.remap()
+        deps = []
+        for name, expr in node.buf.analysis.loads:
+            if name not in produced:
+                continue
+            src = produced[name]
+            written = src.remap()(src.node.buf.analysis.store_index)
+            if sympy.expand(remap(expr) - written) != 0:
+                return f"reads {name} at another index than {name} is written"
+            if src.level == "full" and placement.level == "outer":
+                return f"needs all of {name} at once (outer-level use of a per-element value)"
+            deps.append(src)
+        return deps
+
+    def add(self, placement, deps):
+        seg = -1 if placement.level == "outer" else 0
+        for d in deps:
+            after = d.segment + 1 if (d.node.is_reduction or d.level == "outer") else d.segment
+            seg = max(seg, after)
+        want_odd = placement.level == "outer"
+        if (seg % 2 == 1) != want_odd:
+            seg += 1
+        placement.segment = seg
+        self.placements.append(placement)
+
+
+def fmt(e):
+    return str(e).replace("*", "x")
+
+
+def rebase_to_reduction(kernel, node):
+    """A pointwise kernel joining a reduction over its outputs: re-place every node on (N, R)."""
+    trial = Kernel(node)
+    for p in kernel.placements:
+        q, reason = trial.place(p.node)
+        if q is None or q.level != "full":
+            return None
+        deps = trial.check_reads(q)
+        if isinstance(deps, str):
+            return None
+        trial.add(q, deps)
+    return trial
+
+
+@dataclasses.dataclass
+class Schedule:
+    steps: list                 # Kernel | ir.ExternKernel, in order
+    decisions: list             # dicts for the trace: node, kernel, fused, with, reason
+    local_buffers: set          # computed buffers never written to memory
+
+
+def schedule(buffers, output_names):
+    steps, decisions, home = [], [], {}
+
+    def decide(node, kernel_label, fused, other, reason):
+        decisions.append({"node": node, "kernel": kernel_label, "fused": fused, "with": other, "reason": reason})
+        log.debug("%s %s %s: %s", node, "fused into" if fused else "not fused with", other, reason)
+
+    for buf in buffers:
+        if isinstance(buf, ir.ExternKernel):
+            steps.append(buf)
+            for o in buf.outputs:
+                if o is not None:
+                    home[o.name] = len(steps) - 1
+            home[buf.name] = len(steps) - 1
+            decide(buf.name, buf.name, False, None, "extern kernel boundary")
+            continue
+        node = SchedulerNode(buf)
+        earliest = max([home[r] for r in node.reads if r in home], default=-1)
+        chosen = None
+        # a node may join the kernel holding its latest input, or any later one
+        for k in range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1):
+            step = steps[k]
+            label = f"kernel{k}"
+            if isinstance(step, ir.ExternKernel):
+                continue
+            related = node.reads & (set(step.produced()) | {r for n in step.nodes for r in n.reads})
+            if k != len(steps) - 1 and not related:
+                decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
+                       "no shared data; moving it earlier would only lengthen buffer lifetimes")
+                continue
+            target = step
+            if not step.is_reduction and node.is_reduction:
+                target = rebase_to_reduction(step, node)
+                if target is None:
+                    decide(node.name, label, False, step.nodes[0].name,
+                           f"different iteration space {fmt(node.numel)}x{fmt(node.rnumel)} vs {fmt(step.numel)}")
+                    continue
+            placement, reason = target.place(node)
+            if placement is None:
+                decide(node.name, label, False, step.nodes[0].name, reason)
+                continue
+            deps = target.check_reads(placement)
+            if isinstance(deps, str):
+                decide(node.name, label, False, step.nodes[0].name, deps)
+                continue
+            target.add(placement, deps)
+            steps[k] = target
+            chosen = k
+            why = reason if related else f"{reason} (horizontal: independent work in one launch)"
+            if set(node.reads) & set(step.produced()):
+                why = f"{reason}; consumes {', '.join(sorted(set(node.reads) & set(step.produced())))} in registers"
+            decide(node.name, label, True, step.nodes[0].name, why)
+            break
+        if chosen is None:
+            kernel = Kernel(node)
+            placement, _ = kernel.place(node)
+            kernel.add(placement, [])
+            steps.append(kernel)
+            chosen = len(steps) - 1
+            decide(node.name, f"kernel{chosen}", False, None, "starts a new kernel")
+        home[node.name] = chosen
+
+    local = finalize(steps, output_names)
+    return Schedule(steps, decisions, local)
+
+
+def finalize(steps, output_names):
+    """Names kernels and decides which computed buffers must reach memory."""
+    readers = {}
+    for i, step in enumerate(steps):
+        names = step.reads() if isinstance(step, ir.ExternKernel) else {r for n in step.nodes for r in n.reads}
+        for r in names:
+            readers.setdefault(r, set()).add(i)
+    local = set()
+    for i, step in enumerate(steps):
+        if isinstance(step, ir.ExternKernel):
+            continue
+        step.name = kernel_name(i, step)
+        produced = step.produced()
+        for name, p in produced.items():
+            other_reader = readers.get(name, set()) - {i}
+            cross_segment = not p.node.is_reduction and p.level == "full" and any(
+                q.segment != p.segment and name in q.node.reads for q in step.placements)
+            if name in output_names or other_reader or cross_segment:
+                step.stores.add(name)
+            else:
+                local.add(name)
+    return local
+
+
+def kernel_name(i, kernel):
+    ops_seen = []
+    for n in kernel.nodes:
+        for o in n.origins:
+            o = str(o).split(".")[-1] if "." in str(o) else str(o)
+            if o not in ops_seen:
+                ops_seen.append(o)
+    return f"kernel{i}_" + "_".join(ops_seen[:4]).replace("-", "_")

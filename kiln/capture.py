@@ -72,7 +72,8 @@ def compile_graph(gm, example_inputs, opts, name):
         trace.stage("aot_" + name.split("_")[-1] if "inference" not in name else "aot_forward", gm.code)
         lowering = GraphLowering(gm, name)
         lowering.run()
-        trace.stage("ir", format_ir(lowering))
+        if trace.enabled:
+            trace.stage("ir", format_ir(lowering))
         stage = "scheduling"
         output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}
         sched = schedule(lowering.buffers, output_names)

@@ -21,7 +21,8 @@ class _OpsDispatch:
     stack = []
 
     def __getattr__(self, name):
-        return getattr(self.stack[-1], name)
+        # resolved at call time, so `ops.exp` may be passed around before any handler is installed
+        return lambda *args, **kwargs: getattr(self.stack[-1], name)(*args, **kwargs)
 
 
 ops = _OpsDispatch()

@@ -51,6 +51,7 @@ class View:
     strides: list
     offset: object = sympy.Integer(0)
     opcount = 0
+    origins = ()
 
     dtype = property(lambda self: self.buffer.dtype)
     device = property(lambda self: self.buffer.layout.device)
@@ -575,24 +576,33 @@ def lower_unbind(out, x, dim=0):
 
 @register(aten.cat.default)
 def lower_cat(out, tensors, dim=0):
+    """Each element loads from the one input whose range along dim holds it; the others are masked off."""
     sizes = [sym(s) for s in out.shape]
     dim %= len(sizes)
     parts = [t for t in tensors if is_tensor(t) and not (len(t.sizes) == 1 and t.sizes[0] == 0)]
-    starts, acc = [], sympy.Integer(0)
+    bounds, acc = [], sympy.Integer(0)
     for t in parts:
-        starts.append(acc)
+        bounds.append((acc, acc + t.sizes[dim]))
         acc = acc + t.sizes[dim]
 
     def loader(idx):
-        value = None
-        for t, st in reversed(list(zip(parts, starts))):
-            shifted = [i - st if d == dim else i for d, i in enumerate(idx)]
-            v = as_value(t, shifted, sizes, out.dtype) if value is None else ops.masked(
-                ops.ge(ops.index_expr(idx[dim], torch.int64), ops.constant(st, torch.int64)),
-                lambda t=t, s=shifted: as_value(t, s, sizes, out.dtype), value)
-            value = v
+        pos = ops.index_expr(idx[dim], torch.int64)
+        value = ops.constant(0, out.dtype)
+        for k, (t, (start, end)) in enumerate(zip(parts, bounds)):
+            conds = ([ops.ge(pos, ops.index_expr(start, torch.int64))] if k > 0 else []) + \
+                    ([ops.lt(pos, ops.index_expr(end, torch.int64))] if k < len(parts) - 1 else [])
+            shifted = [i - start if d == dim else i for d, i in enumerate(idx)]
+            load = (lambda t=t, s=shifted: as_value(t, s, sizes, out.dtype))
+            value = load() if not conds else ops.masked(all_of(conds), load, value)
         return value
     return Lazy(sizes, out.dtype, out.device, loader, 1 + sum(t.opcount for t in parts))
+
+
+def all_of(conds):
+    cond = conds[0]
+    for c in conds[1:]:
+        cond = ops.logical_and(cond, c)
+    return cond
 
 
 @register(aten.constant_pad_nd.default)
@@ -612,10 +622,7 @@ def lower_pad(out, x, pad, value=0):
                 conds += [ops.ge(e, ops.constant(0, torch.int64)), ops.lt(e, ops.index_expr(x.sizes[d], torch.int64))]
         if not conds:
             return x.load(src)
-        cond = conds[0]
-        for c in conds[1:]:
-            cond = ops.logical_and(cond, c)
-        return ops.masked(cond, lambda: x.load(src), ops.constant(value, out.dtype))
+        return ops.masked(all_of(conds), lambda: x.load(src), ops.constant(value, out.dtype))
     return Lazy(sizes, out.dtype, out.device, loader, x.opcount + 2)
 
 
@@ -629,6 +636,7 @@ def lower_index(out, x, indices):
     if any(i is not None and i.dtype == torch.bool for i in indices):
         return NotImplemented
     sizes = [sym(s) for s in out.shape]
+    indices = list(indices) + [None] * (len(x.sizes) - len(indices))
     positions = [d for d, i in enumerate(indices) if i is not None]
     nb = max(len(indices[d].sizes) for d in positions)
     contiguous = positions == list(range(positions[0], positions[-1] + 1))
@@ -786,6 +794,29 @@ def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
     if not isinstance(out, (list, tuple)):
         return var
     return [var, pointwise_value(out[1], lambda m: m, mean)]
+
+
+@register(prims.broadcast_in_dim.default)
+def lower_broadcast_in_dim(out, x, shape, broadcast_dimensions):
+    sizes = [sym(s) for s in out.shape]
+    return view_of(x, sizes, lambda idx: [sympy.Integer(0) if x.sizes[k] == 1 else idx[d]
+                                          for k, d in enumerate(broadcast_dimensions)])
+
+
+@register(prims.sum.default)
+def lower_prims_sum(out, x, dims, output_dtype=None):
+    return make_reduction(out, x, dims, "sum", src_dtype=_accumulate_dtype(out))
+
+
+@register(prims.var.default)
+def lower_prims_var(out, x, dims, correction=1, output_dtype=None):
+    return lower_var(out, x, dims, correction=correction)
+
+
+@register(prims.div.default)
+def lower_prims_div(out, a, b):
+    op = ops.truediv if out.dtype.is_floating_point or out.dtype.is_complex else ops.truncdiv
+    return pointwise_value(out, op, a, b)
 
 
 # ---------------------------------------------------------------- externs: library calls

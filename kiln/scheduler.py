@@ -155,7 +155,7 @@ class Kernel:
             written = src.remap()(src.node.buf.analysis.store_index)
             if sympy.expand(remap(expr) - written) != 0:
                 return f"reads {name} at another index than {name} is written"
-            if src.level == "full" and placement.level == "outer":
+            if src.level == "full" and not src.node.is_reduction and placement.level == "outer":
                 return f"needs all of {name} at once (outer-level use of a per-element value)"
             deps.append(src)
         return deps

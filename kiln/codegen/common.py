@@ -57,11 +57,11 @@ class IndexPrinter(C99CodePrinter):
     """SymPy index expressions as integer C/Python code (all index values are nonnegative)."""
 
     def _print_FloorDiv(self, e):
-        return f"({self._print(e.args[0])} / {self._print(e.args[1])})"
+        return f"(({self._print(e.args[0])}) / {self._print(e.args[1])})"
 
     def _print_ModularIndexing(self, e):
         base, div, mod = e.args
-        inner = self._print(base) if div == 1 else f"({self._print(base)} / {self._print(div)})"
+        inner = f"({self._print(base)})" if div == 1 else f"(({self._print(base)}) / {self._print(div)})"
         return f"({inner} % {self._print(mod)})"
 
     def _print_Pow(self, e):
@@ -199,6 +199,7 @@ class KernelWriter:
         return value
 
     def store_index(self, placement):
+        self.remap = placement.remap()
         return self.print_index(self.index(placement.node.buf.analysis.store_index))
 
 

@@ -54,14 +54,15 @@ class Scope:
 
 
 class IndexPrinter(C99CodePrinter):
-    """SymPy index expressions as integer C/Python code (all index values are nonnegative)."""
+    """SymPy index expressions as integer C code (all index values are nonnegative)."""
+    DIV = "/"
 
     def _print_FloorDiv(self, e):
-        return f"(({self._print(e.args[0])}) / {self._print(e.args[1])})"
+        return f"(({self._print(e.args[0])}) {self.DIV} {self._print(e.args[1])})"
 
     def _print_ModularIndexing(self, e):
         base, div, mod = e.args
-        inner = f"({self._print(base)})" if div == 1 else f"(({self._print(base)}) / {self._print(div)})"
+        inner = f"({self._print(base)})" if div == 1 else f"(({self._print(base)}) {self.DIV} {self._print(div)})"
         return f"({inner} % {self._print(mod)})"
 
     def _print_Pow(self, e):
@@ -122,8 +123,8 @@ class KernelWriter:
         self.scope.cse[key] = v
         return v
 
-    def push(self):
-        self.scope = Scope(self.scope, self.scope.indent + 1)
+    def push(self, indent=1):
+        self.scope = Scope(self.scope, self.scope.indent + indent)
         return self.scope
 
     def pop(self):

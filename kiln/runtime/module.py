@@ -33,6 +33,25 @@ def build_cpp(lowering, sched, opts, name, trace):
     return finish(lowering, sched, name, trace, launch, fns, source, len(kernels))
 
 
+def build_triton(lowering, sched, opts, name, trace):
+    from kiln.codegen import triton
+    from kiln.runtime.triton_launch import load_module
+    from kiln.runtime.wrapper import pyexpr
+    kernels = [s for s in sched.steps if isinstance(s, Kernel)]
+    source, launches = triton.generate_module(kernels, lowering)
+    for k in kernels:
+        trace.stage("kernel", extract_kernel(source, k.name, marker="@triton.jit\ndef "), filename=f"{k.name}.py")
+    module = load_module(source, opts.kernel_cache_dir) if kernels else None
+    fns = {k.name: getattr(module, k.name) for k in kernels}
+
+    def launch(k):
+        info = launches[k.name]
+        args = [*info["buffers"], *info["symbols"], pyexpr(info["numel"]), pyexpr(info["rnumel"])]
+        return (f"{k.name}[{triton.grid_expr(info, pyexpr)}]({', '.join(args)}, XBLOCK={info['xblock']}, "
+                f"RBLOCK={info['rblock']}, num_warps={info['num_warps']})")
+    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels))
+
+
 def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count):
     """Generates and loads the Python wrapper around the launches."""
     code = WrapperCode(lowering, sched, launch, name)
@@ -44,7 +63,8 @@ def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, coun
     return CompiledModule(scope["call"], count, source, kernel_source)
 
 
-def extract_kernel(source, kernel_name):
-    start = source.index(f"// {kernel_name}:")
-    end = source.find("\n// kernel", start + 1)
-    return source[start:end if end != -1 else len(source)]
+def extract_kernel(source, kernel_name, marker="// "):
+    """One kernel's text out of the module source."""
+    start = source.index(f"{marker}{kernel_name}")
+    end = source.find(f"\n{marker}kernel", start + 1)
+    return source[start:end if end != -1 else len(source)].strip() + "\n"

@@ -1,0 +1,432 @@
+"""Triton code generation: one @triton.jit function per fused kernel, all in one module per graph.
+
+A program owns an XBLOCK x RBLOCK tile of the kernel's (N, R) space: x0 is [XBLOCK, 1] and r0 is
+[1, RBLOCK]. Pointwise kernels tile both. Reduction kernels own whole rows: persistent (the row in
+registers, one pass over memory) when R fits, otherwise a loop over R per segment with accumulators.
+"""
+import math
+import os
+
+import sympy
+import torch
+
+from kiln import ir
+from kiln.codegen.common import IndexPrinter, KernelWriter, Value
+
+TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
+             torch.bfloat16: "tl.bfloat16", torch.int8: "tl.int8", torch.int16: "tl.int16", torch.int32: "tl.int32",
+             torch.int64: "tl.int64", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
+PERSISTENT_MAX = 16384          # widest row kept in registers
+POINTWISE_TILE = 2048           # elements per pointwise program
+
+
+def interpreting():
+    return os.environ.get("TRITON_INTERPRET") == "1"
+
+
+def compute_dtype(dtype):
+    return torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
+
+
+# Ops that need libdevice on the GPU; the interpreter has no libdevice, so they get tl formulas there.
+LIBDEVICE = {
+    "tanh": ("libdevice.tanh({0})", "(2 * tl.sigmoid(2 * {0}) - 1)"),
+    "expm1": ("libdevice.expm1({0})", "(tl.exp({0}) - 1)"),
+    "log1p": ("libdevice.log1p({0})", "tl.log(1 + {0})"),
+    "sinh": ("libdevice.sinh({0})", "((tl.exp({0}) - tl.exp(-{0})) / 2)"),
+    "cosh": ("libdevice.cosh({0})", "((tl.exp({0}) + tl.exp(-{0})) / 2)"),
+    "tan": ("libdevice.tan({0})", "(tl.sin({0}) / tl.cos({0}))"),
+    "asinh": ("libdevice.asinh({0})", "tl.log({0} + tl.sqrt({0} * {0} + 1))"),
+    "acosh": ("libdevice.acosh({0})", "tl.log({0} + tl.sqrt({0} * {0} - 1))"),
+    "atanh": ("libdevice.atanh({0})", "(0.5 * tl.log((1 + {0}) / (1 - {0})))"),
+    "erfc": ("libdevice.erfc({0})", "(1 - tl.erf({0}))"),
+    "log10": ("libdevice.log10({0})", "(tl.log({0}) * 0.4342944819032518)"),
+    "round": ("libdevice.nearbyint({0})", "kiln_round_even({0})"),
+    "trunc": ("libdevice.trunc({0})", "tl.where({0} < 0, tl.ceil({0}), tl.floor({0}))"),
+    "pow": ("libdevice.pow({0}, {1})", "kiln_pow({0}, {1})"),
+    "hypot": ("libdevice.hypot({0}, {1})", "tl.sqrt({0} * {0} + {1} * {1})"),
+    "asin": ("libdevice.asin({0})", None), "acos": ("libdevice.acos({0})", None),
+    "atan": ("libdevice.atan({0})", None), "atan2": ("libdevice.atan2({0}, {1})", None),
+    "lgamma": ("libdevice.lgamma({0})", None), "copysign": ("libdevice.copysign({0}, {1})", None),
+}
+
+INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
+         "gt": ">", "ge": ">=", "logical_and": "&", "logical_or": "|", "logical_xor": "^", "bitwise_and": "&",
+         "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
+TRITON_OPS = {
+    **{op: f"({{0}} {s} {{1}})" for op, s in INFIX.items()},
+    **{op: f"tl.{op}({{0}})" for op in ("exp", "exp2", "log", "log2", "sqrt", "sin", "cos", "erf", "floor", "ceil",
+                                          "abs", "sigmoid")},
+    "rsqrt": "tl.rsqrt({0})", "neg": "(-{0})", "reciprocal": "(1 / {0})", "logical_not": "({0} == 0)",
+    "bitwise_not": "(~{0})", "isnan": "({0} != {0})", "isinf": "(tl.abs({0}) == float('inf'))",
+    "signbit": "({0} < 0)", "sign": "kiln_sign({0})", "relu": "tl.where({0} < 0, 0, {0})",
+    "maximum": "tl.maximum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
+    "minimum": "tl.minimum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
+    "where": "tl.where({0}, {1}, {2})", "rand": "tl.rand({0}, {1})", "randn": "tl.randn({0}, {1})",
+    "fmod": "kiln_fmod({0}, {1})", "floordiv": "kiln_floordiv({0}, {1})", "truncdiv": "kiln_truncdiv({0}, {1})",
+    "remainder": "kiln_remainder({0}, {1})",
+}
+
+PRELUDE = '''
+import triton
+import triton.language as tl
+{libdevice}
+
+@triton.jit
+def kiln_max(a, b):
+    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def kiln_min(a, b):
+    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def kiln_sum(a, b):
+    return a + b
+
+
+@triton.jit
+def kiln_prod(a, b):
+    return a * b
+
+
+@triton.jit
+def kiln_argmax(v1, i1, v2, i2):
+    # the larger value wins, NaN counts as largest, ties go to the first index
+    take = (v2 > v1) | ((v2 == v1) & (i2 < i1)) | ((v2 != v2) & ((v1 == v1) | (i2 < i1)))
+    return tl.where(take, v2, v1), tl.where(take, i2, i1)
+
+
+@triton.jit
+def kiln_argmin(v1, i1, v2, i2):
+    take = (v2 < v1) | ((v2 == v1) & (i2 < i1)) | ((v2 != v2) & ((v1 == v1) | (i2 < i1)))
+    return tl.where(take, v2, v1), tl.where(take, i2, i1)
+
+
+@triton.jit
+def kiln_sign(x):
+    return tl.where(x != x, x, (x > 0).to(x.dtype) - (x < 0).to(x.dtype))
+
+
+@triton.jit
+def kiln_truncdiv(a, b):
+    if a.dtype.is_floating():
+        q = a / b
+        return tl.where(q < 0, tl.ceil(q), tl.floor(q))
+    return a // b
+
+
+@triton.jit
+def kiln_floordiv(a, b):
+    if a.dtype.is_floating():
+        return tl.floor(a / b)
+    q = a // b
+    return q - ((q * b != a) & ((a < 0) != (b < 0))).to(q.dtype)
+
+
+@triton.jit
+def kiln_fmod(a, b):
+    if a.dtype.is_floating():
+        q = a / b
+        return a - tl.where(q < 0, tl.ceil(q), tl.floor(q)) * b
+    return a % b
+
+
+@triton.jit
+def kiln_remainder(a, b):
+    r = kiln_fmod(a, b)
+    return tl.where((r != 0) & ((r < 0) != (b < 0)), r + b, r)
+
+
+@triton.jit
+def kiln_round_even(x):
+    r = tl.floor(x + 0.5)
+    return tl.where((r - x == 0.5) & (r - 2 * tl.floor(r / 2) != 0), r - 1, r)
+
+
+@triton.jit
+def kiln_pow(a, b):
+    mag = tl.exp(b * tl.log(tl.abs(a)))
+    odd = (b - 2 * tl.floor(b / 2)) == 1
+    neg = tl.where((b == tl.floor(b)), tl.where(odd, -mag, mag), float("nan"))
+    return tl.where(b == 0, 1.0, tl.where(a < 0, neg, mag))
+'''
+
+REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1"}
+
+
+def reduction_fill(rt, dtype):
+    """The value that leaves a reduction unchanged, for padding lanes past the end of a row."""
+    fill = REDUCE_INIT.get(rt, "float('-inf')" if rt == "argmax" else "float('inf')")
+    if not dtype.is_floating_point and fill.startswith("float"):
+        if dtype == torch.bool:
+            return "0" if "-inf" in fill else "1"
+        info = torch.iinfo(dtype)
+        return str(info.min if "-inf" in fill else info.max)
+    return fill
+
+
+def next_pow2(n):
+    return 1 << max(0, math.ceil(math.log2(max(n, 1))))
+
+
+class TritonIndexPrinter(IndexPrinter):
+    DIV = "//"
+
+    def _print_Max(self, e):
+        return self._nest("tl.maximum", e.args)
+
+    def _print_Min(self, e):
+        return self._nest("tl.minimum", e.args)
+
+    def _nest(self, fn, args):
+        if len(args) == 1:
+            return self._print(args[0])
+        return f"{fn}({self._print(args[0])}, {self._nest(fn, args[1:])})"
+
+
+class TritonKernel(KernelWriter):
+    printer = TritonIndexPrinter()
+
+    def __init__(self, kernel, graph):
+        super().__init__(kernel, graph)
+        self.OPS = dict(TRITON_OPS)
+        for op, (gpu, interp) in LIBDEVICE.items():
+            if not interpreting():
+                self.OPS[op] = gpu
+            elif interp:
+                self.OPS[op] = interp
+        self.masks = []
+
+    # -- spelling
+    def declare(self, v, expr):
+        self.scope.line(f"{v.name} = {expr}")
+
+    def declare_index(self, name, value, size):
+        self.scope.line(f"{name} = {value}.to(tl.int64)")
+        self.scope.line(f"{name} = tl.where({name} < 0, {name} + {size}, {name})")
+
+    def mask(self, full):
+        parts = ["xmask"] + (["rmask"] if full else []) + self.masks
+        return " & ".join(parts)
+
+    def pointer(self, name, index):
+        # an address that names no lane still needs a block shape to pair with the block mask
+        lanes = "" if ("x0" in index or "r0" in index) else " + tl.zeros_like(x0)"
+        return f"{name} + ({index}){lanes}"
+
+    def spell_load(self, name, index, dtype):
+        full = self.placement.level == "full"
+        load = f"tl.load({self.pointer(name, index)}, mask={self.mask(full)}, other=0)"
+        return f"{load}.to(tl.float32)" if ir.dtype_is_low_precision(dtype) else load
+
+    def spell_index_value(self, index, dtype):
+        return f"({index} + tl.zeros([1, 1], tl.int32)).to({TL_DTYPES[compute_dtype(dtype)]})"
+
+    def spell_constant(self, value, dtype):
+        if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+            return f"float('{value}')"
+        if dtype == torch.bool:
+            return str(bool(value))
+        if dtype is not None and not dtype.is_floating_point:
+            return str(int(value))
+        return repr(float(value))
+
+    def spell_cast(self, x, dtype):
+        if ir.dtype_is_low_precision(dtype):
+            return f"{x}.to({TL_DTYPES[dtype]}).to(tl.float32)"
+        return f"{x}.to({TL_DTYPES[dtype]})"
+
+    def masked(self, cond, body, other):
+        self.masks.append(str(cond))
+        self.push(indent=0)   # Triton masks lanes instead of branching: the body stays inline
+        try:
+            result = body()
+        finally:
+            self.masks.pop()
+        inner = self.pop()
+        self.scope.lines += inner.lines
+        return self.emit(f"tl.where({cond}, {result}, {other})", result.dtype)
+
+    def store(self, name, index, value, full):
+        dtype = self.graph.buffer_dtype(name)
+        self.args[name] = "out"
+        if value.dtype != dtype or ir.dtype_is_low_precision(dtype):
+            value = f"{value}.to({TL_DTYPES[dtype]})"
+        self.scope.line(f"tl.store({self.pointer(name, index)}, {value}, mask={self.mask(full)})")
+
+    # -- the kernel
+    def config(self):
+        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and static sizes."""
+        k = self.kernel
+        N, R = ir.static_numel([k.numel], 1 << 20), ir.static_numel([k.rnumel], None)
+        if not k.is_reduction:
+            rblock = min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE)
+            xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
+            return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
+        if R is not None and R <= PERSISTENT_MAX:
+            rblock = next_pow2(R)
+            xblock = min(next_pow2(N), max(1, 1024 // rblock))
+            warps = 16 if rblock >= 8192 else 8 if rblock >= 2048 else 4
+            return xblock, rblock, True, warps
+        return 1, 2048, False, 8
+
+    def generate(self):
+        k = self.kernel
+        self.xblock, self.rblock, self.persistent, self.num_warps = self.config()
+        N, R = (self.print_index(self.index(e)) for e in (k.numel, k.rnumel))
+        self.scope.indent = 1
+        segments = sorted({p.segment for p in k.placements})
+        for seg in segments:
+            members = [p for p in k.placements if p.segment == seg]
+            if seg % 2:
+                for p in members:
+                    self.finish_value(p, self.run_body(p), full=False)
+            elif not k.is_reduction:
+                for p in members:
+                    self.finish_value(p, self.run_body(p), full=True)
+            else:
+                self.reduction_segment(members, R)
+        wide = "" if self.small_indices() else ".to(tl.int64)"
+        head = [f"@triton.jit",
+                f"def {k.name}({self.signature()}, N, R, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):",
+                f"    # {', '.join(o for n in k.nodes for o in n.origins)}"]
+        if k.is_reduction:
+            head += [f"    x0 = (tl.program_id(0){wide} * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
+                     "    xmask = x0 < N",
+                     "    rbase = tl.arange(0, RBLOCK)[None, :]"]
+            if self.persistent:
+                head += ["    r0 = rbase", "    rmask = r0 < R"]
+        else:
+            head += ["    rblocks = tl.cdiv(R, RBLOCK)",
+                     f"    pid = tl.program_id(0){wide}",
+                     "    x0 = ((pid // rblocks) * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
+                     "    r0 = ((pid % rblocks) * RBLOCK + tl.arange(0, RBLOCK))[None, :]",
+                     "    xmask = x0 < N", "    rmask = r0 < R"]
+        return "\n".join(head + self.scope.lines), (N, R)
+
+    def small_indices(self):
+        """int32 index math is enough when every buffer this kernel touches has < 2**31 elements."""
+        sizes = [self.graph_numel(n) for n in self.args]
+        return all(s is not None and s < 2 ** 31 for s in sizes)
+
+    def graph_numel(self, name):
+        for b in self.graph.graph_inputs + [o for b in self.graph.buffers
+                                            for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b])]:
+            if b is not None and getattr(b, "name", None) == name:
+                return ir.static_numel(b.layout.sizes)
+        return None
+
+    def signature(self):
+        return ", ".join(list(self.args) + sorted(self.symbols))
+
+    def finish_value(self, p, value, full):
+        self.scope.cse[("local", p.node.name)] = value
+        if p.node.name in self.kernel.stores:
+            self.store(p.node.name, self.store_index(p), value, full)
+
+    def reduction_segment(self, members, R):
+        reductions = [p for p in members if p.node.is_reduction]
+        if self.persistent:
+            for p in members:
+                value = self.run_body(p)
+                if p.node.is_reduction:
+                    self.finish_value(p, self.reduce_tile(p, value), full=False)
+                else:
+                    self.finish_value(p, value, full=True)
+            return
+        accs = {p.node.name: self.looped_accumulator(p) for p in reductions}
+        self.scope.line("for roff in range(0, R, RBLOCK):")
+        self.push()
+        self.scope.line("r0 = roff + rbase")
+        self.scope.line("rmask = r0 < R")
+        for p in members:
+            value = self.run_body(p)
+            if p.node.is_reduction:
+                self.update_looped(p, accs[p.node.name], value)
+            else:
+                self.finish_value(p, value, full=True)
+        inner = self.pop()
+        self.scope.lines += inner.lines
+        for p in reductions:
+            self.finish_value(p, self.reduce_tile(p, accs[p.node.name], looped=True), full=False)
+
+    def masked_for_reduction(self, rt, value, dtype):
+        return f"tl.where(xmask & rmask, {value}, {reduction_fill(rt, dtype)})"
+
+    def reduce_tile(self, p, value, looped=False):
+        """The row reduction of a [XBLOCK, RBLOCK] tile, as an [XBLOCK, 1] value."""
+        red = p.node.buf.node
+        rt, dtype = red.reduction_type, red.src_dtype
+        if rt.startswith("arg"):
+            if looped:
+                vals, idxs = value
+            else:
+                vals = self.emit(self.masked_for_reduction(rt, value, dtype), dtype)
+                idxs = self.emit("(r0 + tl.zeros_like(x0)).to(tl.int64)", torch.int64)
+            name = self.fresh("arg")
+            self.scope.line(f"_, {name} = tl.reduce(({vals}, {idxs}), 1, kiln_{rt})")
+            return self.emit(f"{name}[:, None]", torch.int64)
+        if not looped:
+            value = self.emit(self.masked_for_reduction(rt, value, dtype), dtype)
+        if rt in ("any", "all"):
+            value = self.emit(f"{value}.to(tl.int32)", torch.int32)
+            combine = "kiln_max" if rt == "any" else "kiln_min"
+        else:
+            combine = f"kiln_{rt}"
+        out = self.emit(f"tl.reduce({value}, 1, {combine})[:, None]", dtype)
+        return self.emit(f"{out}.to(tl.int1)", torch.bool) if rt in ("any", "all") else out
+
+    def looped_accumulator(self, p):
+        red = p.node.buf.node
+        rt, dtype = red.reduction_type, red.src_dtype
+        tl_type = TL_DTYPES[compute_dtype(dtype)] if rt not in ("any", "all") else "tl.int32"
+        init = reduction_fill(rt, dtype)
+        acc = Value(self.fresh("acc"), dtype if rt not in ("any", "all") else torch.int32)
+        self.scope.line(f"{acc.name} = tl.full([XBLOCK, RBLOCK], {init}, {tl_type})")
+        if rt.startswith("arg"):
+            idx = Value(self.fresh("accidx"), torch.int64)
+            self.scope.line(f"{idx.name} = tl.full([XBLOCK, RBLOCK], 2**62, tl.int64)")
+            return acc, idx
+        return acc
+
+    def update_looped(self, p, acc, value):
+        rt = p.node.buf.node.reduction_type
+        dtype = p.node.buf.node.src_dtype
+        masked = self.masked_for_reduction(rt, value, dtype)
+        if rt.startswith("arg"):
+            vals, idxs = acc
+            self.scope.line(f"{vals.name}, {idxs.name} = kiln_{rt}({vals.name}, {idxs.name}, {masked}, "
+                            f"(r0 + tl.zeros_like(x0)).to(tl.int64))")
+            return
+        combine = {"any": "kiln_max", "all": "kiln_min"}.get(rt, f"kiln_{rt}")
+        if rt in ("any", "all"):
+            masked = f"({masked}).to(tl.int32)"
+        self.scope.line(f"{acc.name} = {combine}({acc.name}, {masked})")
+
+
+def generate_module(kernels, graph):
+    """Module source with every kernel, and per kernel: (buffer args, symbols, N, R, launch config)."""
+    lib = "" if interpreting() else "from triton.language.extra import libdevice"
+    parts, launches = [PRELUDE.format(libdevice=lib)], {}
+    for kernel in kernels:
+        writer = TritonKernel(kernel, graph)
+        source, (N, R) = writer.generate()
+        parts.append(source)
+        launches[kernel.name] = dict(buffers=list(writer.args), symbols=sorted(writer.symbols),
+                                     numel=kernel.numel, rnumel=kernel.rnumel, xblock=writer.xblock,
+                                     rblock=writer.rblock, num_warps=writer.num_warps,
+                                     reduction=kernel.is_reduction)
+    return "\n\n".join(parts) + "\n", launches
+
+
+def grid_expr(launch, printer):
+    """Python source for the launch grid (sizes may be symbols bound in the wrapper)."""
+    N, R = sympy.sympify(launch["numel"]), sympy.sympify(launch["rnumel"])
+    xb, rb = launch["xblock"], launch["rblock"]
+    xblocks = f"(({printer(N)}) + {xb - 1}) // {xb}"
+    if launch["reduction"]:
+        return f"({xblocks},)"
+    return f"({xblocks} * ((({printer(R)}) + {rb - 1}) // {rb}),)"

@@ -259,6 +259,11 @@ class _AnalysisHandler:
         self.n += 1
         return sympy.Symbol(f"indirect{self.n}", integer=True)
 
+    def masked(self, cond, body, other):
+        # the loads under the mask are reads too (cat, constant_pad_nd): run the body to record them
+        body()
+        return self._value()
+
     def _value(self, *args, **kwargs):
         self.out.opcount += 1
         return "v"

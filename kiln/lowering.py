@@ -318,17 +318,32 @@ def ops_fn(name):
 
 
 UNARY = ["abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",
-         "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv",
-         "lgamma", "floor", "ceil", "trunc", "sign", "sigmoid", "reciprocal", "bitwise_not", "relu", "round"]
+         "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc",
+         "lgamma", "floor", "ceil", "trunc", "sigmoid", "reciprocal", "bitwise_not", "relu", "round"]
 for _name in UNARY:
     pointwise([getattr(aten, _name).default], ops_fn(_name))
 pointwise([aten.logical_not.default], boolean(lambda x: ops.logical_not(x)))
 pointwise([aten.isnan.default], boolean(lambda x: ops.isnan(x)))
 pointwise([aten.isinf.default], boolean(lambda x: ops.isinf(x)))
 pointwise([aten.signbit.default], boolean(lambda x: ops.signbit(x)))
+# erfinv has no lowering: C++ has no std::erfinv, so it runs as an eager fallback
+
+
+@register(aten.sign.default)
+def lower_sign(out, x):
+    """(x > 0) - (x < 0), as eager computes it: NaN and -0.0 give 0."""
+    if out.dtype == torch.bool:
+        return x
+    compute = opmath(out.dtype)
+
+    def fn(v):
+        zero = ops.constant(0, compute)
+        return ops.sub(ops.to_dtype(ops.gt(v, zero), compute, torch.bool),
+                       ops.to_dtype(ops.lt(v, zero), compute, torch.bool))
+    return pointwise_value(out, fn, x, compute=compute)
 
 BINARY = {"mul": "mul", "maximum": "maximum", "minimum": "minimum", "atan2": "atan2", "remainder": "remainder",
-          "fmod": "fmod", "pow": "pow", "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
+          "fmod": "fmod", "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
           "bitwise_xor": "bitwise_xor", "bitwise_left_shift": "lshift", "bitwise_right_shift": "rshift",
           "copysign": "copysign", "hypot": "hypot", "floor_divide": "floordiv"}
 for _aten_name, _op in BINARY.items():
@@ -337,6 +352,19 @@ for _aten_name, _op in BINARY.items():
 for _aten_name in ("eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"):
     packet = getattr(aten, _aten_name)
     pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], boolean(ops_fn(_aten_name)))
+
+
+SMALL_POWERS = {2: lambda x: ops.mul(x, x), 3: lambda x: ops.mul(ops.mul(x, x), x), 1: lambda x: x,
+                0.5: lambda x: ops.sqrt(x), -0.5: lambda x: ops.rsqrt(x), -1: lambda x: ops.reciprocal(x)}
+
+
+@register(aten.pow.Tensor_Tensor, aten.pow.Tensor_Scalar, aten.pow.Scalar)
+def lower_pow(out, base, exponent):
+    """Common constant exponents become multiplies and roots: cheaper than pow, and exact where pow is."""
+    if is_tensor(base) and not is_tensor(exponent) and exponent in SMALL_POWERS and (
+            out.dtype.is_floating_point or exponent in (1, 2, 3)):
+        return pointwise_value(out, SMALL_POWERS[exponent], base)
+    return pointwise_value(out, lambda a, b: ops.pow(a, b), base, exponent)
 
 
 @register(aten.add.Tensor, aten.add.Scalar, aten.sub.Tensor, aten.sub.Scalar)
@@ -719,7 +747,45 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
     low = current()
     if ir.static_numel(rsizes, 1) == 0 and reduction_type in ("max", "min", "argmax", "argmin"):
         raise LoweringError(f"{reduction_type} of an empty tensor")
+    splits = split_count(out_sizes, rsizes, reduction_type, out.device)
+    if splits > 1:
+        return split_reduction(low, out_sizes, rsizes, reduction_type, body, dtype or out.dtype, src_dtype,
+                               out.device, splits)
     return low.reduction(out_sizes, rsizes, reduction_type, body, dtype or out.dtype, src_dtype, out.device)
+
+
+IDENTITY = {"sum": 0, "prod": 1, "max": float("-inf"), "min": float("inf"), "any": False, "all": True}
+
+
+def split_count(out_sizes, rsizes, reduction_type, device):
+    """Few long rows leave the machine idle: split each row into this many pieces (1: don't)."""
+    n, r = ir.static_numel(out_sizes), ir.static_numel(rsizes)
+    if reduction_type not in IDENTITY or n is None or r is None or r < 1 << 16:
+        return 1
+    want = 1024 if device.type == "cuda" else 32     # enough pieces to fill the SMs / the cores
+    return max(1, min(want // max(n, 1), r // 4096))
+
+
+def split_reduction(low, out_sizes, rsizes, reduction_type, body, dtype, src_dtype, device, splits):
+    """reduce(row) = reduce over pieces of reduce(piece): two reductions that each fill the machine.
+
+    The partial results are laid out piece-major ([splits, *out]), so that neighbouring programs
+    read neighbouring outputs' data when rows are interleaved in memory (channels-last)."""
+    r = ir.product(rsizes)
+    chunk = ir.FloorDiv(r + splits - 1, splits)
+    identity = IDENTITY[reduction_type]
+
+    def partial_body(idx, ridx):
+        flat = idx[0] * chunk + ridx[0]
+        inside = ops.lt(ops.index_expr(flat, torch.int64), ops.index_expr(r, torch.int64))
+        return ops.masked(inside, lambda: body(idx[1:], ir.unflatten(flat, rsizes)),
+                          ops.constant(identity, src_dtype))
+
+    partial = low.reduction([sympy.Integer(splits)] + list(out_sizes), [chunk], reduction_type, partial_body,
+                            src_dtype, src_dtype, device)
+    combine = {"any": "any", "all": "all"}.get(reduction_type, reduction_type)
+    return low.reduction(out_sizes, [sympy.Integer(splits)], combine,
+                         lambda idx, ridx: partial.load([ridx[0]] + list(idx)), dtype, src_dtype, device)
 
 
 def _accumulate_dtype(out):

@@ -226,13 +226,16 @@ class TritonKernel(KernelWriter):
         return f"({index} + tl.zeros([1, 1], tl.int32)).to({TL_DTYPES[compute_dtype(dtype)]})"
 
     def spell_constant(self, value, dtype):
-        if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
-            return f"float('{value}')"
         if dtype == torch.bool:
-            return str(bool(value))
-        if dtype is not None and not dtype.is_floating_point:
-            return str(int(value))
-        return repr(float(value))
+            literal = str(bool(value))
+        elif isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+            literal = f"float('{value}')"
+        elif dtype is not None and not dtype.is_floating_point:
+            literal = str(int(value))
+        else:
+            literal = repr(float(value))
+        # a typed block, so that casts and dtype-sensitive ops see the dtype eager would
+        return f"tl.full([1, 1], {literal}, {TL_DTYPES[compute_dtype(dtype)]})" if dtype is not None else literal
 
     def spell_cast(self, x, dtype):
         if ir.dtype_is_low_precision(dtype):
@@ -266,12 +269,27 @@ class TritonKernel(KernelWriter):
             rblock = min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE)
             xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
             return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
+        if self.rows_interleaved():
+            # lanes along the contiguous outputs, a short stretch of the reduced dim each
+            rblock = min(next_pow2(R or 64), 64)
+            return min(next_pow2(N), 64), rblock, R is not None and R <= 64, 8
         if R is not None and R <= PERSISTENT_MAX:
             rblock = next_pow2(R)
             xblock = min(next_pow2(N), max(1, 1024 // rblock))
             warps = 16 if rblock >= 8192 else 8 if rblock >= 2048 else 4
             return xblock, rblock, True, warps
         return 1, 2048, False, 8
+
+    def rows_interleaved(self):
+        """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last)."""
+        for p in self.kernel.placements:
+            if p.node.is_reduction:
+                remap = p.remap()
+                for _, e in p.node.buf.analysis.loads:
+                    e = remap(e)
+                    if e.coeff(self.kernel.r) != 0:
+                        return e.coeff(self.kernel.r) != 1 and e.coeff(self.kernel.x) == 1
+        return False
 
     def generate(self):
         k = self.kernel
@@ -423,10 +441,10 @@ def generate_module(kernels, graph):
 
 
 def grid_expr(launch, printer):
-    """Python source for the launch grid (sizes may be symbols bound in the wrapper)."""
+    """Python source for the number of programs (sizes may be symbols bound in the wrapper)."""
     N, R = sympy.sympify(launch["numel"]), sympy.sympify(launch["rnumel"])
     xb, rb = launch["xblock"], launch["rblock"]
     xblocks = f"(({printer(N)}) + {xb - 1}) // {xb}"
     if launch["reduction"]:
-        return f"({xblocks},)"
-    return f"({xblocks} * ((({printer(R)}) + {rb - 1}) // {rb}),)"
+        return xblocks
+    return f"{xblocks} * ((({printer(R)}) + {rb - 1}) // {rb})"

@@ -35,20 +35,20 @@ def build_cpp(lowering, sched, opts, name, trace):
 
 def build_triton(lowering, sched, opts, name, trace):
     from kiln.codegen import triton
-    from kiln.runtime.triton_launch import load_module
+    from kiln.runtime.triton_launch import Launcher, load_module
     from kiln.runtime.wrapper import pyexpr
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
     source, launches = triton.generate_module(kernels, lowering)
     for k in kernels:
         trace.stage("kernel", extract_kernel(source, k.name, marker="@triton.jit\ndef "), filename=f"{k.name}.py")
     module = load_module(source, opts.kernel_cache_dir) if kernels else None
-    fns = {k.name: getattr(module, k.name) for k in kernels}
+    fns = {k.name: Launcher(getattr(module, k.name), launches[k.name]["num_warps"]) for k in kernels}
 
     def launch(k):
         info = launches[k.name]
-        args = [*info["buffers"], *info["symbols"], pyexpr(info["numel"]), pyexpr(info["rnumel"])]
-        return (f"{k.name}[{triton.grid_expr(info, pyexpr)}]({', '.join(args)}, XBLOCK={info['xblock']}, "
-                f"RBLOCK={info['rblock']}, num_warps={info['num_warps']})")
+        args = [*info["buffers"], *info["symbols"], pyexpr(info["numel"]), pyexpr(info["rnumel"]),
+                str(info["xblock"]), str(info["rblock"])]
+        return f"{k.name}({triton.grid_expr(info, pyexpr)}, {', '.join(args)})"
     return finish(lowering, sched, name, trace, launch, fns, source, len(kernels))
 
 

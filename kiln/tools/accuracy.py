@@ -1,0 +1,57 @@
+"""The accuracy rule of PyTorch's own benchmark harness (torch._dynamo.utils.same, with equal_nan).
+
+A compiled result passes if it is allclose to eager's, or if it is no further from an fp64
+reference than eager is: RMSE(result, fp64) <= m * RMSE(eager, fp64) + tol / 10, with m = 2, or
+3 for float16/bfloat16 results. So a compiler may round differently from eager, but not worse.
+"""
+import math
+
+import torch
+
+LOW_PRECISION = (torch.float16, torch.bfloat16)
+
+
+def tolerance(dtype: torch.dtype) -> float:
+    return 1e-3 if dtype in LOW_PRECISION else 1e-4
+
+
+def rmse(expected: torch.Tensor, actual: torch.Tensor) -> float:
+    return torch.sqrt(torch.mean(torch.square(expected.double() - actual.double()))).item()
+
+
+def tensor_error(result, eager, fp64, tol=None) -> str | None:
+    """Why one result tensor fails the rule, or None if it passes; tol defaults to the harness's for the dtype."""
+    if result is None or eager is None:  # e.g. a missing gradient
+        return None if result is None and eager is None else "None where the other has a tensor"
+    if result.dtype != eager.dtype or result.shape != eager.shape:
+        return f"expected {eager.dtype} {list(eager.shape)}, got {result.dtype} {list(result.shape)}"
+    if not result.is_floating_point():
+        return None if torch.equal(result, eager) else "integer values differ from eager"
+    tol = tolerance(result.dtype) if tol is None else tol
+    if torch.allclose(eager, result, atol=tol, rtol=tol, equal_nan=True):
+        return None
+    # eager produced NaNs that neither fp64 nor the result has, and the result is near fp64: it beats eager
+    if (eager.isnan().any() and not fp64.isnan().any() and not result.isnan().any()
+            and torch.allclose(fp64.to(result.dtype), result, atol=4e-2, rtol=4e-2)):
+        return None
+    result_error, eager_error = rmse(fp64, result), rmse(fp64, eager)
+    if math.isnan(result_error) and math.isnan(eager_error):
+        return None  # not computable stably in this precision, by eager either
+    multiplier = 3.0 if result.dtype in LOW_PRECISION else 2.0
+    if result_error <= multiplier * eager_error + tol / 10:  # False when result_error is NaN
+        return None
+    return f"RMSE to fp64 {result_error:.3g} > {multiplier:g} x eager's {eager_error:.3g} + {tol / 10:.2g}"
+
+
+def accuracy_error(result, eager, fp64, tol=None) -> str | None:
+    """Why the result tensors (e.g. outputs, or loss and gradients) fail the rule, or None if all pass.
+
+    result, eager and fp64 are equally long lists of tensors.
+    """
+    if len(result) != len(eager) or len(eager) != len(fp64):
+        return f"expected {len(eager)} tensors, got {len(result)}"
+    for i, (res, ref, ref64) in enumerate(zip(result, eager, fp64)):
+        error = tensor_error(res, ref, ref64, tol)
+        if error:
+            return f"output {i}: {error}"
+    return None

@@ -1,0 +1,531 @@
+"""`kiln bench`: compile a suite of workloads with several backends, check and time them, and report.
+
+Every measurement runs in a new worker process, so that a crash or hang is one failed row and every
+compile starts with no compiler state. Per workload (`--backends eager,inductor,kiln` makes 3 workers):
+
+  cold  one per compiling backend, on fresh KILN_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR:
+        the cold compile time, the accuracy of the first result against an fp64 reference
+        (kiln.tools.accuracy), the peak memory of a call (eager's too) and kernel counts.
+  time  one for all backends, on the cache dirs their cold runs filled: each backend's warm compile
+        time and the accuracy of its first result, then all timed together in interleaved rounds after a
+        warm-up, reporting medians (CUDA events on the GPU).
+
+A compile time is the first call's time minus a steady-state call's, in a worker that has already
+imported the compilers and run one throwaway Dynamo compile: each graph's own cost, without the one-time
+start-up that all backends share.
+"""
+import argparse
+import copy
+import ctypes
+import datetime
+import importlib.metadata
+import json
+import math
+import multiprocessing
+import os
+import platform
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+import torch
+
+from kiln.tools import accuracy
+from kiln.tools.workloads import SUITES, WORKLOADS
+
+REPO_ROOT = str(Path(__file__).resolve().parents[2])
+CACHE_VARS = {"KILN_CACHE_DIR": "kiln", "TORCHINDUCTOR_CACHE_DIR": "inductor", "TRITON_CACHE_DIR": "triton"}
+MIN_SAMPLE_S = 1e-3       # a timing sample batches calls up to this long, so timer overhead stays small
+TIMING_BUDGET_S = 2.0     # time spent on samples per workload, all backends together
+MIN_ROUNDS, MAX_ROUNDS = 10, 100
+
+# ---------------------------------------------------------------- inside a worker process
+
+
+def _sync(device):
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def _wall_time(step, device):
+    """Seconds one call takes, and its result."""
+    _sync(device)
+    start = time.perf_counter()
+    result = step()
+    _sync(device)
+    return time.perf_counter() - start, result
+
+
+def _time_calls(step, calls, device) -> float:
+    """Seconds per call over `calls` back-to-back calls."""
+    if device == "cuda":
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            step()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end) / 1e3 / calls
+    start = time.perf_counter()
+    for _ in range(calls):
+        step()
+    return (time.perf_counter() - start) / calls
+
+
+def _build(spec):
+    workload, dtype = WORKLOADS[spec["workload"]], getattr(torch, spec["dtype"])
+    return (workload.make_module(spec["device"], dtype, spec["size"], spec["train"]),
+            workload.make_inputs(spec["device"], dtype, spec["size"]))
+
+
+def _make_step(module, inputs, train):
+    """One run of module as a function returning tensors: its output under no_grad, or with train its
+    loss (the module returns it) and the gradients of the floating-point inputs and the parameters."""
+    if not train:
+        def step():
+            with torch.no_grad():
+                return [module(*inputs)]
+        return step
+    inputs = [x.detach().clone().requires_grad_(x.is_floating_point()) for x in inputs]
+    leaves = [x for x in inputs if x.requires_grad] + list(module.parameters())
+
+    def step():
+        for leaf in leaves:
+            leaf.grad = None
+        loss = module(*inputs)
+        loss.backward()
+        return [loss.detach()] + [leaf.grad for leaf in leaves]
+    return step
+
+
+def _compile(module, backend):
+    if backend == "eager":
+        return module
+    if backend == "kiln":
+        import kiln
+        return kiln.compile(module)
+    return torch.compile(module, backend=backend)
+
+
+def _compile_time(step, device):
+    """The first call's result and how much longer than a steady-state call it took: the compile time."""
+    first_s, result = _wall_time(step, device)
+    steady_s = statistics.median(_wall_time(step, device)[0] for _ in range(3))
+    return result, first_s - steady_s
+
+
+def _status_bytes(field):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith(field + ":"))
+
+
+def _peak_memory(step, device) -> int | None:
+    """How far memory rises above its level before one call, at the peak: allocated bytes on CUDA, resident
+    bytes on the CPU (None where /proc cannot reset the resident peak)."""
+    if device == "cuda":
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        step()
+        torch.cuda.synchronize()
+        return torch.cuda.max_memory_allocated() - before
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")  # resets VmHWM, the peak resident size, to the current one
+    except OSError:
+        return None
+    before = _status_bytes("VmRSS")
+    step()
+    return _status_bytes("VmHWM") - before
+
+
+def _prewarm(device):
+    """Pay, before measuring, what every backend shares and pays once per process: the compilers' imports
+    (kiln's came with the worker's `import kiln`) and Dynamo's and AOTAutograd's first compile. Compile
+    times are then each graph's own cost."""
+    import torch._inductor.compile_fx  # noqa: F401
+    torch.compile(lambda x: x + 1, backend="aot_eager")(torch.ones(2, device=device))
+
+
+def _references(module, inputs, train):
+    """The results of eager in fp64 and in the workload's dtype, for kiln.tools.accuracy."""
+    fp64 = _make_step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs],
+                      train)()
+    return fp64, _make_step(copy.deepcopy(module), inputs, train)()
+
+
+def _cold(spec):
+    """On fresh cache dirs: the cold compile time, the accuracy of that first result, the peak memory of a
+    call (eager's too) and kernel counts."""
+    device, backend, train = spec["device"], spec["backend"], spec["train"]
+    if device == "cpu":
+        # glibc then maps tensors of 64 KiB and more separately and unmaps them when freed, so that resident
+        # memory follows the live tensors and its peak is a call's (set for this process alone: the compilers
+        # it starts keep their allocator settings)
+        ctypes.CDLL(None).mallopt(-3, 64 * 1024)  # -3: M_MMAP_THRESHOLD
+    _prewarm(device)
+    module, inputs = _build(spec)
+    fp64, eager = _references(module, inputs, train)
+    eager_peak = _peak_memory(_make_step(copy.deepcopy(module), inputs, train), device)
+    if backend == "kiln":
+        import kiln
+        kiln.reset_stats()
+    step = _make_step(_compile(module, backend), inputs, train)
+    result, compile_s = _compile_time(step, device)
+    cold = {"compile_cold_s": compile_s, "accuracy_error": accuracy.accuracy_error(result, eager, fp64),
+            "peak_mem_bytes": _peak_memory(step, device), "eager_peak_mem_bytes": eager_peak}
+    if backend == "kiln":
+        stats = kiln.stats()
+        cold.update(kernels=stats["kernels_generated"], fallback_ops=stats["fallback_ops"],
+                    graphs_fallback=stats["graphs_fallback"])
+    return cold
+
+
+def _interleaved_times(steps, device) -> dict:
+    """Each step's median milliseconds per call and their interquartile range, from rounds that take one
+    sample of every step in turn (whoever goes first rotates), so that drifts in machine speed hit all alike."""
+    if not steps:
+        return {}
+    per_call = {backend: min(_time_calls(step, 1, device) for _ in range(3)) for backend, step in steps.items()}
+    calls = {backend: max(1, math.ceil(MIN_SAMPLE_S / seconds)) for backend, seconds in per_call.items()}
+    round_s = sum(calls[backend] * per_call[backend] for backend in steps)
+    rounds = min(MAX_ROUNDS, max(MIN_ROUNDS, int(TIMING_BUDGET_S / round_s)))
+    order = list(steps)
+    samples = {backend: [] for backend in steps}
+    for i in range(rounds):
+        for backend in order[i % len(order):] + order[:i % len(order)]:
+            samples[backend].append(_time_calls(steps[backend], calls[backend], device))
+    quartiles = {backend: statistics.quantiles(times, n=4) for backend, times in samples.items()}
+    return {backend: {"median_ms": q2 * 1e3, "iqr_ms": (q3 - q1) * 1e3} for backend, (q1, q2, q3) in quartiles.items()}
+
+
+def _time(spec):
+    """A new process on the filled cache dirs: each backend's warm compile time and the accuracy of its first
+    result; then all of them timed together."""
+    device = spec["device"]
+    _prewarm(device)
+    module, inputs = _build(spec)
+    fp64, eager = _references(module, inputs, spec["train"])
+    steps, compile_s, errors = {}, {}, {}
+    for backend in spec["backends"]:
+        os.environ.update(spec["cache_envs"][backend])
+        try:
+            step = _make_step(_compile(copy.deepcopy(module), backend), inputs, spec["train"])
+            result, compile_s[backend] = _compile_time(step, device)
+        except Exception as e:
+            errors[backend] = _describe(e)
+            continue
+        steps[backend] = step  # timed even if inaccurate; its row says it failed
+        error = accuracy.accuracy_error(result, eager, fp64)
+        if error:
+            errors[backend] = f"accuracy: {error}"
+    return {"compile_warm_s": compile_s, "times": _interleaved_times(steps, device), "errors": errors}
+
+
+STAGES = {"cold": _cold, "time": _time}
+
+
+def _describe(error: BaseException) -> str:
+    return " ".join(f"{type(error).__name__}: {error}".split())[:400]
+
+
+def _worker_main(stage, spec_json, result_path):
+    try:
+        result = STAGES[stage](json.loads(spec_json))
+    except Exception as e:
+        traceback.print_exc()
+        result = {"error": _describe(e)}
+    Path(result_path).write_text(json.dumps(result))
+
+# ---------------------------------------------------------------- the bench command
+
+
+# Workers fork from a server that has imported torch, kiln and Inductor (and run nothing), so that a
+# worker starts in a fraction of a second yet with no compiler state.
+WORKERS = multiprocessing.get_context("forkserver")
+WORKERS.set_forkserver_preload(["kiln.tools.bench", "torch._inductor.compile_fx"])
+
+
+def _worker_process(stage, spec_json, env, log_path, result_path):
+    os.setsid()  # a process group of its own, so that stopping it stops the compile workers it starts too
+    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.environ.update(env)
+    _worker_main(stage, spec_json, result_path)
+
+
+def _run_worker(stage, spec, env, log_name, args) -> dict:
+    """Run one stage in a new worker process; its result, or {"error": ...}. Its output goes to
+    OUT/logs/log_name.log."""
+    log_path, result_path = (args.out / "logs" / (log_name + suffix) for suffix in (".log", ".json"))
+    result_path.unlink(missing_ok=True)
+    proc = WORKERS.Process(target=_worker_process, args=(stage, json.dumps(spec), env, log_path, result_path))
+    proc.start()
+    proc.join(args.timeout)
+    timed_out = proc.is_alive()
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # anything the worker left running, and the worker if it timed out
+    except ProcessLookupError:
+        pass
+    proc.kill()  # in case it timed out before it made its process group
+    proc.join()
+    if timed_out:
+        return {"error": f"timed out after {args.timeout:g} s; see {log_path}"}
+    if not result_path.exists():
+        return {"error": f"the worker died (exit code {proc.exitcode}); see {log_path}"}
+    return json.loads(result_path.read_text())
+
+
+def _fail(row, error):
+    row["ok"] = False
+    row["error"] = "; ".join(filter(None, [row["error"], error]))
+
+
+def bench_workload(name, args, cache_root: Path, progress) -> list[dict]:
+    """The rows of one workload, one per backend in args.backends (eager first)."""
+    spec = {"workload": name, "device": args.device, "dtype": args.dtype, "size": args.size, "train": args.train}
+    rows = {backend: dict(workload=name, backend=backend, device=args.device, dtype=args.dtype, train=args.train,
+                          ok=True, error=None, median_ms=None, iqr_ms=None, speedup=None, compile_cold_s=None,
+                          compile_warm_s=None, peak_mem_bytes=None, kernels=None, fallback_ops=None,
+                          graphs_fallback=None)
+            for backend in args.backends}
+    cache_envs = {backend: {var: str(cache_root / name / backend / sub) for var, sub in CACHE_VARS.items()}
+                  for backend in args.backends}
+    timed = ["eager"]  # and the backends whose cold run finished, accurate or not
+    for backend in args.backends[1:]:
+        progress(f"{name}: {backend}, cold")
+        cold = _run_worker("cold", dict(spec, backend=backend), cache_envs[backend],
+                           f"{name}-{backend}-cold", args)
+        if "error" in cold:
+            _fail(rows[backend], f"cold: {cold['error']}")
+            continue
+        timed.append(backend)
+        if cold["accuracy_error"]:
+            _fail(rows[backend], f"cold accuracy: {cold['accuracy_error']}")
+        for key in ("compile_cold_s", "peak_mem_bytes", "kernels", "fallback_ops", "graphs_fallback"):
+            rows[backend][key] = cold.get(key)
+        if rows["eager"]["peak_mem_bytes"] is None:
+            rows["eager"]["peak_mem_bytes"] = cold["eager_peak_mem_bytes"]
+    progress(f"{name}: {', '.join(timed)}, warm and timing")
+    timing = _run_worker("time", dict(spec, backends=timed, cache_envs=cache_envs), {},
+                         f"{name}-time", args)
+    for backend in timed:
+        error = timing.get("error") or timing["errors"].get(backend)
+        if error:
+            _fail(rows[backend], f"warm: {error}")
+        if "error" not in timing:
+            rows[backend].update(timing["times"].get(backend, {}))
+            if backend != "eager":
+                rows[backend]["compile_warm_s"] = timing["compile_warm_s"].get(backend)
+    eager_ms = rows["eager"]["median_ms"]
+    for row in rows.values():
+        if eager_ms and row["median_ms"]:
+            row["speedup"] = eager_ms / row["median_ms"]
+    return list(rows.values())
+
+
+def geomean(values):
+    values = list(values)
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def geomean_speedups(rows) -> dict:
+    """backend -> (geomean speedup over its ok rows, ok rows, rows), for every backend but eager."""
+    summary = {}
+    for backend in dict.fromkeys(row["backend"] for row in rows if row["backend"] != "eager"):
+        mine = [row for row in rows if row["backend"] == backend]
+        ok = [row["speedup"] for row in mine if row["ok"] and row["speedup"]]
+        summary[backend] = (geomean(ok), len(ok), len(mine))
+    return summary
+
+
+def _fmt(value, spec):
+    return "-" if value is None else format(value, spec)
+
+
+# (header, width in the terminal, cell)
+COLUMNS = [
+    ("workload", 16, lambda r: r["workload"]),
+    ("backend", 9, lambda r: r["backend"]),
+    ("ok", 4, lambda r: "ok" if r["ok"] else "FAIL"),
+    ("ms", 9, lambda r: _fmt(r["median_ms"], ".3f")),
+    ("iqr %", 5, lambda r: _fmt(r["iqr_ms"] and 100 * r["iqr_ms"] / r["median_ms"], ".0f")),
+    ("speedup", 7, lambda r: _fmt(r["speedup"], ".2f")),
+    ("cold s", 6, lambda r: _fmt(r["compile_cold_s"], ".1f")),
+    ("warm s", 6, lambda r: _fmt(r["compile_warm_s"], ".2f")),
+    ("peak MiB", 8, lambda r: _fmt(r["peak_mem_bytes"] and r["peak_mem_bytes"] / 2**20, ".1f")),
+    ("kernels", 7, lambda r: _fmt(r["kernels"], "d")),
+    ("fallbacks", 9, lambda r: _fmt(r["fallback_ops"], "d")),
+    ("error", 0, lambda r: r["error"] or ""),
+]
+
+
+def table_line(cells, error_width=70) -> str:
+    *fixed, error = cells
+    return "  ".join(cell.rjust(width) if i > 1 else cell.ljust(width)
+                     for i, (cell, (_, width, _)) in enumerate(zip(fixed, COLUMNS))) + "  " + error[:error_width]
+
+
+def summary_lines(rows) -> list[str]:
+    return [f"geomean speedup over eager, {backend}: " + (f"{mean:.2f}x" if mean else "-") + f" ({ok}/{total} ok)"
+            for backend, (mean, ok, total) in geomean_speedups(rows).items()]
+
+
+def _version(package):
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _git(*command):
+    try:
+        done = subprocess.run(["git", "-C", REPO_ROOT, *command], capture_output=True, text=True)
+    except OSError:
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def _cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor()
+
+
+def metadata(args, argv) -> dict:
+    status = _git("status", "--porcelain")
+    return {
+        "command": "kiln bench " + " ".join(argv),
+        "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "suite": args.suite, "workloads": args.workloads, "size": args.size, "backends": args.backends,
+        "device": args.device, "dtype": args.dtype, "train": args.train,
+        "versions": {"kiln": _version("kiln"), "torch": torch.__version__, "triton": _version("triton"),
+                     "python": platform.python_version()},
+        "git": {"commit": _git("rev-parse", "HEAD"), "dirty": None if status is None else bool(status)},
+        "host": {"platform": platform.platform(), "cpu": _cpu_name(), "cpus": len(os.sched_getaffinity(0)),
+                 "torch_threads": torch.get_num_threads(), "load_average_start": os.getloadavg()[0],
+                 "gpu": torch.cuda.get_device_name() if args.device == "cuda" else None,
+                 "cuda": torch.version.cuda if args.device == "cuda" else None},
+    }
+
+
+def _title(meta):
+    return (f"{meta['suite']} suite ({meta['size']} size), {meta['device']}, {meta['dtype']}, "
+            f"{'training' if meta['train'] else 'inference'}")
+
+
+def write_markdown(path: Path, rows, meta):
+    lines = [f"# kiln bench: {_title(meta)}", "",
+             f"`{meta['command']}`, {meta['started']}, {meta.get('wall_s', 0):.0f} s", ""]
+    lines += [f"- {key}: {json.dumps(meta[key])}" for key in ("versions", "git", "host")]
+    lines += ["", "| " + " | ".join(header for header, _, _ in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(cell(row).replace("|", "\\|") for _, _, cell in COLUMNS) + " |" for row in rows]
+    lines += [""] + [f"- {line}" for line in summary_lines(rows)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def plot_speedups(path: Path, rows, meta) -> bool:
+    """Bar chart of speedup over eager per workload and backend; False if matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    workloads = list(dict.fromkeys(row["workload"] for row in rows))
+    backends = list(geomean_speedups(rows))
+    speedup = {(row["workload"], row["backend"]): row["speedup"] if row["ok"] else None for row in rows}
+    width = 0.8 / max(1, len(backends))
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.4 + len(workloads) * (0.3 + 0.25 * len(backends))), 4.5))
+    for i, backend in enumerate(backends):
+        heights = [speedup.get((w, backend)) or float("nan") for w in workloads]  # failed: no bar
+        ax.bar([x + (i - (len(backends) - 1) / 2) * width for x in range(len(workloads))], heights, width, label=backend)
+    ax.axhline(1.0, color="gray", linewidth=1, linestyle="--")  # eager
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(workloads)), workloads, rotation=30, ha="right")
+    ax.set_ylabel("speedup over eager (log scale)")
+    ax.set_title(f"kiln bench: {_title(meta)}")
+    ax.legend()
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return True
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        prog="kiln bench", description="Compile a suite of workloads with several backends; check and time them.",
+        epilog="Writes OUT/results.json, OUT/results.md, OUT/speedup.png and the workers' logs in OUT/logs. "
+               "Exit status 1 if any row failed.")
+    parser.add_argument("--suite", choices=SUITES, default="quick",
+                        help="quick: the design documents' examples sized for a 2-core CPU (default); gpu: the "
+                             "same, sized to fill an H100; models: a small GPT-2 and a small conv net")
+    parser.add_argument("--workloads", help=f"comma-separated, instead of the suite's; any of {', '.join(WORKLOADS)}")
+    parser.add_argument("--size", choices=["tiny", "quick", "gpu"], help="size preset (default: the suite's)")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cuda" if torch.cuda.is_available() else "cpu")
+    parser.add_argument("--backends", default="eager,inductor,kiln",
+                        help="comma-separated: eager (the baseline, always run), kiln, or any torch.compile "
+                             "backend such as inductor or aot_eager (default: %(default)s)")
+    parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"],
+                        help="default: float32 on the CPU, bfloat16 on CUDA")
+    parser.add_argument("--train", action="store_true", help="run forward and backward of a loss, not inference")
+    parser.add_argument("--out", type=Path, default=Path("out/bench"), help="output directory (default: %(default)s)")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds before a worker is stopped (%(default)s)")
+    args = parser.parse_args(argv)
+    suite_workloads, suite_size = SUITES[args.suite]
+    args.workloads = args.workloads.split(",") if args.workloads else suite_workloads
+    unknown = [name for name in args.workloads if name not in WORKLOADS]
+    if unknown:
+        parser.error(f"unknown workloads {unknown}; expected some of {list(WORKLOADS)}")
+    args.size = args.size or suite_size or ("gpu" if args.device == "cuda" else "quick")
+    args.dtype = args.dtype or ("bfloat16" if args.device == "cuda" else "float32")
+    args.backends = ["eager"] + [b for b in args.backends.split(",") if b and b != "eager"]
+    if len(args.backends) == 1:
+        parser.error("name a backend to compare with eager, e.g. --backends inductor")
+    return args
+
+
+def main_bench(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    (args.out / "logs").mkdir(parents=True, exist_ok=True)
+    meta = metadata(args, argv)
+    start, rows, done = time.perf_counter(), [], []
+    live = sys.stderr.isatty()
+
+    def progress(text):  # one status line on the terminal, rewritten in place
+        if live:
+            print(f"\r\033[K[{len(done)}/{len(args.workloads)}] {text}", end="", file=sys.stderr, flush=True)
+
+    print(f"kiln bench: {_title(meta)}; {', '.join(args.workloads)} with {', '.join(args.backends)}")
+    host = meta["host"]
+    if args.device == "cpu" and host["load_average_start"] > host["cpus"] / 2:
+        print(f"note: load average {host['load_average_start']:.1f} on {host['cpus']} CPUs; other work competes "
+              "for them, so CPU timings will be noisy")
+    print(table_line([header for header, _, _ in COLUMNS]))
+    with tempfile.TemporaryDirectory(prefix="kiln-bench-") as cache_root:
+        for name in args.workloads:
+            workload_rows = bench_workload(name, args, Path(cache_root), progress)
+            done.append(name)
+            if live:
+                print("\r\033[K", end="", file=sys.stderr)
+            for row in workload_rows:
+                print(table_line([cell(row) for _, _, cell in COLUMNS]), flush=True)
+            rows += workload_rows
+            meta["wall_s"] = time.perf_counter() - start
+            host["load_average_end"] = os.getloadavg()[0]
+            (args.out / "results.json").write_text(json.dumps({"metadata": meta, "rows": rows}, indent=1))
+            write_markdown(args.out / "results.md", rows, meta)
+    print("\n".join(summary_lines(rows)))
+    plotted = plot_speedups(args.out / "speedup.png", rows, meta)
+    print(f"{meta['wall_s']:.0f} s; wrote {args.out}/results.json, results.md"
+          + (", speedup.png" if plotted else " (no speedup.png: matplotlib is not installed)"))
+    return 0 if all(row["ok"] for row in rows) else 1
+

@@ -1,0 +1,885 @@
+"""`kiln coverage`: the OpInfo coverage sweep (issue 6).
+
+Runs every OpInfo of torch.testing._internal.common_methods_invocations.op_db through a backend on
+the CPU and compares each sample's outputs, and its inputs after the call (in-place ops), with eager:
+
+    python -m kiln.tools.coverage --shard 1/4 --dtypes float32,bfloat16,int64,bool --backend kiln --out DIR
+    python -m kiln.tools.coverage --summary-only --out DIR       # merge the shards' results into DIR/summary*.md
+
+Every sample lands in one class:
+  native          the backend compiled every graph, and ran no op eagerly (kiln: only kiln kernels and
+                  library externs such as mm/conv; inductor: no FallbackKernel)
+  partial         compiled, but some ops ran as eager fallbacks inside the compiled graph
+  graph_fallback  some graph ran eagerly as a whole (kiln caught an error and fell back)
+  no_graph        Dynamo handed the backend no graph: not a test of the backend, never counted as a pass
+  mismatch        a wrong answer: outputs or mutated inputs differ from eager beyond tolerance (and, for
+                  floating results, are further from an fp64 reference than eager is)
+  error           the compiled function raised, hung or crashed the process
+  skipped         eager itself fails on the sample, or the sample has more than MAX_ELEMENTS elements
+
+Each sample runs on freshly cloned inputs, after torch._dynamo.reset() (else the recompile limit would
+silently turn later samples eager). wrapper_set_seed is patched to call the op directly so that RNG
+ops reach the backend; ops whose values are random or undefined (empty*) compare shapes and dtypes only.
+
+One worker process runs the samples and writes one JSON line per sample to DIR/raw/BACKEND/*.jsonl;
+this process supervises it: if a sample kills the worker (a segfault in generated code), the sample is
+recorded as an error and a new worker resumes after it.
+"""
+import argparse
+import collections
+import contextlib
+import datetime
+import glob
+import hashlib
+import importlib.util
+import json
+import logging
+import math
+import os
+import platform
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+import zlib
+
+CLASSES = ("native", "partial", "graph_fallback", "no_graph", "mismatch", "error", "skipped")
+TESTED = ("native", "partial", "graph_fallback", "mismatch", "error")   # no_graph and skipped are not tests
+FAILURES = ("mismatch", "error")
+DTYPE_NAMES = ("float32", "bfloat16", "int64", "bool")
+MAX_ELEMENTS = 1_000_000
+# ops whose outputs are undefined values: compare shapes and dtypes only
+UNDEFINED_VALUES = {"empty", "empty_like", "empty_strided", "empty_permuted", "new_empty", "new_empty_strided",
+                    "resize_", "resize_as_"}
+BACKENDS = ("kiln", "inductor", "aot_eager", "eager")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_EXPECTED = os.path.join(REPO, "bench", "coverage", "expected_failures.txt")
+
+DEFINITIONS = {
+    "kiln": "native = every graph compiled by kiln, with only kiln kernels and library externs (mm, conv, "
+            "sdpa); partial = some ops ran as eager fallbacks (kiln.stats() fallback_ops); graph_fallback = "
+            "kiln fell back to running a whole graph eagerly (kiln.stats() graphs_fallback).",
+    "inductor": "native = every graph compiled by Inductor without a FallbackKernel (an aten op run eagerly "
+                "inside the compiled graph); partial = some FallbackKernel; Inductor has no graph fallback: "
+                "its compile failures raise and count as errors.",
+    "aot_eager": "native = a graph reached aot_eager (no code generation: a check of the harness itself).",
+    "eager": "native = a graph reached the eager backend (no AOTAutograd: a check of Dynamo).",
+}
+
+
+# ---------------------------------------------------------------- sample keys and the expected-failures list
+
+def op_fullname(op):
+    return op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+
+
+def sample_key(op, dtype, index):
+    return f"{op}:{dtype}:{index}"
+
+
+def parse_key(key):
+    op, dtype, index = key.rsplit(":", 2)
+    return op, dtype, int(index)
+
+
+def load_expected(path=DEFAULT_EXPECTED):
+    """{sample key: class} from the expected-failures list: `op:dtype:index class  # why` per line."""
+    expected = {}
+    if not path or not os.path.exists(path):
+        return expected
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            key, cls = line.split()[:2]
+            if cls not in FAILURES:
+                raise ValueError(f"{path}: {key}: class must be one of {FAILURES}, not {cls!r}")
+            expected[key] = cls
+    return expected
+
+
+def check_expected(records, expected):
+    """(unexpected failures, listed failures that now pass) among records, both as lists of records.
+
+    A listed failure counts as still failing if it is a mismatch or error of either kind; one that now
+    passes must be removed from the list, so that the list only shrinks and stays true."""
+    unexpected, fixed = [], []
+    for r in records:
+        key = sample_key(r["op"], r["dtype"], r["index"])
+        if r["cls"] in FAILURES and key not in expected:
+            unexpected.append(r)
+        elif r["cls"] not in FAILURES and key in expected and r["cls"] != "skipped":
+            fixed.append(r)
+    return unexpected, fixed
+
+
+# ---------------------------------------------------------------- running one sample (worker side)
+
+class SampleTimeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise SampleTimeout("sample timed out")
+
+
+def patch_wrapper_set_seed():
+    """OpInfos of RNG ops call wrapper_set_seed(op, ...), which reseeds under freeze_rng_state: a graph
+    break that keeps the op away from the backend. Replace it, in every module that imported it, by a
+    plain call; the harness seeds the generator itself before each run."""
+    import torch.testing._utils as tu
+
+    def wrapper_set_seed(op, *args, **kwargs):
+        return op(*args, **kwargs)
+
+    original = tu.wrapper_set_seed
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("torch.testing") and getattr(mod, "wrapper_set_seed", None) is original:
+            mod.wrapper_set_seed = wrapper_set_seed
+
+
+def load_op_db():
+    warnings.filterwarnings("ignore")
+    from torch.testing._internal.common_methods_invocations import op_db
+    patch_wrapper_set_seed()
+    return op_db
+
+
+def dtype_of(name):
+    import torch
+    return getattr(torch, name)
+
+
+def op_tolerance(op, dtype):
+    """(rtol, atol): assert_close's defaults for dtype, loosened by the OpInfo's toleranceOverrides."""
+    import torch
+    from torch.testing._comparison import default_tolerances
+    from torch.testing._internal.common_device_type import toleranceOverride
+    rtol, atol = default_tolerances(dtype) if dtype.is_floating_point else (0.0, 0.0)
+    for info in getattr(op, "decorators", ()) or ():
+        if getattr(info, "device_type", None) not in (None, "cpu"):
+            continue
+        for deco in getattr(info, "decorators", ()) or ():
+            if isinstance(deco, toleranceOverride) and dtype in deco.d:
+                atol, rtol = max(atol, deco.d[dtype].atol), max(rtol, deco.d[dtype].rtol)
+    if dtype == torch.bfloat16:   # eager rounds each op to bf16; a fused kernel rounds once
+        rtol, atol = max(rtol, 1.6e-2), max(atol, 1e-2)
+    return rtol, atol
+
+
+def clone_exact(x):
+    """A copy with the same sizes, strides and storage offset (also for overlapping views)."""
+    import torch
+    if not isinstance(x, torch.Tensor):
+        return x
+    if x.layout != torch.strided or type(x) is not torch.Tensor and not isinstance(x, torch.nn.Parameter):
+        return x.clone()
+    storage = x.untyped_storage()
+    fresh = torch.empty(0, dtype=x.dtype, device=x.device)
+    fresh.set_(storage.clone() if storage.nbytes() else storage, x.storage_offset(), x.size(), x.stride())
+    return fresh
+
+
+def clone_leaves(leaves):
+    return [clone_exact(v) for v in leaves]
+
+
+def upcast_leaves(leaves, dtype):
+    import torch
+    return [v.detach().clone().to(torch.float64) if isinstance(v, torch.Tensor) and v.dtype == dtype else clone_exact(v)
+            for v in leaves]
+
+
+def make_call(fn, spec, leaves):
+    """(f, tensors): f(*tensors) calls fn on the sample with its tensors replaced by f's arguments."""
+    import torch
+    from torch.utils._pytree import tree_unflatten
+    positions = [i for i, v in enumerate(leaves) if isinstance(v, torch.Tensor)]
+
+    def call(*tensors):
+        values = list(leaves)
+        for p, t in zip(positions, tensors):
+            values[p] = t
+        inp, args, kwargs = tree_unflatten(values, spec)
+        return fn(inp, *args, **kwargs)
+
+    return call, positions
+
+
+def run_with_leaves(fn, spec, leaves, seed, compiled=None):
+    """fn on the sample's leaves (already cloned): (output, the tensor arguments after the call)."""
+    import torch
+    call, positions = make_call(fn, spec, leaves)
+    tensors = [leaves[p] for p in positions]
+    torch.manual_seed(seed)
+    out = (compiled(call) if compiled else call)(*tensors)
+    return out, tensors
+
+
+def flatten_result(x):
+    from torch.utils._pytree import tree_flatten
+    leaves, spec = tree_flatten(x)
+    return leaves, spec
+
+
+def values_differ(expected, actual, rtol, atol, meta_only):
+    """Why actual is not expected (pytrees of tensors and Python values), or None."""
+    import torch
+    e_leaves, e_spec = flatten_result(expected)
+    a_leaves, a_spec = flatten_result(actual)
+    if len(e_leaves) != len(a_leaves) or e_spec != a_spec:
+        return f"result structure differs: expected {e_spec}, got {a_spec}"
+    for i, (e, a) in enumerate(zip(e_leaves, a_leaves)):
+        why = leaf_differs(e, a, rtol, atol, meta_only)
+        if why:
+            return f"leaf {i}: {why}"
+    return None
+
+
+def leaf_differs(e, a, rtol, atol, meta_only):
+    import torch
+    if isinstance(e, torch.Tensor) or isinstance(a, torch.Tensor):
+        if not (isinstance(e, torch.Tensor) and isinstance(a, torch.Tensor)):
+            return f"expected {type(e).__name__}, got {type(a).__name__}"
+        if e.shape != a.shape or e.dtype != a.dtype:
+            return f"expected {e.dtype} {list(e.shape)}, got {a.dtype} {list(a.shape)}"
+        if meta_only:
+            return None
+        if e.layout != torch.strided or a.layout != torch.strided:
+            e, a = (t.to_dense() if t.layout != torch.strided else t for t in (e, a))
+        try:
+            torch.testing.assert_close(a, e, rtol=rtol, atol=atol, equal_nan=True, check_stride=False,
+                                       check_device=True, check_layout=False)
+        except AssertionError as err:
+            return " ".join(str(err).split())[:400]
+        return None
+    if meta_only:
+        return None
+    if isinstance(e, float) and isinstance(a, float):
+        if math.isnan(e) and math.isnan(a):
+            return None
+        return None if math.isclose(e, a, rel_tol=max(rtol, 1e-6), abs_tol=atol) else f"expected {e!r}, got {a!r}"
+    try:
+        same = bool(e == a)
+    except Exception:
+        same = repr(e) == repr(a)
+    return None if same else f"expected {e!r}, got {a!r}"
+
+
+def fp64_excuses(results, eagers, refs):
+    """Whether every differing leaf is a floating tensor no further from fp64 than eager is
+    (kiln.tools.accuracy's rule, PyTorch's benchmark harness rule)."""
+    import torch
+    from kiln.tools.accuracy import tensor_error
+    for res, eag, ref in zip(results, eagers, refs):
+        r_leaves, _ = flatten_result(res)
+        e_leaves, _ = flatten_result(eag)
+        f_leaves, _ = flatten_result(ref)
+        if not (len(r_leaves) == len(e_leaves) == len(f_leaves)):
+            return False
+        for r, e, f in zip(r_leaves, e_leaves, f_leaves):
+            if not isinstance(r, torch.Tensor):
+                if leaf_differs(e, r, 1e-5, 1e-5, False):
+                    return False
+                continue
+            if not isinstance(e, torch.Tensor) or not isinstance(f, torch.Tensor):
+                return False
+            if not r.is_floating_point():
+                if not torch.equal(r, e):
+                    return False
+                continue
+            if r.layout != torch.strided:
+                r, e, f = r.to_dense(), e.to_dense(), f.to_dense()
+            if f.shape != r.shape:
+                return False
+            if tensor_error(r.detach(), e.detach(), f.detach().to(torch.float64)):
+                return False
+    return True
+
+
+class Backend:
+    """Compiles functions for one backend and reports what happened: graphs, graph fallbacks, fallback ops."""
+
+    def __init__(self, name):
+        import torch
+        self.name = name
+        self.fallbacks = []      # fallback op names of the current sample
+        self.messages = []       # warnings of the current sample
+        self.graphs = 0
+        if name == "kiln":
+            import kiln
+            self._kiln = kiln
+            self._install_log_capture()
+        elif name == "inductor":
+            path = os.path.join(REPO, "bench", "coverage", "inductor_backend.py")
+            spec = importlib.util.spec_from_file_location("kiln_coverage_inductor", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self._inductor = module.InductorProbe(self.fallbacks)
+        else:
+            self._inner = torch._dynamo.lookup_backend(name)
+
+    def _install_log_capture(self):
+        backend = self
+
+        class Capture(logging.Handler):
+            def emit(self, record):
+                if record.name == "kiln.fallback":
+                    backend.fallbacks.append(str(record.args[0]) if record.args else record.getMessage())
+                elif record.levelno >= logging.WARNING:
+                    backend.messages.append(record.getMessage())
+
+        root = logging.getLogger("kiln")
+        root.addHandler(Capture())
+        root.propagate = False
+        logging.getLogger("kiln.fallback").setLevel(logging.INFO)
+
+    def compile(self, fn):
+        import torch
+        if self.name == "kiln":
+            return self._kiln.compile(fn)
+        if self.name == "inductor":
+            return torch.compile(fn, backend=self._inductor.backend)
+
+        def counting(gm, example_inputs):
+            self.graphs += 1
+            return self._inner(gm, example_inputs)
+        return torch.compile(fn, backend=counting)
+
+    def counts(self):
+        if self.name == "kiln":
+            s = self._kiln.stats()
+            return (s["graphs_compiled"], s["graphs_fallback"], s["fallback_ops"])
+        if self.name == "inductor":
+            return (self._inductor.graphs, 0, len(self.fallbacks))
+        return (self.graphs, 0, 0)
+
+    def snapshot(self):
+        """Counters before a sample; the sample's fallback names and warnings start empty."""
+        del self.fallbacks[:], self.messages[:]
+        return self.counts()
+
+    def delta(self, before):
+        return {k: a - b for k, a, b in zip(("graphs", "graph_fallbacks", "fallback_ops"), self.counts(), before)}
+
+
+def graph_break_count():
+    from torch._dynamo.utils import counters
+    return sum(counters["graph_break"].values())
+
+
+def run_sample(backend, op, sample, dtype, timeout):
+    """One sample through eager and the backend: the record's fields (cls, detail, ...)."""
+    import torch
+    from torch.utils._pytree import tree_flatten
+    leaves, spec = tree_flatten((sample.input, tuple(sample.args), dict(sample.kwargs)))
+    numel = sum(v.numel() for v in leaves if isinstance(v, torch.Tensor))
+    rec = {"numel": numel}
+    if numel > MAX_ELEMENTS:
+        return dict(rec, cls="skipped", detail=f"{numel} elements > {MAX_ELEMENTS}")
+    fn = op.op
+    meta_only = op.name in UNDEFINED_VALUES or op.name.startswith("empty") or op.name.startswith("new_empty")
+
+    # eager, twice with one seed (nondeterminism) and once with another (randomness)
+    try:
+        eager_out, eager_inputs = run_with_leaves(fn, spec, clone_leaves(leaves), 0)
+        again_out, again_inputs = run_with_leaves(fn, spec, clone_leaves(leaves), 0)
+    except Exception as e:
+        return dict(rec, cls="skipped", detail=f"eager fails: {type(e).__name__}: {first_line(e)}")
+    if not meta_only:
+        if values_differ((eager_out, eager_inputs), (again_out, again_inputs), 0, 0, False):
+            meta_only, rec["values"] = True, "nondeterministic"
+        else:
+            try:
+                other_out, other_inputs = run_with_leaves(fn, spec, clone_leaves(leaves), 1)
+                if values_differ((eager_out, eager_inputs), (other_out, other_inputs), 0, 0, False):
+                    meta_only, rec["values"] = True, "random"
+            except Exception:
+                pass
+    elif meta_only:
+        rec["values"] = "undefined"
+    del again_out, again_inputs
+
+    torch._dynamo.reset()
+    before, breaks = backend.snapshot(), graph_break_count()
+    started = time.perf_counter()
+    signal.alarm(timeout)
+    try:
+        out, inputs = run_with_leaves(fn, spec, clone_leaves(leaves), 0, compiled=backend.compile)
+    except SampleTimeout:
+        return dict(rec, cls="error", detail=f"timed out after {timeout}s", **backend.delta(before))
+    except Exception as e:
+        counts = backend.delta(before)
+        tb = traceback.extract_tb(e.__traceback__)
+        where = f" at {tb[-1].filename.split('site-packages/')[-1]}:{tb[-1].lineno}" if tb else ""
+        return dict(rec, cls="error", detail=f"{type(e).__name__}: {first_line(e)}{where}", **counts,
+                    fallback_names=sorted(set(backend.fallbacks)), warnings=backend.messages[:3])
+    finally:
+        signal.alarm(0)
+    rec["compile_s"] = round(time.perf_counter() - started, 3)
+    rec.update(backend.delta(before))
+    rec["graph_breaks"] = graph_break_count() - breaks
+    rec["fallback_names"] = sorted(set(backend.fallbacks))
+    if backend.messages:
+        rec["warnings"] = [m[:300] for m in backend.messages[:3]]
+    torch._dynamo.reset()
+
+    if rec["graphs"] + rec["graph_fallbacks"] == 0:
+        return dict(rec, cls="no_graph", detail="Dynamo made no graph")
+    rtol, atol = op_tolerance(op, dtype)
+    why = values_differ((eager_out, eager_inputs), (out, inputs), rtol, atol, meta_only)
+    if why and dtype.is_floating_point:
+        try:
+            ref_out, ref_inputs = run_with_leaves(fn, spec, upcast_leaves(leaves, dtype), 0)
+            if fp64_excuses([out, inputs], [eager_out, eager_inputs], [ref_out, ref_inputs]):
+                rec["fp64_rule"] = True
+                why = None
+        except Exception:
+            pass
+    if why:
+        return dict(rec, cls="mismatch", detail=why)
+    if rec["graph_fallbacks"]:
+        return dict(rec, cls="graph_fallback", detail=(backend.messages or [""])[0][:300])
+    if rec["fallback_ops"]:
+        return dict(rec, cls="partial", detail=", ".join(rec["fallback_names"]))
+    return dict(rec, cls="native", detail="")
+
+
+def first_line(e):
+    s = str(e).strip()
+    return (s.splitlines()[0] if s else "")[:300]
+
+
+def select_ops(op_db, shard, nshards, ops_filter):
+    ops = list(op_db)
+    if ops_filter:
+        wanted = set(ops_filter)
+        ops = [op for op in ops if op_fullname(op) in wanted or op.name in wanted]
+    return [op for i, op in enumerate(ops) if i % nshards == shard - 1]
+
+
+def pick_indices(n, max_samples):
+    """All of range(n), or max_samples of them spread evenly (first and last included)."""
+    if not max_samples or n <= max_samples:
+        return list(range(n))
+    if max_samples == 1:
+        return [0]
+    return sorted({round(j * (n - 1) / (max_samples - 1)) for j in range(max_samples)})
+
+
+def worker(args):
+    """Runs the shard's samples, appending one JSON line each to args.jsonl; skips those already there."""
+    import torch
+    warnings.filterwarnings("ignore")
+    torch.set_num_threads(args.threads)
+    op_db = load_op_db()
+    backend = Backend(args.backend)
+    signal.signal(signal.SIGALRM, _alarm)
+    shard, nshards = parse_shard(args.shard)
+    extra = collections.defaultdict(set)     # (op, dtype) -> sample indices named by --samples
+    for key in (args.samples.split(",") if args.samples else []):
+        name, dt, index = parse_key(key)
+        extra[(name, dt)].add(index)
+    # every (picked) sample of these ops; by default all ops, unless only --samples names some
+    whole = select_ops(op_db, shard, nshards, args.ops.split(",") if args.ops else None) \
+        if args.ops or not extra else []
+    whole_ids = {id(op) for op in whole}
+    ops = whole + [op for op in select_ops(op_db, shard, nshards, sorted({n for n, _ in extra}))
+                   if id(op) not in whole_ids] if extra else whole
+    done = set()
+    if os.path.exists(args.jsonl):
+        with open(args.jsonl) as f:
+            for line in f:
+                with contextlib.suppress(ValueError):
+                    r = json.loads(line)
+                    done.add(sample_key(r["op"], r["dtype"], r["index"]))
+    dtypes = args.dtypes.split(",")
+    label = f"[{args.backend} {args.shard}]"
+    started = time.time()
+    with open(args.jsonl, "a") as out:
+        for k, op in enumerate(ops):
+            name = op_fullname(op)
+            for dt_name in dtypes:
+                dtype = dtype_of(dt_name)
+                if not op.supports_dtype(dtype, "cpu"):
+                    continue
+                wanted = extra.get((name, dt_name), set())
+                if id(op) not in whole_ids and not wanted:
+                    continue
+                seed = zlib.crc32(f"{name}:{dt_name}".encode())
+                torch.manual_seed(seed)
+                try:
+                    samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))
+                except Exception as e:
+                    print(f"{label} {name} {dt_name}: sample_inputs fails: {first_line(e)}", file=sys.stderr)
+                    continue
+                indices = set(pick_indices(len(samples), args.max_samples)) if id(op) in whole_ids else set()
+                indices |= {i for i in wanted if i < len(samples)}
+                counts = collections.Counter()
+                for i in sorted(indices):
+                    key = sample_key(name, dt_name, i)
+                    if key in done:
+                        continue
+                    with open(args.jsonl + ".current", "w") as marker:
+                        json.dump({"op": name, "dtype": dt_name, "index": i, "t": time.time()}, marker)
+                    t0 = time.perf_counter()
+                    try:
+                        rec = run_sample(backend, op, samples[i], dtype, args.timeout)
+                    except Exception as e:   # a harness bug must not stop the sweep
+                        rec = {"cls": "error", "detail": f"harness: {type(e).__name__}: {first_line(e)}"}
+                    rec = {"op": name, "dtype": dt_name, "index": i, **rec,
+                           "time": round(time.perf_counter() - t0, 3)}
+                    out.write(json.dumps(rec, default=str) + "\n")
+                    out.flush()
+                    counts[rec["cls"]] += 1
+                if counts:
+                    elapsed = time.time() - started
+                    eta = elapsed / (k + 1) * (len(ops) - k - 1)
+                    print(f"{label} {k + 1}/{len(ops)} ops {elapsed / 60:.1f}m elapsed, ~{eta / 60:.0f}m left  "
+                          f"{name} {dt_name}: " + ", ".join(f"{c} {counts[c]}" for c in CLASSES if counts[c]),
+                          file=sys.stderr, flush=True)
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(args.jsonl + ".current")
+    return 0
+
+
+# ---------------------------------------------------------------- the supervisor
+
+def parse_shard(text):
+    i, n = (int(x) for x in text.split("/"))
+    if not 1 <= i <= n:
+        raise ValueError(f"--shard {text}: expected i/n with 1 <= i <= n")
+    return i, n
+
+
+def setup_pch(cache_dir):
+    """A precompiled header for the C++ prelude's standard headers, and a CXX wrapper that pre-includes it.
+
+    g++ spends most of a small kernel's build parsing <cmath> and <algorithm>; with the header
+    precompiled under the same flags the library comes out byte-identical in about 40% of the time.
+    Returns the wrapper's path, or None (plain g++) if anything goes wrong."""
+    try:
+        from kiln.runtime import cpp_build
+        cxx = cpp_build.CXX
+        flags = [f for f in cpp_build.FLAGS if f != "-shared"]
+        folder = os.path.join(cache_dir, "coverage_pch", hashlib.sha256(
+            (cxx + " ".join(flags)).encode()).hexdigest()[:12])
+        header, wrapper = os.path.join(folder, "kiln_std.h"), os.path.join(folder, "cxx")
+        if not os.path.exists(wrapper):
+            os.makedirs(folder, exist_ok=True)
+            with open(header, "w") as f:
+                f.write("".join(f"#include <{h}>\n" for h in ("cmath", "cstdint", "cstring", "limits", "algorithm")))
+            subprocess.run([cxx, *flags, "-x", "c++-header", header, "-o", header + ".gch"], check=True,
+                           capture_output=True)
+            with open(wrapper + ".tmp", "w") as f:
+                f.write(f'#!/bin/sh\nexec {cxx} -include {header} "$@"\n')
+            os.chmod(wrapper + ".tmp", 0o755)
+            os.replace(wrapper + ".tmp", wrapper)
+        return wrapper
+    except Exception as e:
+        print(f"kiln coverage: no precompiled header ({e}); using plain {os.environ.get('CXX', 'g++')}",
+              file=sys.stderr)
+        return None
+
+
+def run_shard(args):
+    """Runs the worker until the shard is done, recording a sample that kills it as an error."""
+    raw = os.path.join(args.out, "raw", args.backend)
+    os.makedirs(raw, exist_ok=True)
+    tag = f"shard{args.shard.replace('/', 'of')}"
+    if args.ops or args.samples:
+        tag += "-" + hashlib.sha256(f"{args.ops}|{args.samples}|{args.dtypes}".encode()).hexdigest()[:8]
+    jsonl = os.path.join(raw, f"{tag}.jsonl")
+    if not args.resume and os.path.exists(jsonl):
+        os.remove(jsonl)
+    env = dict(os.environ)
+    env.setdefault("KILN_CACHE_DIR", os.path.join(tempfile.gettempdir(), "kiln_coverage_cache"))
+    env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
+    if args.backend == "kiln" and not args.no_pch and "CXX" not in os.environ:
+        wrapper = setup_pch(env["KILN_CACHE_DIR"])
+        if wrapper:
+            env["CXX"] = wrapper
+    cmd = [sys.executable, "-m", "kiln.tools.coverage", "--worker", "--jsonl", jsonl, "--backend", args.backend,
+           "--shard", args.shard, "--dtypes", args.dtypes, "--timeout", str(args.timeout),
+           "--threads", str(args.threads)]
+    for flag in ("ops", "samples", "max_samples"):
+        if getattr(args, flag):
+            cmd += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
+    started = time.time()
+    crashes = 0
+    marker = jsonl + ".current"
+    while True:
+        proc = subprocess.Popen(cmd, env=env)
+        while proc.poll() is None:
+            time.sleep(1)
+            with contextlib.suppress(FileNotFoundError):
+                if time.time() - os.path.getmtime(marker) > 2 * args.timeout + 60:
+                    proc.kill()
+                    proc.wait()
+        if proc.returncode == 0:
+            break
+        crashes += 1
+        try:
+            with open(marker) as f:
+                current = json.load(f)
+        except (FileNotFoundError, ValueError):
+            print(f"kiln coverage: worker exited with {proc.returncode} outside a sample; giving up",
+                  file=sys.stderr)
+            return 1
+        why = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit status {proc.returncode}"
+        rec = {"op": current["op"], "dtype": current["dtype"], "index": current["index"], "cls": "error",
+               "detail": f"the worker process died ({why}) or hung", "time": round(time.time() - current["t"], 3)}
+        print(f"kiln coverage: {sample_key(rec['op'], rec['dtype'], rec['index'])} killed the worker ({why}); "
+              "restarting after it", file=sys.stderr)
+        with open(jsonl, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+        os.remove(marker)
+        if crashes > 100:
+            print("kiln coverage: more than 100 crashes; giving up", file=sys.stderr)
+            return 1
+    meta = {"args": " ".join(sys.argv[1:]), "backend": args.backend, "shard": args.shard, "dtypes": args.dtypes,
+            "max_samples": args.max_samples, "started": datetime.datetime.fromtimestamp(started).isoformat(
+                timespec="seconds"), "wall_s": round(time.time() - started, 1), "crashes": crashes}
+    with open(jsonl[:-len(".jsonl")] + ".meta.json", "w") as f:
+        json.dump(meta, f, indent=1)
+    return 0
+
+
+# ---------------------------------------------------------------- summaries
+
+def load_records(out, backend):
+    """The latest record of each sample over the backend's result files (newer files win)."""
+    files = sorted(glob.glob(os.path.join(out, "raw", backend, "*.jsonl")), key=os.path.getmtime)
+    latest = {}
+    for path in files:
+        with open(path) as f:
+            for line in f:
+                with contextlib.suppress(ValueError):
+                    r = json.loads(line)
+                    latest[sample_key(r["op"], r["dtype"], r["index"])] = r
+    return list(latest.values())
+
+
+def load_meta(out, backend):
+    metas = []
+    for path in sorted(glob.glob(os.path.join(out, "raw", backend, "*.meta.json"))):
+        with open(path) as f:
+            metas.append(json.load(f))
+    return metas
+
+
+def pct(a, b):
+    return f"{100.0 * a / b:.1f}%" if b else "-"
+
+
+def totals_table(records):
+    by_dtype = collections.defaultdict(collections.Counter)
+    for r in records:
+        by_dtype[r["dtype"]][r["cls"]] += 1
+        by_dtype["all"][r["cls"]] += 1
+    lines = ["| dtype | samples | " + " | ".join(CLASSES) + " | tested | native % of tested |",
+             "|---" * (len(CLASSES) + 4) + "|"]
+    for dt in [d for d in DTYPE_NAMES if d in by_dtype] + ["all"]:
+        c = by_dtype[dt]
+        tested = sum(c[k] for k in TESTED)
+        lines.append(f"| {dt} | {sum(c.values())} | " + " | ".join(str(c[k]) for k in CLASSES) +
+                     f" | {tested} | {pct(c['native'], tested)} |")
+    return "\n".join(lines), by_dtype
+
+
+def headline(by_dtype):
+    f32 = by_dtype.get("float32", collections.Counter())
+    tested = sum(f32[k] for k in TESTED)
+    allc = by_dtype["all"]
+    return (f"float32: {pct(f32['native'], tested)} of {tested} tested samples native; all dtypes: "
+            f"{pct(allc['native'], sum(allc[k] for k in TESTED))} native, {allc['mismatch']} mismatches, "
+            f"{allc['error']} errors, {allc['no_graph']} without a graph, {allc['skipped']} skipped")
+
+
+def backend_summary(out, backend, expected):
+    records = load_records(out, backend)
+    if not records:
+        return None
+    metas = load_meta(out, backend)
+    table, by_dtype = totals_table(records)
+    per_op = collections.defaultdict(collections.Counter)
+    fallbacks = collections.defaultdict(collections.Counter)
+    for r in records:
+        per_op[r["op"]][r["cls"]] += 1
+        for name in r.get("fallback_names") or []:
+            fallbacks[r["op"]][name.replace("aten.", "")] += 1
+    wall = sum(m["wall_s"] for m in metas)
+    sample_time = sum(r.get("time", 0) for r in records)
+    unexpected, fixed = check_expected(records, expected) if backend == "kiln" else ([], [])
+    lines = [f"# OpInfo coverage: {backend}", "",
+             f"torch {torch_version()}, {platform.machine()} {cpu_name()}, {os.cpu_count()} cores. "
+             f"Generated {datetime.date.today().isoformat()} by `python -m kiln.tools.coverage`; "
+             f"runs: {', '.join(sorted({m['args'] for m in metas})) or '-'}.", "",
+             f"**{headline(by_dtype)}.**", "",
+             f"Time: {wall / 60:.0f} min of wall time over {len(metas)} runs; {sample_time / 60:.0f} min in samples.",
+             "", f"Classes: {DEFINITIONS.get(backend, '')} no_graph = Dynamo made no graph (not a test); "
+             "skipped = eager fails on the sample, or it has more than 1e6 elements. native % is of tested "
+             "samples (native + partial + graph_fallback + mismatch + error).", "", table, ""]
+    if backend == "kiln" and expected is not None:
+        lines += [f"Expected failures: {len(expected)} listed; {len(unexpected)} unexpected failures; "
+                  f"{len(fixed)} listed failures now pass.", ""]
+    failures = [r for r in records if r["cls"] in FAILURES]
+    if failures:
+        lines += ["## Failures", "", "| sample | class | detail |", "|---|---|---|"]
+        for r in sorted(failures, key=lambda r: (r["op"], r["dtype"], r["index"])):
+            lines.append(f"| {sample_key(r['op'], r['dtype'], r['index'])} | {r['cls']} | "
+                         f"{md_cell(r.get('detail', ''))[:200]} |")
+        lines.append("")
+    lines += ["## Per op", "", "| op | " + " | ".join(CLASSES) + " | fallback ops (samples) |",
+              "|---" * (len(CLASSES) + 2) + "|"]
+    total = collections.Counter()
+    for op in sorted(per_op):
+        c = per_op[op]
+        total.update(c)
+        fb = ", ".join(f"{n} ({k})" for n, k in fallbacks[op].most_common(4))
+        lines.append(f"| {op} | " + " | ".join(str(c[k]) if c[k] else "" for k in CLASSES) + f" | {md_cell(fb)} |")
+    lines.append(f"| **total** ({len(per_op)} ops) | " + " | ".join(str(total[k]) for k in CLASSES) + " | |")
+    all_fb = collections.Counter()
+    for op, c in fallbacks.items():
+        all_fb.update(c)
+    if all_fb:
+        lines += ["", "## Fallback ops by samples", "", ", ".join(f"{n} ({k})" for n, k in all_fb.most_common())]
+    return "\n".join(lines) + "\n", records, by_dtype
+
+
+def md_cell(s):
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def comparison(out, results):
+    """summary.md: the backends side by side, per dtype and per op."""
+    lines = ["# OpInfo coverage: kiln vs Inductor", "",
+             "The same sweep (same ops, dtypes, samples and machine) per backend; see summary-BACKEND.md for the "
+             "per-op tables and the class definitions. native % is of tested samples.", "",
+             "| backend | dtype | tested | native | partial | graph_fallback | mismatch | error | no_graph | "
+             "skipped | native % |", "|---" * 11 + "|"]
+    for backend, (_, records, by_dtype) in results.items():
+        for dt in [d for d in DTYPE_NAMES if d in by_dtype] + ["all"]:
+            c = by_dtype[dt]
+            tested = sum(c[k] for k in TESTED)
+            lines.append(f"| {backend} | {dt} | {tested} | {c['native']} | {c['partial']} | {c['graph_fallback']} "
+                         f"| {c['mismatch']} | {c['error']} | {c['no_graph']} | {c['skipped']} | "
+                         f"{pct(c['native'], tested)} |")
+    if "kiln" in results and "inductor" in results:
+        k_recs = {sample_key(r["op"], r["dtype"], r["index"]): r for r in results["kiln"][1]}
+        i_recs = {sample_key(r["op"], r["dtype"], r["index"]): r for r in results["inductor"][1]}
+        common = sorted(set(k_recs) & set(i_recs))
+        both = collections.Counter((k_recs[s]["cls"] == "native", i_recs[s]["cls"] == "native") for s in common
+                                   if k_recs[s]["cls"] in TESTED and i_recs[s]["cls"] in TESTED)
+        lines += ["", f"On the {len(common)} samples both backends ran: native in both {both[(True, True)]}, "
+                  f"kiln only {both[(True, False)]}, Inductor only {both[(False, True)]}, "
+                  f"neither {both[(False, False)]}.", "",
+                  "## Ops where the backends' native counts differ", "",
+                  "| op | kiln native | Inductor native | samples | kiln non-native classes | "
+                  "Inductor non-native classes |", "|---" * 6 + "|"]
+        ops = collections.defaultdict(lambda: [0, 0, 0, collections.Counter(), collections.Counter()])
+        for s in common:
+            k, i = k_recs[s], i_recs[s]
+            row = ops[k["op"]]
+            row[0] += k["cls"] == "native"
+            row[1] += i["cls"] == "native"
+            row[2] += 1
+            if k["cls"] != "native":
+                row[3][k["cls"]] += 1
+            if i["cls"] != "native":
+                row[4][i["cls"]] += 1
+        for op in sorted(ops, key=lambda o: (ops[o][0] - ops[o][1], o)):
+            kn, inn, n, kc, ic = ops[op]
+            if kn != inn:
+                fmt = lambda c: ", ".join(f"{k} {v}" for k, v in c.most_common())  # noqa: E731
+                lines.append(f"| {op} | {kn} | {inn} | {n} | {fmt(kc)} | {fmt(ic)} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_summaries(out, expected_path=DEFAULT_EXPECTED):
+    expected = load_expected(expected_path)
+    results = {}
+    for backend in BACKENDS:
+        made = backend_summary(out, backend, expected)
+        if made is None:
+            continue
+        text, records, by_dtype = made
+        with open(os.path.join(out, f"summary-{backend}.md"), "w") as f:
+            f.write(text)
+        results[backend] = made
+        print(f"{backend}: {headline(by_dtype)}", file=sys.stderr)
+    if len(results) > 1:
+        with open(os.path.join(out, "summary.md"), "w") as f:
+            f.write(comparison(out, results))
+    return results
+
+
+def torch_version():
+    import torch
+    return torch.__version__
+
+
+def cpu_name():
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+# ---------------------------------------------------------------- the command
+
+def parser():
+    p = argparse.ArgumentParser(prog="kiln coverage", description=__doc__.split("\n\n")[0])
+    p.add_argument("--backend", default="kiln", choices=BACKENDS)
+    p.add_argument("--shard", default="1/1", help="i/n: run every n-th op starting at the i-th (default 1/1)")
+    p.add_argument("--dtypes", default=",".join(DTYPE_NAMES),
+                   help="comma-separated, of float32,bfloat16,int64,bool (default all four)")
+    p.add_argument("--ops", help="comma-separated OpInfo names (name or name.variant); default all of op_db")
+    p.add_argument("--samples", help="comma-separated sample keys op:dtype:index to run as well")
+    p.add_argument("--max-samples", type=int, default=0,
+                   help="at most this many samples per op and dtype, spread evenly (default 0: all)")
+    p.add_argument("--out", default="coverage_results", help="results folder (raw/ JSONL and summary*.md)")
+    p.add_argument("--resume", action="store_true", help="keep this shard's earlier results and skip their samples")
+    p.add_argument("--timeout", type=int, default=180, help="seconds per sample before it counts as an error")
+    p.add_argument("--threads", type=int, default=1, help="torch and OpenMP threads in the worker (default 1)")
+    p.add_argument("--no-pch", action="store_true", help="build kernels with plain $CXX, no precompiled header")
+    p.add_argument("--summary-only", action="store_true", help="only merge the results in --out into summaries")
+    p.add_argument("--expected", default=DEFAULT_EXPECTED, help="the expected-failures list")
+    p.add_argument("--check", action="store_true",
+                   help="exit 1 if a kiln failure is not in the expected list, or a listed one now passes")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--jsonl", help=argparse.SUPPRESS)
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.worker:
+        os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
+        return worker(args)
+    os.makedirs(args.out, exist_ok=True)
+    if not args.summary_only:
+        rc = run_shard(args)
+        if rc:
+            return rc
+    results = write_summaries(args.out, args.expected)
+    if args.check and "kiln" in results:
+        unexpected, fixed = check_expected(results["kiln"][1], load_expected(args.expected))
+        for r in unexpected:
+            print(f"unexpected {r['cls']}: {sample_key(r['op'], r['dtype'], r['index'])}: {r.get('detail')}",
+                  file=sys.stderr)
+        for r in fixed:
+            print(f"now passes ({r['cls']}), remove it from {args.expected}: "
+                  f"{sample_key(r['op'], r['dtype'], r['index'])}", file=sys.stderr)
+        return 1 if unexpected or fixed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

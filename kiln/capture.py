@@ -5,6 +5,7 @@ TorchDynamo hands us an FX graph; AOTAutograd turns it into forward/backward ATe
 through lowering -> scheduling -> codegen -> wrapper in `compile_graph`.
 """
 import collections
+import contextlib
 import functools
 import itertools
 import logging
@@ -17,6 +18,7 @@ from torch._functorch.partitioners import min_cut_rematerialization_partition
 from kiln.config import Options
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
+from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
 log = logging.getLogger("kiln")
 
@@ -38,12 +40,12 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     """The `torch.compile` backend: `torch.compile(m, backend="kiln")`."""
     opts = options if isinstance(options, Options) else Options.make(mode, options)
     gid = next(_graph_ids)
-    trace_dynamo_graph(opts, gid, gm)
     decomps = kiln_decompositions()
+    before = trace_before_decomposition(opts, gm, example_inputs)
 
     def compiler(kind):
         def compile_one(graph, inputs):
-            return compile_graph(graph, inputs, opts, f"g{gid}_{kind}")
+            return compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (gm.code, before))
         return compile_one
 
     return aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
@@ -54,14 +56,15 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
 def compile(model, *, dynamic=None, fullgraph=False, mode=None, options=None):
     """`kiln.compile(model)`: the model compiled by kiln, called exactly as before."""
     opts = Options.make(mode, options)
+    if opts.trace:
+        install_dynamo_hooks(opts.trace)   # graph breaks happen before the backend is first called
     backend = functools.partial(kiln_backend, options=opts)
     backend.__name__ = "kiln"
     return torch.compile(model, backend=backend, dynamic=dynamic, fullgraph=fullgraph)
 
 
-def compile_graph(gm, example_inputs, opts, name):
+def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
     """An ATen graph -> a Python callable; on failure, the graph itself runs eagerly."""
-    from kiln.tools.trace import GraphTrace
     trace = GraphTrace(opts.trace, name)
     stage = "lowering"
     lowering = None
@@ -69,7 +72,16 @@ def compile_graph(gm, example_inputs, opts, name):
         from kiln.lowering import GraphLowering
         from kiln.scheduler import schedule
         started = time.perf_counter()
-        trace.stage("aot_" + name.split("_")[-1] if "inference" not in name else "aot_forward", gm.code)
+        if trace.enabled:
+            dynamo_code, before = dynamo_graphs
+            trace.stage("dynamo_graph", dynamo_code)
+            if "backward" in name:
+                trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
+            else:
+                trace.stage("aot_forward", before)
+            trace.stage("decomposed", "# after AOTAutograd with kiln's decompositions: functionalized, "
+                                      "partitioned, core ATen\n" + gm.code)
+            trace.graph("before", graph_nodes(gm))
         lowering = GraphLowering(gm, name)
         lowering.run()
         if trace.enabled:
@@ -111,7 +123,26 @@ def build(lowering, sched, opts, name, trace):
     return module.build_cpp(lowering, sched, opts, name, trace)
 
 
-def trace_dynamo_graph(opts, gid, gm):
-    if opts.trace:
-        from kiln.tools.trace import GraphTrace
-        GraphTrace(opts.trace, f"g{gid}_dynamo").stage("dynamo_graph", gm.code)
+def trace_before_decomposition(opts, gm, example_inputs):
+    """For the trace: the forward as ATen ops before any decomposition (make_fx, no table)."""
+    if not opts.trace:
+        return ""
+    try:
+        from torch._guards import detect_fake_mode
+        from torch.fx.experimental.proxy_tensor import make_fx
+        fake_mode = detect_fake_mode(example_inputs)
+        with fake_mode if fake_mode is not None else contextlib.nullcontext():
+            graph = make_fx(gm, pre_dispatch=False)(*example_inputs)
+        return "# ATen forward graph before decompositions (make_fx)\n" + graph.code
+    except Exception as e:   # the trace is best effort; the compile must not depend on it
+        return f"# could not trace the undecomposed ATen graph: {type(e).__name__}: {e}\n"
+
+
+def graph_nodes(gm):
+    """The ATen graph as diagram nodes."""
+    nodes = []
+    for n in gm.graph.nodes:
+        if n.op in ("placeholder", "call_function"):
+            nodes.append({"name": n.name, "op": "input" if n.op == "placeholder" else str(n.target),
+                          "inputs": [a.name for a in n.all_input_nodes], "kernel": None})
+    return nodes

@@ -132,9 +132,8 @@ class Kernel:
             return Placement(node, "full", index), "same iteration space"
         if eq(node.numel, N * R):
             k = split_point(node.sizes, R)
-            if k is None:
-                flat = self.x * R + self.r
-                return Placement(node, "full", ir.unflatten(flat, node.sizes)), "same number of elements"
+            if k is None:   # mapping it through a flat index would cost a division per element and coalescing
+                return None, f"different loop structure: {fmt(ir.product(node.sizes))} does not split as {fmt(N)}x{fmt(R)}"
             return Placement(node, "full", ir.unflatten(self.x, node.sizes[:k]) + ir.unflatten(self.r, node.sizes[k:])), \
                 "same iteration space"
         if self.is_reduction and eq(node.numel, N):
@@ -223,9 +222,10 @@ def schedule(buffers, output_names):
             if isinstance(step, ir.ExternKernel):
                 continue
             related = node.reads & (set(step.produced()) | {r for n in step.nodes for r in n.reads})
-            if k != len(steps) - 1 and not related:
+            if not related and (k != len(steps) - 1 or step.is_reduction):
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
-                       "no shared data; moving it earlier would only lengthen buffer lifetimes")
+                       "no shared data; moving it earlier would only lengthen buffer lifetimes" if k != len(steps) - 1
+                       else "no shared data; a reduction kernel's tiles are shaped for its rows")
                 continue
             target = step
             if not step.is_reduction and node.is_reduction:

@@ -275,20 +275,27 @@ class TritonKernel(KernelWriter):
             return min(next_pow2(N), 64), rblock, R is not None and R <= 64, 8
         if R is not None and R <= PERSISTENT_MAX:
             rblock = next_pow2(R)
-            xblock = min(next_pow2(N), max(1, 1024 // rblock))
-            warps = 16 if rblock >= 8192 else 8 if rblock >= 2048 else 4
+            xblock = min(next_pow2(N), max(1, 4096 // rblock))   # short rows: several per program
+            warps = 16 if rblock >= 8192 else 8 if xblock * rblock >= 2048 else 4
             return xblock, rblock, True, warps
         return 1, 2048, False, 8
 
     def rows_interleaved(self):
-        """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last)."""
+        """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last).
+
+        Probed numerically on the first load that walks the reduced dim: index expressions may hold
+        divisions that hide a unit stride from symbolic inspection."""
+        x, r = self.kernel.x, self.kernel.r
         for p in self.kernel.placements:
-            if p.node.is_reduction:
-                remap = p.remap()
-                for _, e in p.node.buf.analysis.loads:
-                    e = remap(e)
-                    if e.coeff(self.kernel.r) != 0:
-                        return e.coeff(self.kernel.r) != 1 and e.coeff(self.kernel.x) == 1
+            if not p.node.is_reduction:
+                continue
+            remap = p.remap()
+            for _, e in p.node.buf.analysis.loads:
+                e = remap(e)
+                if not e.has(r) or e.free_symbols - {x, r}:
+                    continue
+                at = lambda i, j: e.subs({x: i, r: j})  # noqa: E731
+                return at(0, 1) - at(0, 0) != 1 and all(at(i + 1, 0) - at(i, 0) == 1 for i in range(3))
         return False
 
     def generate(self):

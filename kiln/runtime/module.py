@@ -30,7 +30,8 @@ def build_cpp(lowering, sched, opts, name, trace):
     def launch(k):
         buffers, symbols = signatures[k.name]
         return f"{k.name}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
-    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels))
+    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels),
+                  {n: b for n, (b, _) in signatures.items()}, ".cpp")
 
 
 def build_triton(lowering, sched, opts, name, trace):
@@ -49,11 +50,14 @@ def build_triton(lowering, sched, opts, name, trace):
         args = [*info["buffers"], *info["symbols"], pyexpr(info["numel"]), pyexpr(info["rnumel"]),
                 str(info["xblock"]), str(info["rblock"])]
         return f"{k.name}({triton.grid_expr(info, pyexpr)}, {', '.join(args)})"
-    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels))
+    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels),
+                  {n: info["buffers"] for n, info in launches.items()}, ".py")
 
 
-def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count):
+def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count, kernel_args=None, ext=""):
     """Generates and loads the Python wrapper around the launches."""
+    if trace.enabled:
+        trace_kernels(trace, lowering, sched, kernel_args or {}, ext)
     code = WrapperCode(lowering, sched, launch, name)
     source = f"# kiln wrapper for {name}\n" + code.generate()
     trace.stage("wrapper", source)
@@ -61,6 +65,32 @@ def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, coun
     exec(compile(source, f"<kiln wrapper {name}>", "exec"), scope)
     log.debug("wrapper for %s:\n%s", name, source)
     return CompiledModule(scope["call"], count, source, kernel_source)
+
+
+def trace_kernels(trace, lowering, sched, kernel_args, ext):
+    """The after-fusion diagram and the kernel table (with the bytes each kernel must move)."""
+    kernel_of = {}
+    for step in sched.steps:
+        for n in (step.nodes if isinstance(step, Kernel) else []):
+            kernel_of[n.name] = step.name
+    nodes = [{"name": b.name, "op": "input", "inputs": [], "kernel": None}
+             for b in lowering.graph_inputs if hasattr(b, "layout")]
+    for b in lowering.buffers:
+        outputs = [o for o in getattr(b, "outputs", [b]) if o is not None]
+        nodes.append({"name": outputs[0].name if outputs else b.name, "op": ", ".join(map(str, b.origins)),
+                      "inputs": sorted(b.reads()), "kernel": kernel_of.get(b.name, b.name)})
+    trace.graph("after", nodes)
+    layouts = {b.name: b.layout for b in lowering.graph_inputs if hasattr(b, "layout")}
+    layouts.update({o.name: o.layout for b in lowering.buffers for o in getattr(b, "outputs", [b]) if o is not None})
+    table = []
+    for step in sched.steps:
+        if isinstance(step, Kernel):
+            moved = [layouts[a] for a in kernel_args.get(step.name, ())]
+            nbytes = sum((int(lay.numel) if lay.numel.is_number else 0) * lay.dtype.itemsize for lay in moved)
+            table.append({"name": step.name, "file": step.name + ext, "bytes": nbytes,
+                          "source_ops": list(dict.fromkeys(o for n in step.nodes for o in n.origins)),
+                          "nodes": [n.name for n in step.nodes]})
+    trace.kernels(table)
 
 
 def extract_kernel(source, kernel_name, marker="// "):

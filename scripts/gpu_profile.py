@@ -1,0 +1,47 @@
+"""Top CUDA kernels of kiln and Inductor for one workload, side by side (torch.profiler).
+
+    PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bf16]
+"""
+import argparse
+
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+import kiln
+from kiln.tools import workloads as W
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("workload")
+    p.add_argument("--train", action="store_true")
+    p.add_argument("--dtype", default="float32")
+    p.add_argument("--size", default="gpu")
+    a = p.parse_args()
+    dtype = getattr(torch, a.dtype)
+    w = W.WORKLOADS[a.workload]
+    m = w.make_module("cuda", dtype, a.size, train=a.train)
+    xs = w.make_inputs("cuda", dtype, a.size)
+    for name in ("inductor", "kiln"):
+        torch._dynamo.reset()
+        f = torch.compile(m, backend="inductor") if name == "inductor" else kiln.compile(m)
+
+        def step():
+            out = f(*xs)
+            if a.train:
+                out.backward()
+        for _ in range(3):
+            step()
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(5):
+                step()
+            torch.cuda.synchronize()
+        print(f"===== {name} {a.workload} {'train' if a.train else 'infer'}: top CUDA kernels, us per step")
+        events = [e for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA]
+        for e in sorted(events, key=lambda e: -e.device_time_total)[:14]:
+            print(f"{e.device_time_total / 5:10.1f}  x{e.count // 5:<3} {e.key[:90]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -24,6 +24,7 @@ class Options:
             raise ValueError(f"kiln: unknown options {sorted(unknown)}")
         options.setdefault("trace", os.environ.get("KILN_TRACE") or None)
         options.setdefault("strict", os.environ.get("KILN_STRICT", "") == "1")
+        options.setdefault("target", os.environ.get("KILN_TARGET") or None)   # CI runs the suite with "triton"
         return Options(mode=mode, **options)
 
     @property

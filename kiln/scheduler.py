@@ -18,12 +18,22 @@ log = logging.getLogger("kiln.fusion")
 LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion)
 
 
-def merge_dims(sizes, vars_, exprs):
-    """Group adjacent dims that every index expression walks as one (contiguous) dim.
+def loop_order(sizes, vars_, store_index):
+    """Dims ordered by the stride at which the buffer is written, largest first, so the innermost
+    loop writes contiguous memory (channels-last tensors iterate channels innermost)."""
+    strides = [store_index.coeff(v) for v in vars_]
+    if any(not sympy.sympify(st).is_number for st in strides):
+        return list(range(len(sizes)))
+    return sorted(range(len(sizes)), key=lambda d: -int(strides[d]))
+
+
+def merge_dims(sizes, vars_, exprs, order=None):
+    """Group dims that are adjacent in `order` and that every index expression walks as one dim.
 
     Returns [[dim, ...], ...], outer to inner. Size-1 dims are dropped."""
     groups = []
-    for d, size in enumerate(sizes):
+    for d in (range(len(sizes)) if order is None else order):
+        size = sizes[d]
         if size == 1:
             continue
         if groups and all(_mergeable(e, vars_[groups[-1][-1]], vars_[d], size) for e in exprs):
@@ -62,7 +72,7 @@ class SchedulerNode:
         self.is_reduction = isinstance(node, ir.Reduction)
         self.dvars, self.rvars = a.vars
         exprs = [e for _, e in a.loads] + a.index_exprs + [a.store_index]
-        self.groups = merge_dims(node.sizes, self.dvars, exprs)
+        self.groups = merge_dims(node.sizes, self.dvars, exprs, loop_order(node.sizes, self.dvars, a.store_index))
         self.rgroups = merge_dims(node.rsizes, self.rvars, exprs)
         self.sizes = [ir.product([node.sizes[d] for d in g]) for g in self.groups]
         self.rsizes = [ir.product([node.rsizes[d] for d in g]) for g in self.rgroups]

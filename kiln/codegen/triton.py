@@ -266,6 +266,8 @@ class TritonKernel(KernelWriter):
         k = self.kernel
         N, R = ir.static_numel([k.numel], 1 << 20), ir.static_numel([k.rnumel], None)
         if not k.is_reduction:
+            if self.transposing():
+                return min(next_pow2(N), 64), min(next_pow2(R or 64), 64), False, 8
             rblock = min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE)
             xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
             return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
@@ -279,6 +281,23 @@ class TritonKernel(KernelWriter):
             warps = 16 if rblock >= 8192 else 8 if xblock * rblock >= 2048 else 4
             return xblock, rblock, True, warps
         return 1, 2048, False, 8
+
+    def unit_stride(self, expr, var, other):
+        """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""
+        if not expr.has(var) or expr.free_symbols - {var, other}:
+            return False
+        return all(expr.subs({var: i + 1, other: 0}) - expr.subs({var: i, other: 0}) == 1 for i in range(3))
+
+    def transposing(self):
+        """A pointwise kernel that reads some buffer contiguously along x0 and writes along r0: square
+        tiles let Triton transpose through shared memory instead of striding through DRAM."""
+        x, r = self.kernel.x, self.kernel.r
+        for p in self.kernel.placements:
+            remap = p.remap()
+            for _, e in p.node.buf.analysis.loads:
+                if self.unit_stride(remap(e), x, r) and not self.unit_stride(remap(e), r, x):
+                    return True
+        return False
 
     def rows_interleaved(self):
         """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last).

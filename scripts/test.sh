@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# kiln's test command: installs what the tests need, then runs the suite twice —
+# through the C++/OpenMP backend, and through the Triton backend under the Triton interpreter.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m pip install -q torch==2.13.0
+python3 -m pip install -q -e ".[test]"
+if ! command -v chromium >/dev/null 2>&1; then
+    (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "chromium not installed: the report rendering test is skipped"
+fi
+export KILN_FORBID_INDUCTOR=1          # every kiln test runs with Inductor's compile_fx patched to raise
+python3 -m pytest -q tests
+echo "--- the correctness suite again, through Triton kernels on the CPU (TRITON_INTERPRET=1)"
+TRITON_INTERPRET=1 KILN_TARGET=triton python3 -m pytest -q tests/test_ops.py tests/test_models.py tests/test_fusion.py tests/test_dynamic.py

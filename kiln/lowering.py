@@ -120,6 +120,12 @@ class GraphLowering(torch.fx.Interpreter):
         self.graph_inputs.append(expr)
         return expr
 
+    def get_attr(self, target, args, kwargs):
+        value = super().get_attr(target, args, kwargs)
+        if isinstance(value, torch.Tensor) and value.layout == torch.strided:
+            return constant_value(self, value)
+        return value
+
     def call_function(self, target, args, kwargs):
         if target is operator.getitem:
             return args[0][args[1]]
@@ -154,26 +160,48 @@ class GraphLowering(torch.fx.Interpreter):
         if strides is None:
             meta = self.current_node.meta.get("val") if self.current_node is not None else None
             strides = meta_strides(meta, value.sizes)
+        if ir.static_numel(value.sizes) == 0:
+            return self.empty(value.sizes, strides, value.dtype, value.device)
         buf = ir.ComputedBuffer(self.new_name(), ir.Layout(value.dtype, value.device, list(value.sizes), strides),
                                 node=ir.Pointwise(list(value.sizes), value.loader), origins=value.origins)
         self.buffers.append(buf)
         return View(buf, buf.layout.sizes, buf.layout.strides)
 
     def reduction(self, sizes, rsizes, reduction_type, body, dtype, src_dtype, device):
+        if ir.static_numel(sizes) == 0:
+            return self.empty(sizes, ir.contiguous_strides(sizes), dtype, device)
         buf = ir.ComputedBuffer(self.new_name(), ir.Layout(dtype, device, list(sizes), ir.contiguous_strides(sizes)),
                                 node=ir.Reduction(list(sizes), list(rsizes), reduction_type, body, src_dtype))
         self.buffers.append(buf)
         return View(buf, buf.layout.sizes, buf.layout.strides)
 
+    def empty(self, sizes, strides, dtype, device):
+        """A tensor with no elements: allocated by the wrapper, with no kernel to compute it."""
+        buf = ir.Buffer(self.new_name(), ir.Layout(dtype, device, list(sizes), list(strides)))
+        self.buffers.append(ir.ExternKernel(self.new_name("extern"), torch.empty_strided, (list(sizes), list(strides)),
+                                            {"dtype": dtype, "device": device}, [buf], False, False,
+                                            origins=("empty",)))
+        return View(buf, buf.layout.sizes, buf.layout.strides)
+
     def extern(self, target, args, kwargs, fallback):
-        """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts."""
-        def to_ref(a):
+        """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts.
+
+        Tensor arguments get the layouts they had when the graph was traced: an op's output layout may
+        follow its inputs' (attention, convolution), and the outputs' layouts are taken from the trace."""
+        node = self.current_node
+
+        def to_ref(a, fx=None):
             if isinstance(a, (Lazy, View)):
-                return self.realize(a).ref()
+                meta = fx.meta.get("val") if isinstance(fx, torch.fx.Node) else None
+                return self.realize_as_traced(a, meta, target).ref()
             if isinstance(a, (list, tuple)):
-                return type(a)(to_ref(x) for x in a)
+                fxs = fx if isinstance(fx, (list, tuple)) and len(fx) == len(a) else [None] * len(a)
+                return type(a)(to_ref(x, f) for x, f in zip(a, fxs))
             return a
-        args, kwargs = to_ref(tuple(args)), {k: to_ref(v) for k, v in kwargs.items()}
+        fx_args = tuple(node.args) if node is not None and len(node.args) == len(args) else [None] * len(args)
+        fx_kwargs = node.kwargs if node is not None else {}
+        args = to_ref(tuple(args), fx_args)
+        kwargs = {k: to_ref(v, fx_kwargs.get(k)) for k, v in kwargs.items()}
         meta = self.current_node.meta.get("val")
         returns_tuple = isinstance(meta, (list, tuple))
         metas = list(meta) if returns_tuple else [meta]
@@ -192,6 +220,34 @@ class GraphLowering(torch.fx.Interpreter):
         self.fallback_ops.append(str(target))
         log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", target)
         return self.extern(target, args, kwargs, fallback=True)
+
+
+LAYOUT_AGNOSTIC = {aten.mm.default, aten.addmm.default, aten.bmm.default, aten.baddbmm.default}
+
+
+def dense_meta_strides(meta, sizes):
+    """The traced tensor's strides if it matches sizes and is dense, else None."""
+    if isinstance(meta, torch.Tensor) and [sym(s) for s in meta.shape] == list(sizes):
+        try:
+            if meta.is_non_overlapping_and_dense():
+                return [sym(s) for s in meta.stride()]
+        except Exception:
+            pass
+    return None
+
+
+def _realize_as_traced(self, value, meta, target):
+    """value as a buffer laid out as the traced argument `meta` was (row-major where unknown)."""
+    strides = dense_meta_strides(meta, value.sizes)
+    if isinstance(value, View):
+        live = [(a, b) for a, b, s in zip(value.strides, strides or [], value.sizes) if s != 1]
+        if strides is None or target in LAYOUT_AGNOSTIC or all(sympy.expand(a - b) == 0 for a, b in live):
+            return value
+        value = Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
+    return self.realize(value, strides or ir.contiguous_strides(value.sizes))
+
+
+GraphLowering.realize_as_traced = _realize_as_traced
 
 
 def meta_strides(meta, sizes):
@@ -349,9 +405,21 @@ BINARY = {"mul": "mul", "maximum": "maximum", "minimum": "minimum", "atan2": "at
 for _aten_name, _op in BINARY.items():
     packet = getattr(aten, _aten_name)
     pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], ops_fn(_op))
-for _aten_name in ("eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"):
+for _aten_name in ("eq", "ne", "lt", "le", "gt", "ge"):
     packet = getattr(aten, _aten_name)
     pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], boolean(ops_fn(_aten_name)))
+
+
+def _logical(name):
+    """Logical ops see their operands as bools (nonzero, NaN included, is true): xor of 0.5 and 0.3 is false."""
+    def lower(out, *args):
+        return pointwise_value(out, boolean(ops_fn(name)), *args, compute=torch.bool)
+    return lower
+
+
+for _aten_name in ("logical_and", "logical_or", "logical_xor"):
+    packet = getattr(aten, _aten_name)
+    register(*[getattr(packet, o) for o in packet.overloads() if "out" not in o])(_logical(_aten_name))
 
 
 SMALL_POWERS = {2: lambda x: ops.mul(x, x), 3: lambda x: ops.mul(ops.mul(x, x), x), 1: lambda x: x,
@@ -518,6 +586,8 @@ def reshape_index(new_sizes, old_sizes):
 @register(aten.view.default, aten._unsafe_view.default, aten.reshape.default, aten.view_copy.default)
 def lower_view(out, x, shape):
     sizes = [sym(s) for s in out.shape]
+    if ir.static_numel(sizes) == 0:   # nothing to load, and no reshape grouping to find
+        return Lazy(sizes, out.dtype, out.device, lambda idx: ops.constant(0, out.dtype))
     return view_of(x, sizes, reshape_index(sizes, list(x.sizes)))
 
 
@@ -762,8 +832,9 @@ def split_count(out_sizes, rsizes, reduction_type, device):
     n, r = ir.static_numel(out_sizes), ir.static_numel(rsizes)
     if reduction_type not in IDENTITY or n is None or r is None or r < 1 << 16:
         return 1
-    want = 1024 if device.type == "cuda" else 32     # enough pieces to fill the SMs / the cores
-    return max(1, min(want // max(n, 1), r // 4096))
+    # enough partial rows to fill the SMs even when a program takes 64 interleaved rows; the cores on a CPU
+    want, shortest = (8192, 1024) if device.type == "cuda" else (32, 4096)
+    return max(1, min(want // max(n, 1), r // shortest))
 
 
 def split_reduction(low, out_sizes, rsizes, reduction_type, body, dtype, src_dtype, device, splits):
@@ -885,11 +956,83 @@ def lower_prims_div(out, a, b):
     return pointwise_value(out, op, a, b)
 
 
+# ---------------------------------------------------------------- found by the OpInfo coverage sweep
+
+class Constant:
+    """A graph constant (torch.tensor(...) in traced code), materialized by the wrapper: a fresh copy
+    per call, since the wrapper may reuse a dead buffer's memory for later results."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self):
+        return self.value.clone()
+
+    def __repr__(self):
+        return f"constant({str(self.value.dtype).replace('torch.', '')}{list(self.value.shape)})"
+
+
+def constant_value(low, value):
+    """A one-element constant is inlined into kernels; a larger one is an extern the wrapper runs."""
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+    sizes = [sym(s) for s in value.shape]
+    with unset_fake_temporarily():   # lowering runs under AOTAutograd's fake mode; value is real
+        if value.numel() == 1 and not value.is_complex():
+            scalar = value.item()
+            return Lazy(sizes, value.dtype, value.device, lambda idx: ops.constant(scalar, value.dtype), 1)
+        strides = value.clone().stride()
+    layout = ir.Layout(value.dtype, value.device, sizes, [sym(s) for s in strides])
+    buf = ir.Buffer(low.new_name(), layout)
+    low.buffers.append(ir.ExternKernel(low.new_name("extern"), Constant(value), (), {}, [buf], False, False,
+                                       origins=("constant",)))
+    return View(buf, buf.layout.sizes, buf.layout.strides)
+
+
+register(aten.empty_permuted.default)(lower_full)
+
+
+@register(prims.rev.default)
+def lower_rev(out, x, dims):
+    """flip: index size-1-i along dims (a Lazy, not a View: extern calls cannot take negative strides)."""
+    dims = {d % max(len(x.sizes), 1) for d in dims}
+    sizes = list(x.sizes)
+    return Lazy(sizes, x.dtype, x.device,
+                lambda idx: x.load([sizes[d] - 1 - i if d in dims else i for d, i in enumerate(idx)]),
+                x.opcount + 1)
+
+
+def _fmax(name):
+    """fmax/fmin: like maximum/minimum, but a NaN loses to a number."""
+    pick = getattr(ops, name)
+    return lambda a, b: ops.where(ops.isnan(b), a, ops.where(ops.isnan(a), b, pick(a, b)))
+
+
+pointwise([aten.fmax.default, prims.fmax.default], _fmax("maximum"))
+pointwise([aten.fmin.default, prims.fmin.default], _fmax("minimum"))
+for _name in ("add", "sub", "mul", "neg", "abs", "round", "floor", "ceil", "trunc", "maximum", "minimum"):
+    pointwise([getattr(prims, _name).default], ops_fn(_name))
+
+
+@register(prims.uniform.default)
+def lower_uniform(out, shape, *, low, high, dtype, device, stride=None, generator=None):
+    if generator is not None:
+        return NotImplemented
+    lowering = current()
+    seed = sympy.Symbol(f"seed{len(lowering.rng_seeds)}", integer=True, nonnegative=True)
+    lowering.rng_seeds.append(seed)
+    sizes = [sym(s) for s in out.shape]
+    f32 = torch.float32
+    return Lazy(sizes, out.dtype, out.device, lambda idx: ops.to_dtype(ops.add(ops.mul(
+        ops.rand(seed, ir.strided_index(idx, ir.contiguous_strides(sizes))), ops.constant(float(high - low), f32)),
+        ops.constant(float(low), f32)), out.dtype, f32), 1)
+
+
 # ---------------------------------------------------------------- externs: library calls
 
 EXTERNS = ["mm", "addmm", "bmm", "baddbmm", "convolution", "convolution_backward",
            "_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention",
-           "_scaled_dot_product_cudnn_attention", "_scaled_dot_product_flash_attention_for_cpu"]
+           "_scaled_dot_product_cudnn_attention", "_scaled_dot_product_flash_attention_for_cpu",
+           "_scaled_dot_product_flash_attention_for_cpu_backward"]
 for _target in [getattr(aten, n).default for n in EXTERNS if hasattr(aten, n)]:
     LOWERINGS[_target] = (lambda t: lambda out, *args, **kwargs: current().extern(t, args, kwargs, fallback=False))(
         _target)

@@ -12,7 +12,8 @@ import operator
 
 import sympy
 import torch
-from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes,
+                                 is_non_overlapping_and_dense_or_false)
 
 from kiln import ir
 from kiln.ir import ops, product, sym
@@ -39,6 +40,7 @@ class Lazy:
     loader: object
     opcount: int = 1
     origins: tuple = ()
+    strides: list = None      # the layout eager gives this value, used if it is ever stored
 
     def load(self, idx):
         return self.loader(idx)
@@ -104,6 +106,8 @@ class GraphLowering(torch.fx.Interpreter):
     def run_node(self, n):
         self.current_node = n
         value = super().run_node(n)
+        if isinstance(value, Lazy) and value.strides is None:
+            value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
         if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or (
                 len(n.users) > 1 and value.opcount > REALIZE_SHARED_OPCOUNT)):
             value = self.realize(value)
@@ -158,8 +162,7 @@ class GraphLowering(torch.fx.Interpreter):
         if isinstance(value, View):
             return value
         if strides is None:
-            meta = self.current_node.meta.get("val") if self.current_node is not None else None
-            strides = meta_strides(meta, value.sizes)
+            strides = value.strides or ir.contiguous_strides(value.sizes)
         if ir.static_numel(value.sizes) == 0:
             return self.empty(value.sizes, strides, value.dtype, value.device)
         buf = ir.ComputedBuffer(self.new_name(), ir.Layout(value.dtype, value.device, list(value.sizes), strides),
@@ -214,6 +217,16 @@ class GraphLowering(torch.fx.Interpreter):
         views = [View(o, o.layout.sizes, o.layout.strides) if o is not None else None for o in outputs]
         return views if returns_tuple else views[0]
 
+    def realize_as_traced(self, value, meta, target):
+        """value as a buffer laid out as the traced argument `meta` was (row-major where unknown)."""
+        strides = dense_meta_strides(meta, value.sizes)
+        if isinstance(value, View):
+            live = [(a, b) for a, b, s in zip(value.strides, strides or [], value.sizes) if s != 1]
+            if strides is None or target in LAYOUT_AGNOSTIC or all(sympy.expand(a - b) == 0 for a, b in live):
+                return value
+            value = Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
+        return self.realize(value, strides or ir.contiguous_strides(value.sizes))
+
     def fallback(self, target, args, kwargs):
         if not isinstance(target, torch._ops.OpOverload):
             raise LoweringError(f"cannot lower {target}")
@@ -222,43 +235,24 @@ class GraphLowering(torch.fx.Interpreter):
         return self.extern(target, args, kwargs, fallback=True)
 
 
+# library calls whose outputs are row-major whatever their inputs' layouts
 LAYOUT_AGNOSTIC = {aten.mm.default, aten.addmm.default, aten.bmm.default, aten.baddbmm.default}
 
 
 def dense_meta_strides(meta, sizes):
-    """The traced tensor's strides if it matches sizes and is dense, else None."""
+    """The traced tensor's strides if it matches sizes and is dense (a permutation of row-major), else None."""
     if isinstance(meta, torch.Tensor) and [sym(s) for s in meta.shape] == list(sizes):
         try:
-            if meta.is_non_overlapping_and_dense():
+            if is_non_overlapping_and_dense_or_false(meta):
                 return [sym(s) for s in meta.stride()]
-        except Exception:
+        except Exception:   # symbolic strides we cannot decide on
             pass
     return None
 
 
-def _realize_as_traced(self, value, meta, target):
-    """value as a buffer laid out as the traced argument `meta` was (row-major where unknown)."""
-    strides = dense_meta_strides(meta, value.sizes)
-    if isinstance(value, View):
-        live = [(a, b) for a, b, s in zip(value.strides, strides or [], value.sizes) if s != 1]
-        if strides is None or target in LAYOUT_AGNOSTIC or all(sympy.expand(a - b) == 0 for a, b in live):
-            return value
-        value = Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
-    return self.realize(value, strides or ir.contiguous_strides(value.sizes))
-
-
-GraphLowering.realize_as_traced = _realize_as_traced
-
-
 def meta_strides(meta, sizes):
     """Eager's strides when the meta tensor matches and is dense, else row-major."""
-    if isinstance(meta, torch.Tensor) and [sym(s) for s in meta.shape] == list(sizes):
-        try:
-            if meta.is_non_overlapping_and_dense():
-                return [sym(s) for s in meta.stride()]
-        except Exception:   # symbolic strides we cannot decide on: row-major is always valid
-            pass
-    return ir.contiguous_strides(sizes)
+    return dense_meta_strides(meta, sizes) or ir.contiguous_strides(sizes)
 
 
 def tag_origins(result, target, args, new_buffers):
@@ -1025,6 +1019,51 @@ def lower_uniform(out, shape, *, low, high, dtype, device, stride=None, generato
     return Lazy(sizes, out.dtype, out.device, lambda idx: ops.to_dtype(ops.add(ops.mul(
         ops.rand(seed, ir.strided_index(idx, ir.contiguous_strides(sizes))), ops.constant(float(high - low), f32)),
         ops.constant(float(low), f32)), out.dtype, f32), 1)
+
+
+@register(aten.max_pool2d_with_indices_backward.default)
+def lower_max_pool2d_backward(out, grad_output, x, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    """Gathers instead of scattering: each input element sums the gradients of the (at most a few) windows
+    that may hold it and chose it as their maximum (Inductor's formulation)."""
+    pair = lambda v, default: [default] * 2 if not v else list(v) * 2 if len(v) == 1 else list(v)  # noqa: E731
+    kernel = pair(kernel_size, None)
+    stride = pair(stride, None) if stride else kernel
+    padding, dilation = pair(padding, 0), pair(dilation, 1)
+    if any(d != 1 for d in dilation) or not all(isinstance(v, int) for v in kernel + stride + padding):
+        return NotImplemented
+    windows = [max(max(h // s - max(0, (h - k) // s), 1) for h in range(2 * k)) for k, s in zip(kernel, stride)]
+    if windows[0] * windows[1] > 25:
+        return NotImplemented
+    sizes = [sym(s) for s in out.shape]
+    pooled = list(grad_output.sizes[-2:])
+    width = x.sizes[-1]
+    acc = opmath(out.dtype)
+    i64 = torch.int64
+    c = lambda v: ops.constant(v, i64)  # noqa: E731
+
+    def loader(idx):
+        *prefix, h, w = idx
+        target = ops.index_expr(h * width + w, i64)
+        starts, ends = [], []
+        for pos, k, s, p, n in zip((h, w), kernel, stride, padding, pooled):
+            shifted = ops.index_expr(pos + p, i64)
+            starts.append(ops.maximum(ops.floordiv(ops.add(shifted, c(s - k)), c(s)), c(0)))
+            ends.append(ops.minimum(ops.add(ops.floordiv(shifted, c(s)), c(1)), ops.index_expr(n, i64)))
+        total = None
+        for dh in range(windows[0]):
+            for dw in range(windows[1]):
+                ph, pw = ops.add(starts[0], c(dh)), ops.add(starts[1], c(dw))
+                where = prefix + [indirect(ops.minimum(ph, ops.sub(ends[0], c(1))), pooled[0]),
+                                  indirect(ops.minimum(pw, ops.sub(ends[1], c(1))), pooled[1])]
+                hit = ops.eq(as_value(indices, where, indices.sizes, i64), target)
+                part = as_value(grad_output, where, grad_output.sizes, acc)
+                if total is None:
+                    total = ops.where(hit, part, ops.constant(0, acc))
+                else:
+                    hit = all_of([ops.lt(ph, ends[0]), ops.lt(pw, ends[1]), hit])
+                    total = ops.where(hit, ops.add(total, part), total)
+        return total if acc == out.dtype else ops.to_dtype(total, out.dtype, acc)
+    return Lazy(sizes, out.dtype, out.device, loader, 4 * windows[0] * windows[1])
 
 
 # ---------------------------------------------------------------- externs: library calls

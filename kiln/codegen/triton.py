@@ -268,6 +268,8 @@ class TritonKernel(KernelWriter):
         if not k.is_reduction:
             if self.transposing():
                 return min(next_pow2(N), 64), min(next_pow2(R or 64), 64), False, 8
+            if N == 1:   # one long contiguous run: 1024 elements over 4 warps, 8 per thread in two vectors
+                return 1, min(next_pow2(R or 1024), 1024), False, 4
             rblock = min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE)
             xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
             return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4

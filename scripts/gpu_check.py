@@ -185,12 +185,14 @@ def launch_overhead():
         f = torch.compile(chain, backend="inductor") if backend == "inductor" else kiln.compile(chain)
         f(x)
         torch.cuda.synchronize()
-        n = 200
-        t0 = time.perf_counter()
-        for _ in range(n):
-            f(x)
-        torch.cuda.synchronize()
-        out[f"{backend}_us_per_call"] = (time.perf_counter() - t0) / n * 1e6
+        n, best = 200, float("inf")
+        for _ in range(5):   # best of five: host timings pick up the odd pause
+            t0 = time.perf_counter()
+            for _ in range(n):
+                f(x)
+            torch.cuda.synchronize()
+            best = min(best, (time.perf_counter() - t0) / n * 1e6)
+        out[f"{backend}_us_per_call"] = best
         out[f"{backend}_device_ms"] = do_bench(lambda: f(x), return_mode="median")
     out["kernels"] = kiln.stats()["kernels_generated"]
     return out

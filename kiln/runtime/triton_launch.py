@@ -38,22 +38,28 @@ class Launcher:
         self.compiled, self.key = None, None
         self.direct = not interpreting()
 
-    @staticmethod
-    def specialization(args):
+    def specialization(self, args):
         # what Triton specializes on: 16-byte aligned pointers, ints equal to 1 or divisible by 16
-        return tuple(a.data_ptr() % 16 == 0 if hasattr(a, "data_ptr") else (a == 1, a % 16 == 0) for a in args)
+        return tuple(a.data_ptr() % 16 == 0 if i in self.tensors else (a == 1, a % 16 == 0)
+                     for i, a in enumerate(args))
 
     def __call__(self, grid, *args):
-        if self.direct and self.compiled is not None and self.specialization(args) == self.key:
+        if self.compiled is not None and self.specialization(args) == self.key:
             try:
-                stream = torch.cuda.current_stream().cuda_stream
-                self.compiled.run(grid, 1, 1, stream, self.compiled.function, self.compiled.packed_metadata,
-                                  None, None, None, *args)
+                self.compiled.run(grid, 1, 1, get_raw_stream(self.device), self.compiled.function,
+                                  self.compiled.packed_metadata, None, None, None, *args)
                 return
             except TypeError:    # a Triton whose launcher takes other arguments: use the JIT path
                 self.direct = False
-        self.compiled = self.fn[(grid,)](*args, num_warps=self.num_warps)
-        self.key = self.specialization(args) if self.direct else None
+        compiled = self.fn[(grid,)](*args, num_warps=self.num_warps)
+        if self.direct:
+            self.tensors = {i for i, a in enumerate(args) if hasattr(a, "data_ptr")}
+            self.device = next(args[i].device.index for i in sorted(self.tensors)) if self.tensors else 0
+            self.compiled, self.key = compiled, self.specialization(args)
+
+
+def get_raw_stream(device):
+    return torch._C._cuda_getCurrentRawStream(device)
 
 
 def interpreting():

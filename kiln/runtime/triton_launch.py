@@ -50,7 +50,7 @@ class Launcher:
                                   self.compiled.packed_metadata, None, None, None, *args)
                 return
             except TypeError:    # a Triton whose launcher takes other arguments: use the JIT path
-                self.direct = False
+                self.direct, self.compiled = False, None
         compiled = self.fn[(grid,)](*args, num_warps=self.num_warps)
         if self.direct:
             self.tensors = {i for i, a in enumerate(args) if hasattr(a, "data_ptr")}

@@ -31,6 +31,14 @@ PRELUDE = r"""
 #include <cstring>
 #include <limits>
 #include <algorithm>
+#ifdef KILN_LIBMVEC
+// glibc's vector math library: declared SIMD-callable, loops over exp/erf/tanh/... vectorize
+extern "C" {
+""" + "".join(f'#pragma omp declare simd notinbranch\nfloat {f}f(float);\n#pragma omp declare simd notinbranch\n'
+              f'double {f}(double);\n' for f in ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
+                                                  "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
+                                                  "acosh", "atanh", "erf", "erfc")) + r"""}
+#endif
 typedef uint16_t kiln_bf16;
 static inline float kiln_load(kiln_bf16 v) { uint32_t u = (uint32_t)v << 16; float f; std::memcpy(&f, &u, 4); return f; }
 static inline float kiln_load(_Float16 v) { return (float)v; }

@@ -1,5 +1,6 @@
 """kiln's options: what `kiln.compile(..., mode=, options={...})` accepts, with environment defaults."""
 import dataclasses
+import logging
 import os
 
 MODES = (None, "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -18,6 +19,10 @@ class Options:
     def make(mode=None, options=None):
         if mode not in MODES:
             raise ValueError(f"kiln: unknown mode {mode!r}; expected one of {MODES[1:]}")
+        if mode not in (None, "default"):
+            logging.getLogger("kiln").warning(
+                "kiln: mode=%r is accepted but not implemented yet (no CUDA graphs or autotuning); "
+                "compiling with the default mode", mode)
         options = dict(options or {})
         unknown = set(options) - {f.name for f in dataclasses.fields(Options)}
         if unknown:

@@ -2,5 +2,5 @@ import sys
 
 from kiln.tools.cli import main
 
-if __name__ == "__main__":  # not when multiprocessing imports it in kiln bench's worker server
+if __name__ == "__main__":  # not when multiprocessing imports it in kiln bench's workers
     sys.exit(main())

@@ -21,11 +21,25 @@ EXTRA = [aten._softmax, aten._log_softmax, aten._softmax_backward_data, aten._lo
          aten._to_copy, aten.detach, aten.t, aten.transpose, aten.hardswish, aten.hardsigmoid, aten.mish,
          aten.log_sigmoid_forward, aten.binary_cross_entropy, aten.binary_cross_entropy_backward]
 
+# Ops the OpInfo coverage sweep (kiln coverage) found running eagerly whose decompositions kiln lowers:
+# views and their scatters (flip, diagonal, unfold, repeat, *_scatter), factories (arange), pooling with
+# indices (pad, gather the windows, max), and pointwise composites.
+COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, aten.dist, aten.round.decimals,
+            aten.ldexp, aten.addmv, aten.slice_scatter, aten.max_pool2d_with_indices, aten.max_pool3d_with_indices,
+            aten.adaptive_max_pool2d, aten._adaptive_avg_pool2d, aten.grid_sampler_2d, aten.uniform,
+            aten.exponential, aten.narrow_copy, aten.cauchy, aten.geometric, aten.log_normal, aten.normal,
+            aten.bernoulli.default, aten._batch_norm_with_update_functional, aten.unbind_copy,
+            aten.adaptive_max_pool3d]
+
 
 def kiln_decompositions():
     table = dict(core_aten_decompositions())
-    table.update(get_decompositions(EXTRA))
+    table.update(get_decompositions(EXTRA + COVERAGE))
     # kiln lowers these directly; their decompositions would only add ops
     for op in (aten._to_copy.default, aten.var_mean.correction):
         table.pop(op, None)
+    # torch's decomposition returns the attention probabilities where the op returns its logsumexp; the
+    # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives
+    # wrong gradients. The op and its backward stay library calls (lowering.EXTERNS).
+    table.pop(aten._scaled_dot_product_flash_attention_for_cpu.default, None)
     return table

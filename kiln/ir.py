@@ -98,9 +98,12 @@ def simplify_index(expr):
 
 
 def sym(x):
-    """A torch size (int or SymInt) as a SymPy expression."""
+    """A torch size (int, SymInt, or already a SymPy expression: a size argument that came from a
+    symbolic graph input) as a SymPy expression."""
     if isinstance(x, torch.SymInt):
         return x.node.expr
+    if isinstance(x, sympy.Expr):
+        return x
     return sympy.Integer(int(x))
 
 

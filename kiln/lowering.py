@@ -8,6 +8,7 @@ Views (view, permute, expand, slice, ...) are index transforms, so they never co
 """
 import dataclasses
 import logging
+import math
 import operator
 
 import sympy
@@ -200,6 +201,8 @@ class GraphLowering(torch.fx.Interpreter):
             if isinstance(a, (list, tuple)):
                 fxs = fx if isinstance(fx, (list, tuple)) and len(fx) == len(a) else [None] * len(a)
                 return type(a)(to_ref(x, f) for x, f in zip(a, fxs))
+            if isinstance(a, float) and (a != a or abs(a) == float("inf")):
+                return SpelledFloat(a)   # the wrapper spells floats with repr(): inf is no Python name
             return a
         fx_args = tuple(node.args) if node is not None and len(node.args) == len(args) else [None] * len(args)
         fx_kwargs = node.kwargs if node is not None else {}
@@ -541,7 +544,28 @@ def divides(a, b):
 
 
 def reshape_index(new_sizes, old_sizes):
-    """new_idx -> old_idx for a row-major reshape, group by group so that most dims map directly."""
+    """new_idx -> old_idx for a row-major reshape, group by group so that most dims map directly.
+
+    Sizes whose products SymPy cannot match (symbolic sizes such as (a*b)//4 and a*b//((a*b)//4) from a
+    dynamic view(-1, 4)) fall back to one group: the flat index over all new dims, unflattened into the old."""
+    try:
+        groups = _reshape_groups(new_sizes, old_sizes)
+    except LoweringError:
+        if all(ir.is_static(s) for s in list(new_sizes) + list(old_sizes)):
+            raise
+        groups = [(list(range(len(new_sizes))), list(range(len(old_sizes))))]
+
+    def reindex(idx):
+        old = [sympy.Integer(0)] * len(old_sizes)
+        for gi, gj in groups:
+            flat = ir.strided_index([idx[k] for k in gi], ir.contiguous_strides([new_sizes[k] for k in gi]))
+            for k, v in zip(gj, ir.unflatten(flat, [old_sizes[k] for k in gj])):
+                old[k] = v
+        return old
+    return reindex
+
+
+def _reshape_groups(new_sizes, old_sizes):
     groups, i, j = [], 0, 0
     while i < len(new_sizes) or j < len(old_sizes):
         if i < len(new_sizes) and new_sizes[i] == 1:
@@ -566,15 +590,7 @@ def reshape_index(new_sizes, old_sizes):
             else:
                 raise LoweringError(f"cannot reshape {old_sizes} to {new_sizes}")
         groups.append((gi, gj))
-
-    def reindex(idx):
-        old = [sympy.Integer(0)] * len(old_sizes)
-        for gi, gj in groups:
-            flat = ir.strided_index([idx[k] for k in gi], ir.contiguous_strides([new_sizes[k] for k in gi]))
-            for k, v in zip(gj, ir.unflatten(flat, [old_sizes[k] for k in gj])):
-                old[k] = v
-        return old
-    return reindex
+    return groups
 
 
 @register(aten.view.default, aten._unsafe_view.default, aten.reshape.default, aten.view_copy.default)
@@ -1029,17 +1045,39 @@ def lower_max_pool2d_backward(out, grad_output, x, kernel_size, stride, padding,
     kernel = pair(kernel_size, None)
     stride = pair(stride, None) if stride else kernel
     padding, dilation = pair(padding, 0), pair(dilation, 1)
-    if any(d != 1 for d in dilation) or not all(isinstance(v, int) for v in kernel + stride + padding):
+    if not all(isinstance(v, int) for v in kernel + stride + padding + dilation):
         return NotImplemented
     windows = [max(max(h // s - max(0, (h - k) // s), 1) for h in range(2 * k)) for k, s in zip(kernel, stride)]
-    if windows[0] * windows[1] > 25:
-        return NotImplemented
     sizes = [sym(s) for s in out.shape]
     pooled = list(grad_output.sizes[-2:])
     width = x.sizes[-1]
     acc = opmath(out.dtype)
     i64 = torch.int64
     c = lambda v: ops.constant(v, i64)  # noqa: E731
+
+    def by_offset(idx):
+        """Any dilation: for each kernel offset, the one window that would hold this element there."""
+        *prefix, h, w = idx
+        target = ops.index_expr(h * width + w, i64)
+        total = ops.constant(0, acc)
+        for kh in range(kernel[0]):
+            for kw in range(kernel[1]):
+                conds, where = [], list(prefix)
+                for pos, k, s, p, d, n in zip((h, w), (kh, kw), stride, padding, dilation, pooled):
+                    shifted = ops.index_expr(pos + p - k * d, i64)
+                    window = ops.floordiv(shifted, c(s))
+                    ok = [ops.ge(shifted, c(0)), ops.eq(ops.remainder(shifted, c(s)), c(0)),
+                          ops.lt(window, ops.index_expr(n, i64))]
+                    conds += ok
+                    where.append(indirect(ops.where(all_of(ok), window, c(0)), n))
+                hit = all_of(conds + [ops.eq(as_value(indices, where, indices.sizes, i64), target)])
+                total = ops.where(hit, ops.add(total, as_value(grad_output, where, grad_output.sizes, acc)), total)
+        return total if acc == out.dtype else ops.to_dtype(total, out.dtype, acc)
+
+    if any(d != 1 for d in dilation) or windows[0] * windows[1] > 25:
+        if kernel[0] * kernel[1] > 64:
+            return NotImplemented
+        return Lazy(sizes, out.dtype, out.device, by_offset, 8 * kernel[0] * kernel[1])
 
     def loader(idx):
         *prefix, h, w = idx
@@ -1064,6 +1102,282 @@ def lower_max_pool2d_backward(out, grad_output, x, kernel_size, stride, padding,
                     total = ops.where(hit, ops.add(total, part), total)
         return total if acc == out.dtype else ops.to_dtype(total, out.dtype, acc)
     return Lazy(sizes, out.dtype, out.device, loader, 4 * windows[0] * windows[1])
+
+
+class SpelledFloat(float):
+    """A non-finite float whose repr() is valid Python, for extern arguments (cdist's p=inf)."""
+
+    def __repr__(self):
+        return f"float('{float(self)}')"
+
+
+@register(aten._cdist_forward.default)
+def lower_cdist(out, x1, x2, p, compute_mode=None):
+    """p-norm distances of the rows of x1 and x2: a reduction over the feature dim (eager may use a
+    matrix product for p=2, which only rounds differently)."""
+    sizes = [sym(s) for s in out.shape]
+    features = x1.sizes[-1]
+    acc = opmath(out.dtype)
+    nb = len(sizes) - 2
+    infinite = p == float("inf")
+
+    def load(t, batch, row, r):
+        lead = nb - (len(t.sizes) - 2)
+        bidx = [sympy.Integer(0) if s == 1 else i for i, s in zip(batch[lead:], t.sizes[:-2])]
+        v = t.load(bidx + [row, r])
+        return v if t.dtype == acc else ops.to_dtype(v, acc, t.dtype)
+
+    def term(idx):
+        *batch, i, j, r = idx
+        d = ops.abs(ops.sub(load(x1, batch, i, r), load(x2, batch, j, r)))
+        if p == 0:
+            return ops.to_dtype(ops.ne(d, ops.constant(0, acc)), acc, torch.bool)
+        if p == 1 or infinite:
+            return d
+        if p == 2:
+            return ops.mul(d, d)
+        return ops.pow(d, ops.constant(float(p), acc))
+
+    terms = Lazy(sizes + [features], acc, out.device, term, 4)
+    total = make_reduction(out, terms, [len(sizes)], "max" if infinite else "sum", src_dtype=acc, dtype=acc)
+    finish = {0: lambda s: s, 1: lambda s: s, 2: ops.sqrt}.get(p, (lambda s: s) if infinite else (
+        lambda s: ops.pow(s, ops.constant(1.0 / p, acc))))
+    return pointwise_value(out, finish, total, compute=acc)
+
+
+def new_seed():
+    lowering = current()
+    seed = sympy.Symbol(f"seed{len(lowering.rng_seeds)}", integer=True, nonnegative=True)
+    lowering.rng_seeds.append(seed)
+    return seed
+
+
+def random_value(kind, out):
+    """A loader drawing one float32 from kind ("rand" or "randn") per element of out."""
+    seed = new_seed()
+    sizes = [sym(s) for s in out.shape]
+    draw = getattr(ops, kind)
+    return lambda idx: draw(seed, ir.strided_index(idx, ir.contiguous_strides(sizes)))
+
+
+@register(prims.normal.default)
+def lower_prims_normal(out, shape, *, mean, std, dtype, device, requires_grad=False, generator=None):
+    return lower_normal_functional(out, None, mean, std, generator=generator)
+
+
+@register(aten.normal_functional.default)
+def lower_normal_functional(out, x, mean=0.0, std=1.0, *, generator=None):
+    if generator is not None:
+        return NotImplemented
+    f32 = torch.float32
+    draw = random_value("randn", out)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: ops.to_dtype(ops.add(ops.mul(
+        draw(idx), ops.constant(float(std), f32)), ops.constant(float(mean), f32)), out.dtype, f32), 1)
+
+
+@register(aten.bernoulli.p)
+def lower_bernoulli(out, x, p=0.5, *, generator=None):
+    if generator is not None:
+        return NotImplemented
+    draw = random_value("rand", out)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: ops.to_dtype(
+        ops.lt(draw(idx), ops.constant(float(p), torch.float32)), out.dtype, torch.bool), 1)
+
+
+@register(aten.randint.default, aten.randint.low, aten.randint_like.default, aten.randint_like.low_dtype)
+def lower_randint(out, *args, generator=None, **kwargs):
+    """low + floor(u * (high - low)), with u computed in float64 so that it stays below high."""
+    if generator is not None or not (out.dtype.is_floating_point or out.dtype in (torch.int32, torch.int64)):
+        return NotImplemented
+    name = str(current().current_node.target)
+    bounds = [a for a in args[(1 if "like" in name else 0):] if not isinstance(a, (list, tuple))]
+    low, high = (0, bounds[0]) if len(bounds) == 1 else bounds[:2]
+    if not all(isinstance(b, int) for b in (low, high)):
+        return NotImplemented
+    draw = random_value("rand", out)
+    f64 = torch.float64
+
+    def loader(idx):
+        scaled = ops.floor(ops.mul(ops.to_dtype(draw(idx), f64, torch.float32), ops.constant(float(high - low), f64)))
+        value = ops.add(ops.minimum(scaled, ops.constant(float(high - low - 1), f64)), ops.constant(float(low), f64))
+        return ops.to_dtype(value, out.dtype, f64)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, loader, 1)
+
+
+@register(aten.angle.default)
+def lower_angle(out, x):
+    """Of a real number: pi if negative, else 0; NaN stays NaN."""
+    if not out.dtype.is_floating_point:
+        return NotImplemented
+    return pointwise_value(out, lambda v: ops.where(ops.isnan(v), v, ops.where(
+        ops.lt(v, ops.constant(0.0, opmath(out.dtype))), ops.constant(math.pi, opmath(out.dtype)),
+        ops.constant(0.0, opmath(out.dtype)))), x)
+
+
+@register(aten._conj.default, aten._conj_physical.default, aten.conj_physical.default, aten.resolve_conj.default,
+          aten.resolve_neg.default)
+def lower_conj(out, x):
+    if x.dtype.is_complex:
+        return NotImplemented
+    return lower_copy(out, x)
+
+
+def pool_params(n, kernel_size, stride, padding):
+    expand = lambda v, default: [default] * n if not v else list(v) * n if len(v) == 1 else list(v)  # noqa: E731
+    kernel = expand(kernel_size, None)
+    return kernel, (expand(stride, None) if stride else kernel), expand(padding, 0)
+
+
+@register(aten.avg_pool2d.default, aten.avg_pool3d.default)
+def lower_avg_pool(out, x, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
+                   divisor_override=None):
+    """A sum over each window's in-bounds elements, divided as eager divides (AvgPoolKernel.cpp)."""
+    n = 3 if "3d" in str(current().current_node.target) else 2
+    kernel, stride, padding = pool_params(n, kernel_size, stride, [padding] if isinstance(padding, int) else padding)
+    if not all(isinstance(v, int) for v in kernel + stride + padding):
+        return NotImplemented
+    sizes = [sym(s) for s in out.shape]
+    spatial_in = list(x.sizes[-n:])
+    lead = len(sizes) - n
+    acc = opmath(out.dtype)
+    i64 = torch.int64
+
+    def term(idx):
+        outer, window = idx[:len(sizes)], idx[len(sizes):]
+        src, conds = list(outer[:lead]), []
+        for o, k, s, p, size in zip(outer[lead:], window, stride, padding, spatial_in):
+            pos = o * s - p + k
+            e = ops.index_expr(pos, i64)
+            conds += [ops.ge(e, ops.constant(0, i64)), ops.lt(e, ops.index_expr(size, i64))]
+            src.append(pos)
+        return ops.masked(all_of(conds), lambda: as_value(x, src, x.sizes, acc), ops.constant(0, acc))
+
+    terms = Lazy(sizes + [sympy.Integer(k) for k in kernel], acc, out.device, term, x.opcount + 4)
+    total = make_reduction(out, terms, list(range(len(sizes), len(sizes) + n)), "sum", src_dtype=acc, dtype=acc)
+
+    def divide(idx):
+        s = as_value(total, idx, sizes, acc)
+        if divisor_override:
+            return ops.truediv(s, ops.constant(float(divisor_override), acc))
+        whole, inside, empty = None, None, []
+        for o, k, st, p, size in zip(idx[lead:], kernel, stride, padding, spatial_in):
+            start = ops.index_expr(o * st - p, i64)
+            end = ops.minimum(ops.add(start, ops.constant(k, i64)), ops.index_expr(size + p, i64))
+            span = ops.sub(end, start)
+            clipped = ops.sub(ops.minimum(end, ops.index_expr(size, i64)), ops.maximum(start, ops.constant(0, i64)))
+            empty.append(ops.le(clipped, ops.constant(0, i64)))
+            whole = span if whole is None else ops.mul(whole, span)
+            inside = clipped if inside is None else ops.mul(inside, clipped)
+        count = whole if count_include_pad else inside
+        value = ops.truediv(s, ops.to_dtype(count, acc, i64))
+        nothing = empty[0]
+        for e in empty[1:]:
+            nothing = ops.logical_or(nothing, e)
+        return ops.where(nothing, ops.constant(0, acc), value)
+
+    return Lazy(sizes, out.dtype, out.device,
+                lambda idx: ops.to_dtype(divide(idx), out.dtype, acc) if acc != out.dtype else divide(idx), 8)
+
+
+def adaptive_windows(in_size, out_size):
+    """Eager's adaptive windows: [floor(o*I/O), ceil((o+1)*I/O)); and the longest one."""
+    starts = [(o * in_size) // out_size for o in range(out_size)]
+    ends = [-((-(o + 1) * in_size) // out_size) for o in range(out_size)]
+    return max((e - s for s, e in zip(starts, ends)), default=0)
+
+
+def adaptive_terms(x, sizes, n, acc, fill):
+    """x's adaptive windows as a Lazy over out sizes + the longest window per dim (fill outside a window)."""
+    spatial_in = list(x.sizes[-n:])
+    lead = len(sizes) - n
+    longest = [sympy.Integer(adaptive_windows(int(i), int(o))) for i, o in zip(spatial_in, sizes[lead:])]
+    i64 = torch.int64
+
+    def bounds(o, size_in, size_out):
+        start = ir.FloorDiv(o * size_in, size_out)
+        end = ir.FloorDiv((o + 1) * size_in + size_out - 1, size_out)
+        return start, end
+
+    def term(idx):
+        outer, window = idx[:len(sizes)], idx[len(sizes):]
+        src, conds = list(outer[:lead]), []
+        for o, k, size_in, size_out in zip(outer[lead:], window, spatial_in, sizes[lead:]):
+            start, end = bounds(o, size_in, size_out)
+            conds.append(ops.lt(ops.index_expr(start + k, i64), ops.index_expr(end, i64)))
+            src.append(start + k)
+        return ops.masked(all_of(conds), lambda: as_value(x, src, x.sizes, acc), ops.constant(fill, acc))
+
+    return Lazy(sizes + longest, acc, x.device, term, x.opcount + 4), longest, bounds, lead
+
+
+@register(aten._adaptive_avg_pool3d.default)
+def lower_adaptive_avg_pool(out, x, output_size):
+    sizes = [sym(s) for s in out.shape]
+    n = len(output_size)
+    if not all(ir.is_static(s) for s in list(x.sizes[-n:]) + sizes):
+        return NotImplemented
+    acc = opmath(out.dtype)
+    terms, longest, bounds, lead = adaptive_terms(x, sizes, n, acc, 0)
+    total = make_reduction(out, terms, list(range(len(sizes), len(sizes) + n)), "sum", src_dtype=acc, dtype=acc)
+    i64 = torch.int64
+
+    def loader(idx):
+        count = None
+        for o, size_in, size_out in zip(idx[lead:], x.sizes[-n:], sizes[lead:]):
+            start, end = bounds(o, size_in, size_out)
+            span = ops.index_expr(end - start, i64)
+            count = span if count is None else ops.mul(count, span)
+        value = ops.truediv(as_value(total, idx, sizes, acc), ops.to_dtype(count, acc, i64))
+        return value if acc == out.dtype else ops.to_dtype(value, out.dtype, acc)
+    return Lazy(sizes, out.dtype, out.device, loader, 4)
+
+
+@register(aten.adaptive_max_pool2d.default, aten.adaptive_max_pool3d.default)
+def lower_adaptive_max_pool(out, x, output_size):
+    """Values by a max reduction; indices by an argmax over the same windows, made absolute: the first
+    maximum, as eager's strict >. (A window with several NaNs: eager points at the last, argmax the first,
+    as with torch._decomp's max_pool2d_with_indices.)"""
+    values_meta, indices_meta = out
+    sizes = [sym(s) for s in values_meta.shape]
+    n = len(output_size)
+    if not all(ir.is_static(s) for s in list(x.sizes[-n:]) + sizes) or not x.dtype.is_floating_point:
+        return NotImplemented
+    acc = opmath(x.dtype)
+    terms, longest, bounds, lead = adaptive_terms(x, sizes, n, acc, float("-inf"))
+    dims = list(range(len(sizes), len(sizes) + n))
+    values = make_reduction(values_meta, terms, dims, "max", src_dtype=acc, dtype=x.dtype)
+    flat = make_reduction(indices_meta, terms, dims, "argmax", src_dtype=acc, dtype=torch.int64)
+    i64 = torch.int64
+
+    def index(idx):
+        k = ops.to_dtype(as_value(flat, idx, sizes, i64), i64, i64)
+        pos = None
+        for d, (o, size_in, size_out) in enumerate(zip(idx[lead:], x.sizes[-n:], sizes[lead:])):
+            inner = product(longest[d + 1:])
+            offset = ops.remainder(ops.floordiv(k, ops.constant(int(inner), i64)), ops.constant(int(longest[d]), i64))
+            start, _ = bounds(o, size_in, size_out)
+            coord = ops.add(ops.index_expr(start, i64), offset)
+            pos = coord if pos is None else ops.add(ops.mul(pos, ops.index_expr(size_in, i64)), coord)
+        return pos
+    return [values, Lazy(sizes, torch.int64, out[1].device, index, 6)]
+
+
+@register(aten.diagonal_scatter.default)
+def lower_diagonal_scatter(out, x, src, offset=0, dim1=0, dim2=1):
+    """x with src written along a diagonal: the elements on it load src, the others x."""
+    sizes = [sym(s) for s in out.shape]
+    nd = len(sizes)
+    dim1, dim2 = dim1 % nd, dim2 % nd
+    rest = [d for d in range(nd) if d not in (dim1, dim2)]
+    i64 = torch.int64
+
+    def loader(idx):
+        a, b = idx[dim1], idx[dim2]
+        on = ops.eq(ops.index_expr(b - a, i64), ops.constant(offset, i64))
+        pos = a if offset >= 0 else b
+        return ops.where(on, ops.masked(on, lambda: as_value(src, [idx[d] for d in rest] + [pos], src.sizes, out.dtype),
+                                        ops.constant(0, out.dtype)), as_value(x, idx, sizes, out.dtype))
+    return Lazy(sizes, out.dtype, out.device, loader, 4)
 
 
 # ---------------------------------------------------------------- externs: library calls

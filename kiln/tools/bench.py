@@ -5,7 +5,8 @@ compile starts with no compiler state. Per workload (`--backends eager,inductor,
 
   cold  one per compiling backend, on fresh KILN_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR:
         the cold compile time, the accuracy of the first result against an fp64 reference
-        (kiln.tools.accuracy), the peak memory of a call (eager's too) and kernel counts.
+        (kiln.tools.accuracy), the peak memory of a call (eager's too), and kiln's kernel and
+        fallback counts.
   time  one for all backends, on the cache dirs their cold runs filled: each backend's warm compile
         time and the accuracy of its first result, then all timed together in interleaved rounds after a
         warm-up, reporting medians (CUDA events on the GPU).
@@ -41,7 +42,7 @@ from kiln.tools.workloads import SUITES, WORKLOADS
 REPO_ROOT = str(Path(__file__).resolve().parents[2])
 CACHE_VARS = {"KILN_CACHE_DIR": "kiln", "TORCHINDUCTOR_CACHE_DIR": "inductor", "TRITON_CACHE_DIR": "triton"}
 MIN_SAMPLE_S = 1e-3       # a timing sample batches calls up to this long, so timer overhead stays small
-TIMING_BUDGET_S = 2.0     # time spent on samples per workload, all backends together
+TIMING_BUDGET_S = 2.0     # timing rounds of a workload (all backends) go on this long, MIN_ROUNDS at least
 MIN_ROUNDS, MAX_ROUNDS = 10, 100
 
 # ---------------------------------------------------------------- inside a worker process
@@ -146,10 +147,10 @@ def _peak_memory(step, device) -> int | None:
 
 def _prewarm(device):
     """Pay, before measuring, what every backend shares and pays once per process: the compilers' imports
-    (kiln's came with the worker's `import kiln`) and Dynamo's and AOTAutograd's first compile. Compile
-    times are then each graph's own cost."""
-    import torch._inductor.compile_fx  # noqa: F401
-    torch.compile(lambda x: x + 1, backend="aot_eager")(torch.ones(2, device=device))
+    (kiln's came with the worker's `import kiln`; Inductor's through a tiny compile) and Dynamo's first
+    compile. Compile times are then each graph's own cost."""
+    torch.compile(lambda x: x + 1, backend="inductor")(torch.ones(2, device=device))
+    torch._dynamo.reset()
 
 
 def _references(module, inputs, train):
@@ -161,7 +162,7 @@ def _references(module, inputs, train):
 
 def _cold(spec):
     """On fresh cache dirs: the cold compile time, the accuracy of that first result, the peak memory of a
-    call (eager's too) and kernel counts."""
+    call (eager's too), and kiln's kernel and fallback counts."""
     device, backend, train = spec["device"], spec["backend"], spec["train"]
     if device == "cpu":
         # glibc then maps tensors of 64 KiB and more separately and unmaps them when freed, so that resident
@@ -193,13 +194,14 @@ def _interleaved_times(steps, device) -> dict:
         return {}
     per_call = {backend: min(_time_calls(step, 1, device) for _ in range(3)) for backend, step in steps.items()}
     calls = {backend: max(1, math.ceil(MIN_SAMPLE_S / seconds)) for backend, seconds in per_call.items()}
-    round_s = sum(calls[backend] * per_call[backend] for backend in steps)
-    rounds = min(MAX_ROUNDS, max(MIN_ROUNDS, int(TIMING_BUDGET_S / round_s)))
     order = list(steps)
     samples = {backend: [] for backend in steps}
-    for i in range(rounds):
-        for backend in order[i % len(order):] + order[:i % len(order)]:
+    deadline = time.perf_counter() + TIMING_BUDGET_S
+    rounds = 0
+    while rounds < MIN_ROUNDS or (rounds < MAX_ROUNDS and time.perf_counter() < deadline):
+        for backend in order[rounds % len(order):] + order[:rounds % len(order)]:
             samples[backend].append(_time_calls(steps[backend], calls[backend], device))
+        rounds += 1
     quartiles = {backend: statistics.quantiles(times, n=4) for backend, times in samples.items()}
     return {backend: {"median_ms": q2 * 1e3, "iqr_ms": (q3 - q1) * 1e3} for backend, (q1, q2, q3) in quartiles.items()}
 
@@ -245,10 +247,13 @@ def _worker_main(stage, spec_json, result_path):
 # ---------------------------------------------------------------- the bench command
 
 
-# Workers fork from a server that has imported torch, kiln and Inductor (and run nothing), so that a
-# worker starts in a fraction of a second yet with no compiler state.
-WORKERS = multiprocessing.get_context("forkserver")
-WORKERS.set_forkserver_preload(["kiln.tools.bench", "torch._inductor.compile_fx"])
+def _workers(device):
+    """Workers are forks of a server that has imported torch and kiln and run nothing: they start in a
+    fraction of a second, yet with no compiler state. A fork cannot use CUDA once its parent has touched
+    it, so kiln's import must not touch CUDA; Inductor is loaded by each worker's prewarm."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["kiln.tools.bench"])
+    return context
 
 
 def _worker_process(stage, spec_json, env, log_path, result_path):
@@ -265,16 +270,19 @@ def _run_worker(stage, spec, env, log_name, args) -> dict:
     OUT/logs/log_name.log."""
     log_path, result_path = (args.out / "logs" / (log_name + suffix) for suffix in (".log", ".json"))
     result_path.unlink(missing_ok=True)
-    proc = WORKERS.Process(target=_worker_process, args=(stage, json.dumps(spec), env, log_path, result_path))
+    proc = _workers(spec["device"]).Process(target=_worker_process,
+                                            args=(stage, json.dumps(spec), env, log_path, result_path))
     proc.start()
-    proc.join(args.timeout)
-    timed_out = proc.is_alive()
     try:
-        os.killpg(proc.pid, signal.SIGKILL)  # anything the worker left running, and the worker if it timed out
-    except ProcessLookupError:
-        pass
-    proc.kill()  # in case it timed out before it made its process group
-    proc.join()
+        proc.join(args.timeout)
+        timed_out = proc.is_alive()
+    finally:  # also on Ctrl-C
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # anything the worker left running, and the worker if it timed out
+        except ProcessLookupError:
+            pass
+        proc.kill()  # in case it timed out before it made its process group
+        proc.join()
     if timed_out:
         return {"error": f"timed out after {args.timeout:g} s; see {log_path}"}
     if not result_path.exists():
@@ -318,7 +326,7 @@ def bench_workload(name, args, cache_root: Path, progress) -> list[dict]:
     for backend in timed:
         error = timing.get("error") or timing["errors"].get(backend)
         if error:
-            _fail(rows[backend], f"warm: {error}")
+            _fail(rows[backend], f"warm run: {error}")
         if "error" not in timing:
             rows[backend].update(timing["times"].get(backend, {}))
             if backend != "eager":
@@ -361,7 +369,8 @@ COLUMNS = [
     ("warm s", 6, lambda r: _fmt(r["compile_warm_s"], ".2f")),
     ("peak MiB", 8, lambda r: _fmt(r["peak_mem_bytes"] and r["peak_mem_bytes"] / 2**20, ".1f")),
     ("kernels", 7, lambda r: _fmt(r["kernels"], "d")),
-    ("fallbacks", 9, lambda r: _fmt(r["fallback_ops"], "d")),
+    ("fallbacks", 9, lambda r: _fmt(r["fallback_ops"], "d") + (f", {r['graphs_fallback']} graphs"
+                                                                 if r["graphs_fallback"] else "")),
     ("error", 0, lambda r: r["error"] or ""),
 ]
 
@@ -446,8 +455,13 @@ def plot_speedups(path: Path, rows, meta) -> bool:
     width = 0.8 / max(1, len(backends))
     fig, ax = plt.subplots(figsize=(max(6.0, 0.4 + len(workloads) * (0.3 + 0.25 * len(backends))), 4.5))
     for i, backend in enumerate(backends):
-        heights = [speedup.get((w, backend)) or float("nan") for w in workloads]  # failed: no bar
-        ax.bar([x + (i - (len(backends) - 1) / 2) * width for x in range(len(workloads))], heights, width, label=backend)
+        heights = [speedup.get((w, backend)) or math.nan for w in workloads]
+        xs = [x + (i - (len(backends) - 1) / 2) * width for x in range(len(workloads))]
+        bars = ax.bar(xs, heights, width, label=backend)
+        ax.bar_label(bars, ["" if math.isnan(h) else f"{h:.2f}" for h in heights], fontsize=7)
+        for x, h in zip(xs, heights):
+            if math.isnan(h):
+                ax.text(x, 1.0, "failed", rotation=90, ha="center", va="bottom", fontsize=7, color="red")
     ax.axhline(1.0, color="gray", linewidth=1, linestyle="--")  # eager
     ax.set_yscale("log")
     ax.set_xticks(range(len(workloads)), workloads, rotation=30, ha="right")

@@ -7,8 +7,8 @@ CPU) or "gpu" (fills an H100). The compiler's correctness tests use them too:
     model, inputs = w.make_module("cpu", torch.float32, "tiny"), w.make_inputs("cpu", torch.float32, "tiny")
     torch.testing.assert_close(kiln.compile(model)(*inputs), model(*inputs))
 
-Weights and inputs are drawn in fp32 from fixed seeds and then cast, so every process, device and
-dtype sees the same values.
+Weights (on the CPU) and inputs (on the device) are drawn in fp32 from fixed seeds and then cast, so
+every process and dtype sees the same values.
 """
 import dataclasses
 import math
@@ -206,6 +206,7 @@ def randn(generator, *shape):
 
 
 def rows_cols(rows, cols):
+    """The size presets of a workload on one rows x cols matrix, given its quick size."""
     return {"tiny": dict(rows=8, cols=32), "quick": dict(rows=rows, cols=cols), "gpu": dict(rows=8192, cols=8192)}
 
 
@@ -257,4 +258,5 @@ WORKLOADS = {w.name: w for w in [
 DESIGN_EXAMPLES = ["sincos", "softmax", "layer_norm", "gelu_bias", "self_attention", "mha_mask", "resnet_block",
                    "resnet_block_cl", "mlp", "gpt2_block"]
 # suite -> (workloads, size preset; None: "gpu" on CUDA, else "quick")
-SUITES = {"quick": (DESIGN_EXAMPLES, "quick"), "gpu": (DESIGN_EXAMPLES, "gpu"), "models": (["gpt2_small", "convnet"], None)}
+SUITES = {"quick": (DESIGN_EXAMPLES, "quick"), "gpu": (DESIGN_EXAMPLES, "gpu"),
+          "models": (["gpt2_small", "convnet"], None)}

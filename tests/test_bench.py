@@ -1,0 +1,153 @@
+"""kiln bench: the accuracy rule, the geomean, the workloads, and the CLI end to end at tiny sizes."""
+import argparse
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import kiln
+from kiln.tools import accuracy, bench
+from kiln.tools.workloads import WORKLOADS
+
+REPO = Path(__file__).resolve().parents[1]
+NUMBER = (int, float)
+ROW_KEYS = {"workload": str, "backend": str, "device": str, "dtype": str, "ok": bool, "median_ms": NUMBER,
+            "speedup": NUMBER, "compile_cold_s": NUMBER, "compile_warm_s": NUMBER, "peak_mem_bytes": int}
+
+
+def noisy(fp64, scale, seed):
+    return fp64 + scale * torch.randn(fp64.shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+
+
+@pytest.fixture
+def fp64():
+    return torch.randn(10_000, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+
+
+def test_allclose_passes(fp64):
+    eager = fp64.float()
+    assert accuracy.tensor_error(eager + 1e-5, eager, fp64) is None  # within tol=1e-4 of eager
+
+
+def test_rmse_against_fp64_fp32(fp64):
+    eager = noisy(fp64, 1e-3, 1).float()
+    assert accuracy.tensor_error(noisy(fp64, 1.5e-3, 2).float(), eager, fp64) is None  # 1.5x eager's error
+    assert "RMSE" in accuracy.tensor_error(noisy(fp64, 2.5e-3, 2).float(), eager, fp64)  # 2.5x > m=2
+    assert accuracy.tensor_error(noisy(fp64, 0.5e-3, 2).float(), eager, fp64) is None  # closer to fp64 than eager
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_rmse_against_fp64_low_precision(fp64, dtype):
+    eager = noisy(fp64, 0.05, 1).to(dtype)
+    assert accuracy.tensor_error(noisy(fp64, 0.125, 2).to(dtype), eager, fp64) is None  # 2.5x passes with m=3
+    assert accuracy.tensor_error(noisy(fp64, 0.175, 2).to(dtype), eager, fp64) is not None  # 3.5x does not
+
+
+def test_nan_handling(fp64):
+    nan_head = fp64.float().clone()
+    nan_head[:10] = math.nan
+    # NaNs where eager has them too: equal
+    assert accuracy.tensor_error(nan_head.clone(), nan_head, fp64) is None
+    # NaNs that eager and fp64 do not have: fails
+    assert accuracy.tensor_error(nan_head, fp64.float(), fp64) is not None
+    # eager's NaNs, which fp64 does not have, where the result is right: better than eager, passes
+    assert accuracy.tensor_error(fp64.float(), nan_head, fp64) is None
+    # NaNs in fp64 too: nobody computes it stably in this precision, so both NaN errors pass
+    fp64_nan = fp64.clone()
+    fp64_nan[:10] = math.nan
+    assert accuracy.tensor_error(noisy(fp64_nan, 1e-2, 2).float(), nan_head, fp64_nan) is None
+
+
+def test_accuracy_error_names_the_output(fp64):
+    good = fp64.float()
+    assert accuracy.accuracy_error([good, good], [good, good], [fp64, fp64]) is None
+    assert accuracy.accuracy_error([good, good + 1], [good, good], [fp64, fp64]).startswith("output 1: RMSE")
+    assert "expected torch.float32 [10000]" in accuracy.accuracy_error([good[:5]], [good], [fp64])
+    assert accuracy.accuracy_error([good], [good, good], [fp64, fp64]) == "expected 2 tensors, got 1"
+
+
+def test_geomean():
+    assert bench.geomean([1.0, 4.0]) == pytest.approx(2.0)
+    assert bench.geomean([2.0]) == pytest.approx(2.0)
+    assert bench.geomean([]) is None
+
+
+def test_geomean_speedups_counts_ok_rows_only():
+    rows = [dict(workload=w, backend=b, ok=ok, speedup=s) for w, b, ok, s in [
+        ("a", "eager", True, 1.0), ("a", "kiln", True, 2.0), ("b", "eager", True, 1.0), ("b", "kiln", False, 9.0),
+        ("c", "eager", True, 1.0), ("c", "kiln", True, 0.5)]]
+    assert bench.geomean_speedups(rows) == {"kiln": (pytest.approx(1.0), 2, 3)}
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_workloads_run_tiny(name):
+    workload = WORKLOADS[name]
+    out = workload.make_module(size="tiny")(*workload.make_inputs(size="tiny"))
+    assert out.isfinite().all()
+    loss = workload.make_module(size="tiny", dtype=torch.float64, train=True)(
+        *workload.make_inputs(size="tiny", dtype=torch.float64))
+    assert loss.dim() == 0 and loss.dtype == torch.float64
+
+
+def test_worker_timeout_is_an_error(tmp_path):
+    (tmp_path / "logs").mkdir()
+    spec = dict(workload="sincos", device="cpu", dtype="float32", size="tiny", train=False, backend="aot_eager")
+    result = bench._run_worker("cold", spec, {}, "slow", argparse.Namespace(out=tmp_path, timeout=0.05))
+    assert result["error"].startswith("timed out after 0.05 s")
+
+
+def run_cli(out, *args):
+    return subprocess.run([sys.executable, "-m", "kiln", "bench", "--device", "cpu", "--size", "tiny",
+                           "--out", str(out), *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def train_run(tmp_path_factory):
+    """A training run in which one backend fails everywhere (it does not exist)."""
+    out = tmp_path_factory.mktemp("bench")
+    done = run_cli(out, "--train", "--workloads", "sincos,resnet_block", "--backends", "aot_eager,no_such_backend")
+    return done, json.loads((out / "results.json").read_text()), out
+
+
+def test_cli_results_schema(train_run):
+    done, results, out = train_run
+    assert done.returncode == 1, done.stderr  # a row failed
+    assert {"versions", "host", "git", "started", "command"} <= set(results["metadata"])
+    assert results["metadata"]["versions"]["torch"] == torch.__version__
+    rows = results["rows"]
+    assert [(r["workload"], r["backend"]) for r in rows] == [
+        (w, b) for w in ("sincos", "resnet_block") for b in ("eager", "aot_eager", "no_such_backend")]
+    for row in rows:
+        assert set(ROW_KEYS) <= set(row) and row["device"] == "cpu" and row["dtype"] == "float32" and row["train"]
+        for key, kind in ROW_KEYS.items():
+            if row["ok"] and not (row["backend"] == "eager" and key.startswith("compile")):  # eager compiles nothing
+                assert isinstance(row[key], kind), (key, row)
+    assert "| workload | backend | ok |" in (out / "results.md").read_text()
+    assert "geomean speedup over eager, aot_eager" in done.stdout
+    if importlib.util.find_spec("matplotlib"):
+        assert (out / "speedup.png").stat().st_size > 0
+
+
+def test_cli_failing_backend_is_a_row(train_run):
+    _, results, _ = train_run
+    by_backend = {}
+    for row in results["rows"]:
+        by_backend.setdefault(row["backend"], []).append(row)
+    assert all(row["ok"] and row["error"] is None for row in by_backend["eager"] + by_backend["aot_eager"])
+    assert all(row["speedup"] > 0 for row in by_backend["aot_eager"])
+    assert all(row["ok"] is False and "no_such_backend" in row["error"] and row["median_ms"] is None
+               for row in by_backend["no_such_backend"])
+
+
+@pytest.mark.skipif(not hasattr(kiln, "compile"), reason="kiln.compile does not exist yet")
+def test_bench_kiln(tmp_path):
+    status = bench.main_bench(["--device", "cpu", "--size", "tiny", "--workloads", "sincos", "--backends", "kiln",
+                               "--out", str(tmp_path)])
+    _, kiln_row = json.loads((tmp_path / "results.json").read_text())["rows"]
+    assert status == 0 and kiln_row["ok"], kiln_row["error"]
+    assert kiln_row["kernels"] >= 1 and kiln_row["fallback_ops"] == 0 and kiln_row["speedup"] > 0

@@ -70,6 +70,10 @@ template <typename T, typename U> static inline T kiln_pow(T a, U b) {
     if constexpr (std::is_floating_point<T>::value) { return std::pow(a, (T)b); }
     else { T r = 1; for (U i = 0; i < b; i++) r *= a; return b < 0 ? (a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0)) : r; }
 }
+#pragma omp declare reduction(kiln_max : float, double : omp_out = kiln_maximum(omp_out, omp_in)) \
+    initializer(omp_priv = omp_orig)
+#pragma omp declare reduction(kiln_min : float, double : omp_out = kiln_minimum(omp_out, omp_in)) \
+    initializer(omp_priv = omp_orig)
 template <typename T> static inline T kiln_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
 template <typename T> static inline T kiln_sigmoid(T a) { return T(1) / (T(1) + std::exp(-a)); }
 template <typename T> static inline T kiln_bitnot(T a) { if constexpr (std::is_same<T, bool>::value) { return !a; } else { return ~a; } }
@@ -222,28 +226,49 @@ class CppKernel(KernelWriter):
         self.scope.line("}")
 
     def reduction_loop(self, members, R):
-        accs = {}
-        for p in members:
-            if p.node.is_reduction:
-                accs[p.node.name] = self.declare_accumulator(p)
-        if accs and all(p.node.buf.node.reduction_type == "sum" for p in members if p.node.is_reduction):
-            # lets the compiler reorder the sum into vector lanes
-            self.scope.line(f"#pragma omp simd reduction(+:{', '.join(a.name for a, _ in accs.values())})")
-        self.scope.line(f"for (int64_t r0 = 0; r0 < {R}; r0++) {{")
-        self.push()
+        """One loop over r0 holding reductions (and full-level pointwise nodes) that can share it."""
+        header = self.scope
+        self.scope = Scope(header, header.indent)       # accumulators are declared here, before the loop
+        declarations = self.scope
+        body = self.push()
+        accs, by_value = {}, {}
         for p in members:
             value = self.run_body(p)
-            if p.node.is_reduction:
-                self.update_accumulator(p, accs[p.node.name], value)
-            else:
+            if not p.node.is_reduction:
                 self.finish_value(p, value)
-        inner = self.pop()
-        self.scope.lines += inner.lines
-        self.scope.line("}")
+                continue
+            key = (p.node.buf.node.reduction_type, value.name)
+            if key in by_value:          # the same reduction of the same value: share the accumulator
+                accs[p.node.name] = by_value[key]
+                continue
+            self.scope = declarations
+            accs[p.node.name] = by_value[key] = self.declare_accumulator(p)
+            self.scope = body
+            self.update_accumulator(p, accs[p.node.name], value)
+        self.scope = header
+        header.lines += declarations.lines
+        pragma = self.simd_pragma([p for p in members if p.node.is_reduction], accs, by_value)
+        if pragma:
+            header.line(pragma)
+        header.line(f"for (int64_t r0 = 0; r0 < {R}; r0++) {{")
+        header.lines += body.lines
+        header.line("}")
         for p in members:
             if p.node.is_reduction:
-                acc, _ = accs[p.node.name]
-                self.finish_value(p, acc)
+                self.finish_value(p, accs[p.node.name][0])
+
+    def simd_pragma(self, reductions, accs, by_value):
+        """`omp simd` with a reduction clause per accumulator, so the compiler may vectorize it."""
+        clauses = []
+        for (rt, _), (acc, best) in by_value.items():
+            if best is not None:       # argmax/argmin carry an index: no vector form
+                return None
+            if rt in ("max", "min"):
+                op = f"kiln_{rt}" if acc.dtype.is_floating_point else rt
+            else:
+                op = {"sum": "+", "prod": "*", "any": "||", "all": "&&"}[rt]
+            clauses.append(f"reduction({op}:{acc.name})")
+        return " ".join(["#pragma omp simd"] + clauses)
 
     def declare_accumulator(self, p):
         red = p.node.buf.node

@@ -2,6 +2,7 @@
 import dataclasses
 import logging
 
+from kiln.runtime.profile import KernelProfiler
 from kiln.runtime.wrapper import WrapperCode
 from kiln.scheduler import Kernel
 
@@ -31,7 +32,7 @@ def build_cpp(lowering, sched, opts, name, trace):
         buffers, symbols = signatures[k.name]
         return f"{k.name}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
     return finish(lowering, sched, name, trace, launch, fns, source, len(kernels),
-                  {n: b for n, (b, _) in signatures.items()}, ".cpp")
+                  {n: b for n, (b, _) in signatures.items()}, ".cpp", opts.trace_profile)
 
 
 def build_triton(lowering, sched, opts, name, trace):
@@ -51,13 +52,20 @@ def build_triton(lowering, sched, opts, name, trace):
                 str(info["xblock"]), str(info["rblock"])]
         return f"{k.name}({triton.grid_expr(info, pyexpr)}, {', '.join(args)})"
     return finish(lowering, sched, name, trace, launch, fns, source, len(kernels),
-                  {n: info["buffers"] for n, info in launches.items()}, ".py")
+                  {n: info["buffers"] for n, info in launches.items()}, ".py", opts.trace_profile)
 
 
-def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count, kernel_args=None, ext=""):
+def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count, kernel_args=None, ext="",
+           trace_profile=False):
     """Generates and loads the Python wrapper around the launches."""
     if trace.enabled:
-        trace_kernels(trace, lowering, sched, kernel_args or {}, ext)
+        table = trace_kernels(trace, lowering, sched, kernel_args or {}, ext)
+        if trace_profile and table:
+            device = next(b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout"))
+            profiler = KernelProfiler(trace, table, device)
+            timed_launch = launch
+            launch = lambda k: f"_profile({k.name!r}, lambda: {timed_launch(k)})"  # noqa: E731
+            kernel_fns = dict(kernel_fns, _profile=profiler)
     code = WrapperCode(lowering, sched, launch, name)
     source = f"# kiln wrapper for {name}\n" + code.generate()
     trace.stage("wrapper", source)
@@ -91,6 +99,7 @@ def trace_kernels(trace, lowering, sched, kernel_args, ext):
                           "source_ops": list(dict.fromkeys(o for n in step.nodes for o in n.origins)),
                           "nodes": [n.name for n in step.nodes]})
     trace.kernels(table)
+    return table
 
 
 def extract_kernel(source, kernel_name, marker="// "):

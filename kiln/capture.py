@@ -5,7 +5,6 @@ TorchDynamo hands us an FX graph; AOTAutograd turns it into forward/backward ATe
 through lowering -> scheduling -> codegen -> wrapper in `compile_graph`.
 """
 import collections
-import contextlib
 import functools
 import itertools
 import logging
@@ -128,11 +127,15 @@ def trace_before_decomposition(opts, gm, example_inputs):
     if not opts.trace:
         return ""
     try:
-        from torch._guards import detect_fake_mode
         from torch.fx.experimental.proxy_tensor import make_fx
-        fake_mode = detect_fake_mode(example_inputs)
-        with fake_mode if fake_mode is not None else contextlib.nullcontext():
-            graph = make_fx(gm, pre_dispatch=False)(*example_inputs)
+
+        def on_meta(t):   # Dynamo's fake tensors belong to its own fake mode: trace on meta tensors instead
+            if not isinstance(t, torch.Tensor):
+                return t
+            size = [s.node.hint if isinstance(s, torch.SymInt) else s for s in t.shape]
+            stride = [s.node.hint if isinstance(s, torch.SymInt) else s for s in t.stride()]
+            return torch.empty_strided(size, stride, dtype=t.dtype, device="meta")
+        graph = make_fx(gm)(*[on_meta(t) for t in example_inputs])
         return "# ATen forward graph before decompositions (make_fx)\n" + graph.code
     except Exception as e:   # the trace is best effort; the compile must not depend on it
         return f"# could not trace the undecomposed ATen graph: {type(e).__name__}: {e}\n"

@@ -16,6 +16,12 @@ class PyIndexPrinter(StrPrinter):
         base, div, mod = e.args
         return f"(({self._print(base)} // {self._print(div)}) % {self._print(mod)})"
 
+    def _print_Max(self, e):
+        return f"max({', '.join(self._print(a) for a in e.args)})"
+
+    def _print_Min(self, e):
+        return f"min({', '.join(self._print(a) for a in e.args)})"
+
 
 def pyexpr(e):
     return PyIndexPrinter().doprint(sympy.sympify(e))

@@ -1,0 +1,95 @@
+"""dynamic=True: one compile serves several batch sizes, each result correct."""
+import copy
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import StatsDelta, compare_results, kiln_compile, make_tensor, run_fwd_bwd
+from kiln.tools.workloads import WORKLOADS
+
+BATCHES = (3, 5, 8)
+
+
+def manual_softmax(x):
+    e = (x - x.amax(-1, keepdim=True)).exp()
+    return e / e.sum(-1, keepdim=True)
+
+
+FUNCTIONS = {
+    "sincos": lambda x: torch.sin(x) ** 2 + torch.cos(x) ** 2,
+    "softmax": manual_softmax,
+    "log_softmax": lambda x: torch.log_softmax(x, -1),
+    "layer_norm": lambda x: F.layer_norm(x, x.shape[-1:]),
+    "sum_over_batch": lambda x: (x.exp() * 2).sum(0),
+    "mean_all": lambda x: x.mean() + x.var(),
+    "view_and_cat": lambda x: torch.cat([x.view(-1), x.flatten()[:5] * 2]),
+    "broadcast_row": lambda x: x - x.mean(0, keepdim=True),
+    "pad": lambda x: F.pad(x, (1, 2, 0, 1)) * 3,
+    "arange": lambda x: x * torch.arange(x.shape[0]).view(-1, 1),
+    "reshape_minus_one": lambda x: (x[1:].reshape(-1, 4) * 2).sum(-1),
+    "transposed": lambda x: (x.t() * 2, x.t().sum(0), x.t().softmax(0)),
+    "index_and_arg_reductions": lambda x: (x[torch.arange(x.shape[0] - 1)], x.argmax(0), x.var(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_three_batch_sizes_one_compile(name):
+    fn = FUNCTIONS[name]
+    compiled = kiln_compile(fn, dynamic=True)
+    delta = StatsDelta()
+    for batch in BATCHES:
+        x = make_tensor((batch, 12))
+        compare_results(compiled(x), fn(x), fn(x.double()), what=f"batch {batch}")
+    assert delta["graphs_compiled"] == 1, repr(delta)
+    assert delta["graphs_fallback"] == 0
+
+
+def test_dynamic_mlp_one_compile():
+    model = WORKLOADS["mlp"].make_module("cpu", torch.float32, "tiny")
+    model64 = copy.deepcopy(model).double()
+    compiled = kiln_compile(model, dynamic=True)
+    delta = StatsDelta()
+    with torch.no_grad():
+        for batch in BATCHES:
+            x = make_tensor((batch, 32))
+            compare_results(compiled(x), model(x), model64(x.double()), what=f"batch {batch}")
+    assert delta["graphs_compiled"] == 1
+
+
+def test_dynamic_fwd_bwd():
+    """Forward and backward graphs are compiled once each for all batch sizes."""
+    fn = lambda x, w: F.layer_norm(torch.tanh(x @ w), (16,)).softmax(-1)  # noqa: E731
+    w = make_tensor((16, 16), requires_grad=True)
+    compiled = kiln_compile(fn, dynamic=True)
+    delta = StatsDelta()
+    for batch in BATCHES:
+        x = make_tensor((batch, 16), requires_grad=True)
+        run_fwd_bwd(fn, [x, w], compiled=compiled, tol=(2e-4, 2e-4))
+    assert delta["graphs_compiled"] == 2, repr(delta)   # one forward, one backward
+
+
+def test_dynamic_non_batch_dim():
+    """The reduced dim is the one that changes size."""
+    fn = lambda x: x.softmax(-1) * x.sum(-1, keepdim=True)  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    delta = StatsDelta()
+    for n in (7, 20, 33):
+        x = make_tensor((4, n))
+        compare_results(compiled(x), fn(x), fn(x.double()), what=f"n={n}")
+    assert delta["graphs_compiled"] == 1
+
+
+MAX_STRIDE_CASES = {
+    "reshape_output": lambda x: x[1:].reshape(-1, 4) * 2,
+    "view_split_dim": lambda x: x.view(x.shape[0], 2, -1).amax(1) + x[:, 2:].sum(-1, keepdim=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAX_STRIDE_CASES))
+def test_dynamic_output_stride_with_max(name):
+    fn = MAX_STRIDE_CASES[name]
+    compiled = kiln_compile(fn, dynamic=True)
+    for batch in BATCHES:
+        x = make_tensor((batch, 12))
+        compare_results(compiled(x), fn(x), fn(x.double()), what=f"batch {batch}")

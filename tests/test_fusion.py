@@ -1,0 +1,99 @@
+"""Fusion: the kernel counts the design promises, read from kiln.stats() deltas, with correct results."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import StatsDelta, compare_results, kiln_compile, make_tensor
+
+
+def compiled_kernels(fn, *inputs):
+    """Compiles and runs fn once; returns (kernels generated, graphs compiled), after checking the result."""
+    delta = StatsDelta()
+    with torch.no_grad():
+        out = kiln_compile(fn)(*inputs)
+        compare_results(out, fn(*inputs), fn(*[x.double() for x in inputs]))
+    assert delta["graphs_fallback"] == 0 and delta["fallback_ops"] == 0, repr(delta)
+    return delta["kernels_generated"], delta["graphs_compiled"]
+
+
+def test_sin2_cos2_is_one_kernel():
+    kernels, graphs = compiled_kernels(lambda x: torch.sin(x) ** 2 + torch.cos(x) ** 2, make_tensor((64, 48)))
+    assert (kernels, graphs) == (1, 1)
+
+
+def test_sin2_cos2_sum_is_one_kernel():
+    kernels, _ = compiled_kernels(lambda x: (torch.sin(x) ** 2 + torch.cos(x) ** 2).sum(), make_tensor((64, 48)))
+    assert kernels == 1
+
+
+@pytest.mark.parametrize("impl", ["torch", "manual"])
+def test_softmax_last_dim_is_one_kernel(impl):
+    if impl == "torch":
+        fn = lambda x: torch.softmax(x, -1)  # noqa: E731
+    else:
+        def fn(x):
+            e = (x - x.amax(-1, keepdim=True)).exp()
+            return e / e.sum(-1, keepdim=True)
+    kernels, _ = compiled_kernels(fn, make_tensor((16, 100)))
+    assert kernels == 1
+
+
+def test_log_softmax_last_dim_is_one_kernel():
+    kernels, _ = compiled_kernels(lambda x: torch.log_softmax(x, -1), make_tensor((16, 100)))
+    assert kernels == 1
+
+
+def test_layer_norm_forward_is_one_kernel():
+    x, w, b = make_tensor((16, 64)), make_tensor((64,)), make_tensor((64,))
+    kernels, _ = compiled_kernels(lambda x, w, b: F.layer_norm(x, (64,), w, b), x, w, b)
+    assert kernels == 1
+
+
+def test_layer_norm_3d_forward_is_one_kernel():
+    x, w, b = make_tensor((4, 8, 64)), make_tensor((64,)), make_tensor((64,))
+    kernels, _ = compiled_kernels(lambda x, w, b: F.layer_norm(x, (64,), w, b), x, w, b)
+    assert kernels == 1
+
+
+def test_bias_gelu_is_one_kernel():
+    x, b = make_tensor((16, 64)), make_tensor((64,))
+    kernels, _ = compiled_kernels(lambda x, b: F.gelu(x + b), x, b)
+    assert kernels == 1
+
+
+def test_elementwise_chain_with_broadcast_is_one_kernel():
+    x, y = make_tensor((16, 64)), make_tensor((16, 1))
+    kernels, _ = compiled_kernels(lambda x, y: torch.sigmoid(x * y + 1).tanh() * x - y, x, y)
+    assert kernels == 1
+
+
+def test_independent_ops_share_kernels():
+    """Two outputs over the same iteration space are one kernel (horizontal fusion)."""
+    x = make_tensor((32, 32))
+    kernels, _ = compiled_kernels(lambda x: (x.sin(), x.cos() * 2), x)
+    assert kernels == 1
+
+
+# Fused patterns with sizes past the inner-loop chunk (1024) and the OpenMP threshold: correct results.
+PATTERNS = {
+    "transpose_mix": (lambda x, y: (x.exp().t() + y, (x.t() * y).sum(0), x.t().contiguous() * 2 + y),
+                      [(37, 1100), (1100, 37)]),
+    "multi_reduce_one_loop": (lambda x: (x.amax(-1), x.argmax(-1), x.sum(-1), x.amin(-1), x.argmin(-1),
+                                         (x > 0).any(-1)), [(13, 1500)]),
+    "reduce_dim0_epilogue": (lambda x: (x - x.mean(0)) / (x.std(0) + 1), [(1100, 7)]),
+    "reduce_mid_dim": (lambda x: x.softmax(1) * x.sum(1, keepdim=True), [(3, 700, 5)]),
+    "chained_reductions": (lambda x: ((x - x.mean(-1, keepdim=True)) ** 2).mean(-1).sqrt().sum(), [(9, 2050)]),
+    "row_and_column_sums": (lambda x: x.sum(0, keepdim=True) + x.sum(1, keepdim=True), [(40, 1030)]),
+    "rowwise_then_colwise": (lambda x: x.softmax(-1).softmax(0), [(31, 1029)]),
+    "cat_then_reduce": (lambda x, y: torch.cat([x, y], 1).sum(-1) + torch.cat([x, y], 1).amax(-1),
+                        [(6, 700), (6, 500)]),
+    "few_long_rows": (lambda x: (x.sum(-1), x.var(-1), x.softmax(-1)), [(2, 70000)]),
+    "one_long_row": (lambda x: (x.sum(), x.amax(), x.mean(), x.argmax(), x.var()), [(100003,)]),
+    "outer_reduction": (lambda x: (x.sum(0), x.amax(0), x.var(0)), [(3000, 40)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_fused_pattern_correct(check, name):
+    fn, shapes = PATTERNS[name]
+    check(fn, *[make_tensor(s) for s in shapes], tol=(3e-4, 3e-4))

@@ -1,0 +1,141 @@
+"""The design documents' examples, end to end through kiln: outputs, gradients and module state
+against eager (fp64 reference). Models and tiny sizes come from kiln.tools.workloads."""
+import copy
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import StatsDelta, compare_results, kiln_compile, run_fwd_bwd
+from kiln.tools.workloads import WORKLOADS
+
+
+def workload(name, train=False):
+    """The workload's module (eval or train mode) and inputs, at the "tiny" size, fp32 on the CPU."""
+    w = WORKLOADS[name]
+    model = w.make_module("cpu", torch.float32, "tiny").train(train)
+    return model, w.make_inputs("cpu", torch.float32, "tiny")
+
+
+def check_module(name, train=False, tol=None):
+    """Forward only, without autograd."""
+    model, inputs = workload(name, train)
+    compiled = kiln_compile(model)
+    eager64 = copy.deepcopy(model).double()
+    with torch.no_grad():
+        out = compiled(*inputs)
+        expected = model(*inputs)
+        ref64 = eager64(*[x.double() if x.is_floating_point() else x for x in inputs])
+    compare_results(out, expected, ref64, tol)
+    return out
+
+
+def fwd_bwd_module(name, train=True, tol=None, grad_tol=None):
+    model, inputs = workload(name, train)
+    inputs = [x.requires_grad_() if x.is_floating_point() else x for x in inputs]
+    return model, run_fwd_bwd(None, inputs, tol=tol, grad_tol=grad_tol, module=model)
+
+
+def test_sincos_fwd_bwd_mse_loss(check_grad):
+    """The first design example: sin(x)^2 + cos(x)^2 (== 1) through mse_loss, forward and backward."""
+    x = torch.randn(8, 32, requires_grad=True)
+    target = torch.randn(8, 32)
+    result = check_grad(lambda x, t: F.mse_loss(torch.sin(x) ** 2 + torch.cos(x) ** 2, t), x, target)
+    assert abs(result.out.item() - F.mse_loss(torch.ones(8, 32), target).item()) < 1e-4
+    assert result.grads[0].abs().max() < 1e-5     # d/dx (sin^2 + cos^2) == 0
+
+
+def test_sincos_workload():
+    check_module("sincos")
+
+
+def test_self_attention_fwd_bwd():
+    fwd_bwd_module("self_attention", tol=(2e-4, 2e-4))
+
+
+def test_masked_multihead_attention_eval():
+    check_module("mha_mask")
+
+
+def test_masked_multihead_attention_fwd_bwd():
+    fwd_bwd_module("mha_mask", tol=(2e-4, 2e-4))
+
+
+def test_resnet_block_eval():
+    check_module("resnet_block", tol=(2e-4, 2e-4))
+
+
+@pytest.mark.parametrize("name", ["resnet_block", "resnet_block_cl"])
+def test_resnet_block_train(name):
+    """Train mode: outputs, gradients of input and parameters, and the updated running statistics."""
+    model, result = fwd_bwd_module(name, train=True, tol=(2e-4, 2e-4), grad_tol=(1e-3, 1e-3))
+    eager_state = dict(result.eager_module.named_buffers())
+    compiled_state = dict(model.named_buffers())
+    assert set(eager_state) == set(compiled_state)
+    for key, expected in eager_state.items():
+        actual = compiled_state[key]
+        if expected.is_floating_point():
+            torch.testing.assert_close(actual, expected, atol=1e-5, rtol=1e-5, msg=lambda m: f"{key}: {m}")
+        else:
+            assert torch.equal(actual, expected), key
+    # the running statistics did move
+    fresh_model, _ = workload(name)
+    assert not torch.equal(compiled_state["bn1.running_mean"], fresh_model.bn1.running_mean)
+
+
+def test_mlp_fwd_bwd():
+    fwd_bwd_module("mlp")
+
+
+def test_gpt2_block_fwd():
+    check_module("gpt2_block", tol=(2e-4, 2e-4))
+
+
+def test_gpt2_block_fwd_bwd():
+    fwd_bwd_module("gpt2_block", tol=(2e-4, 2e-4), grad_tol=(5e-4, 5e-4))
+
+
+def test_gpt2_small_fwd_bwd():
+    """Token and position embeddings, two blocks, tied-size head: embedding backward included."""
+    fwd_bwd_module("gpt2_small", tol=(2e-4, 2e-4), grad_tol=(5e-4, 5e-4))
+
+
+def test_convnet_eval():
+    check_module("convnet", tol=(2e-4, 2e-4))
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16], ids=["bf16"])
+def test_gpt2_block_low_precision(dtype):
+    w = WORKLOADS["gpt2_block"]
+    model = w.make_module("cpu", dtype, "tiny")
+    (x,) = w.make_inputs("cpu", dtype, "tiny")
+    with torch.no_grad():
+        out = kiln_compile(model)(x)
+        expected = model(x)
+        ref64 = copy.deepcopy(model).double()(x.double())
+    assert out.dtype == expected.dtype == dtype
+    # bf16 end to end: a few roundings per layer; kiln must be no further from fp64 than eager is (x3)
+    err, eager_err = (out.double() - ref64).abs().mean(), (expected.double() - ref64).abs().mean()
+    assert err <= 3 * eager_err + 1e-3, (err, eager_err)
+
+
+def test_graph_break_print(capsys):
+    """A print splits the function into two graphs; both compile and the result is still right."""
+    def fn(x):
+        y = torch.sin(x) * 2
+        print("graph break here")
+        return (y + torch.cos(x)).softmax(-1)
+    x = torch.randn(4, 16)
+    delta = StatsDelta()
+    out = kiln_compile(fn)(x)
+    assert "graph break here" in capsys.readouterr().out
+    compare_results(out, fn(x), fn(x.double()))
+    assert delta["graphs_compiled"] == 2 and delta["graphs_fallback"] == 0
+
+
+def test_graph_break_fwd_bwd(check_grad):
+    def fn(x, w):
+        h = torch.tanh(x @ w)
+        print("break")
+        return F.layer_norm(h, h.shape[-1:]) * 2
+    check_grad(fn, torch.randn(4, 8, requires_grad=True), torch.randn(8, 8, requires_grad=True))

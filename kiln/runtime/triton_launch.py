@@ -6,6 +6,7 @@ binaries across processes itself (TRITON_CACHE_DIR).
 """
 import hashlib
 import importlib.util
+import logging
 import os
 import tempfile
 
@@ -49,7 +50,9 @@ class Launcher:
                 self.compiled.run(grid, 1, 1, get_raw_stream(self.device), self.compiled.function,
                                   self.compiled.packed_metadata, None, None, None, *args)
                 return
-            except TypeError:    # a Triton whose launcher takes other arguments: use the JIT path
+            except TypeError as e:   # a Triton whose launcher takes other arguments: use the JIT path
+                logging.getLogger("kiln.codegen").warning("kiln: direct Triton launch unavailable (%s); "
+                                                          "launching through the JIT", e)
                 self.direct, self.compiled = False, None
         compiled = self.fn[(grid,)](*args, num_warps=self.num_warps)
         if self.direct:

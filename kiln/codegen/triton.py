@@ -11,7 +11,7 @@ import sympy
 import torch
 
 from kiln import ir
-from kiln.codegen.common import IndexPrinter, KernelWriter, Value
+from kiln.codegen.common import IndexPrinter, KernelWriter, Value, result_dtype
 
 TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
              torch.bfloat16: "tl.bfloat16", torch.int8: "tl.int8", torch.int16: "tl.int16", torch.int32: "tl.int32",
@@ -45,9 +45,11 @@ LIBDEVICE = {
     "trunc": ("libdevice.trunc({0})", "tl.where({0} < 0, tl.ceil({0}), tl.floor({0}))"),
     "pow": ("libdevice.pow({0}, {1})", "kiln_pow({0}, {1})"),
     "hypot": ("libdevice.hypot({0}, {1})", "tl.sqrt({0} * {0} + {1} * {1})"),
-    "asin": ("libdevice.asin({0})", None), "acos": ("libdevice.acos({0})", None),
-    "atan": ("libdevice.atan({0})", None), "atan2": ("libdevice.atan2({0}, {1})", None),
-    "lgamma": ("libdevice.lgamma({0})", None), "copysign": ("libdevice.copysign({0}, {1})", None),
+    "asin": ("libdevice.asin({0})", "kiln_atan({0} / tl.sqrt(1 - {0} * {0}))"),
+    "acos": ("libdevice.acos({0})", "(1.5707963267948966 - kiln_atan({0} / tl.sqrt(1 - {0} * {0})))"),
+    "atan": ("libdevice.atan({0})", "kiln_atan({0})"), "atan2": ("libdevice.atan2({0}, {1})", "kiln_atan2({0}, {1})"),
+    "lgamma": ("libdevice.lgamma({0})", "kiln_lgamma({0})"),
+    "copysign": ("libdevice.copysign({0}, {1})", "tl.where(kiln_signbit({1}), -tl.abs({0}), tl.abs({0}))"),
 }
 
 INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
@@ -59,7 +61,7 @@ TRITON_OPS = {
                                           "abs", "sigmoid")},
     "rsqrt": "tl.rsqrt({0})", "neg": "(-{0})", "reciprocal": "(1 / {0})", "logical_not": "({0} == 0)",
     "bitwise_not": "(~{0})", "isnan": "({0} != {0})", "isinf": "(tl.abs({0}) == float('inf'))",
-    "signbit": "({0} < 0)", "sign": "kiln_sign({0})", "relu": "tl.where({0} < 0, 0, {0})",
+    "signbit": "kiln_signbit({0})", "sign": "kiln_sign({0})", "relu": "tl.where({0} < 0, 0, {0})",
     "maximum": "tl.maximum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
     "minimum": "tl.minimum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
     "where": "tl.where({0}, {1}, {2})", "rand": "tl.rand({0}, {1})", "randn": "tl.randn({0}, {1})",
@@ -147,6 +149,50 @@ def kiln_round_even(x):
 
 
 @triton.jit
+def kiln_signbit(x):
+    # the sign bit itself, so that -0.0 and -nan count as negative, as in eager
+    if x.dtype == tl.float64:
+        return x.to(tl.int64, bitcast=True) < 0
+    if x.dtype.is_floating():
+        return x.to(tl.float32).to(tl.int32, bitcast=True) < 0
+    return x < 0
+
+
+@triton.jit
+def kiln_atan(x):
+    # the interpreter has no libdevice: Cephes' single-precision arctangent (range reduction + polynomial)
+    a = tl.abs(x)
+    big = a > 2.414213562373095
+    mid = (a > 0.4142135623730950) & (~big)
+    t = tl.where(big, -1.0 / a, tl.where(mid, (a - 1.0) / (a + 1.0), a))
+    base = tl.where(big, 1.5707963267948966, tl.where(mid, 0.7853981633974483, 0.0))
+    z = t * t
+    r = base + (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * t + t
+    return tl.where(x < 0, -r, r)
+
+
+@triton.jit
+def kiln_atan2(y, x):
+    r = kiln_atan(y / x)
+    pi = 3.141592653589793
+    return tl.where(x > 0, r, tl.where(x < 0, tl.where(y < 0, r - pi, r + pi),
+                                       tl.where(y > 0, pi / 2, tl.where(y < 0, -pi / 2, 0.0))))
+
+
+@triton.jit
+def kiln_lgamma(x):
+    # the interpreter has no libdevice: reflection for x < 0.5, then a shift to z >= 6 and Stirling's series
+    neg = x < 0.5
+    v = tl.where(neg, 1.0 - x, x)
+    prod = v * (v + 1) * (v + 2) * (v + 3) * (v + 4) * (v + 5)
+    z = v + 6
+    iz = 1.0 / z
+    stirling = (z - 0.5) * tl.log(z) - z + 0.9189385332046727 + iz * (1.0 / 12 - iz * iz * (1.0 / 360 - iz * iz / 1260))
+    lg = stirling - tl.log(tl.abs(prod))
+    return tl.where(neg, tl.log(3.141592653589793 / tl.abs(tl.sin(3.141592653589793 * x))) - lg, lg)
+
+
+@triton.jit
 def kiln_pow(a, b):
     mag = tl.exp(b * tl.log(tl.abs(a)))
     odd = (b - 2 * tl.floor(b / 2)) == 1
@@ -201,6 +247,16 @@ class TritonKernel(KernelWriter):
         self.masks = []
 
     # -- spelling
+    def add(self, a, b):
+        # on bools eager's add is a logical or; int1 addition would wrap around
+        return self.emit(f"({a} | {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.binary("add", a, b)
+
+    def mul(self, a, b):
+        return self.emit(f"({a} & {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.binary("mul", a, b)
+
+    def binary(self, op, a, b):
+        return self.emit(self.OPS[op].format(a, b), result_dtype(op, (a, b)))
+
     def declare(self, v, expr):
         self.scope.line(f"{v.name} = {expr}")
 
@@ -238,8 +294,8 @@ class TritonKernel(KernelWriter):
         return f"tl.full([1, 1], {literal}, {TL_DTYPES[compute_dtype(dtype)]})" if dtype is not None else literal
 
     def spell_cast(self, x, dtype):
-        if ir.dtype_is_low_precision(dtype):
-            return f"{x}.to({TL_DTYPES[dtype]}).to(tl.float32)"
+        if ir.dtype_is_low_precision(dtype):   # through float32, as eager converts (and the interpreter needs)
+            return f"{x}.to(tl.float32).to({TL_DTYPES[dtype]}).to(tl.float32)"
         return f"{x}.to({TL_DTYPES[dtype]})"
 
     def masked(self, cond, body, other):
@@ -256,7 +312,9 @@ class TritonKernel(KernelWriter):
     def store(self, name, index, value, full):
         dtype = self.graph.buffer_dtype(name)
         self.args[name] = "out"
-        if value.dtype != dtype or ir.dtype_is_low_precision(dtype):
+        if ir.dtype_is_low_precision(dtype):
+            value = f"{value}.to(tl.float32).to({TL_DTYPES[dtype]})"
+        elif value.dtype != dtype:
             value = f"{value}.to({TL_DTYPES[dtype]})"
         self.scope.line(f"tl.store({self.pointer(name, index)}, {value}, mask={self.mask(full)})")
 

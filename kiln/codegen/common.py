@@ -55,7 +55,7 @@ class Scope:
 
 class IndexPrinter(C99CodePrinter):
     """SymPy index expressions as integer C code (all index values are nonnegative)."""
-    DIV = "/"
+    DIV, MAX, MIN = "/", "std::max<int64_t>", "std::min<int64_t>"
 
     def _print_FloorDiv(self, e):
         return f"(({self._print(e.args[0])}) {self.DIV} {self._print(e.args[1])})"
@@ -78,15 +78,15 @@ class IndexPrinter(C99CodePrinter):
         return e.name
 
     def _print_Max(self, e):
-        return self._minmax("max", e.args)
+        return self._nest(self.MAX, e.args)
 
     def _print_Min(self, e):
-        return self._minmax("min", e.args)
+        return self._nest(self.MIN, e.args)
 
-    def _minmax(self, fn, args):
+    def _nest(self, fn, args):
         if len(args) == 1:
             return self._print(args[0])
-        return f"std::{fn}<int64_t>({self._print(args[0])}, {self._minmax(fn, args[1:])})"
+        return f"{fn}({self._print(args[0])}, {self._nest(fn, args[1:])})"
 
 
 class KernelWriter:

@@ -219,18 +219,7 @@ def next_pow2(n):
 
 
 class TritonIndexPrinter(IndexPrinter):
-    DIV = "//"
-
-    def _print_Max(self, e):
-        return self._nest("tl.maximum", e.args)
-
-    def _print_Min(self, e):
-        return self._nest("tl.minimum", e.args)
-
-    def _nest(self, fn, args):
-        if len(args) == 1:
-            return self._print(args[0])
-        return f"{fn}({self._print(args[0])}, {self._nest(fn, args[1:])})"
+    DIV, MAX, MIN = "//", "tl.maximum", "tl.minimum"
 
 
 class TritonKernel(KernelWriter):

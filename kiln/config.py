@@ -14,6 +14,7 @@ class Options:
     trace_profile: bool = False       # time every kernel once and record it in the trace
     target: str | None = None         # "cpp" or "triton"; None picks by device
     cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
+    debug: bool = False               # bounds checks on indirect indexing (KILN_DEBUG=1)
 
     @staticmethod
     def make(mode=None, options=None):
@@ -30,6 +31,7 @@ class Options:
         options.setdefault("trace", os.environ.get("KILN_TRACE") or None)
         options.setdefault("strict", os.environ.get("KILN_STRICT", "") == "1")
         options.setdefault("target", os.environ.get("KILN_TARGET") or None)   # CI runs the suite with "triton"
+        options.setdefault("debug", os.environ.get("KILN_DEBUG", "") == "1")
         return Options(mode=mode, **options)
 
     @property

@@ -98,8 +98,8 @@ class KernelWriter:
     OPS = {}
     printer = IndexPrinter()
 
-    def __init__(self, kernel, graph):
-        self.kernel, self.graph = kernel, graph
+    def __init__(self, kernel, graph, debug=False):
+        self.kernel, self.graph, self.debug = kernel, graph, debug
         self.scope = Scope()
         self.counter = 0
         self.args = {}            # buffer name -> "in" / "out"

@@ -28,6 +28,8 @@ def ctype(dtype):
 PRELUDE = r"""
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <algorithm>
@@ -41,6 +43,10 @@ extern "C" {
 #endif
 typedef uint16_t kiln_bf16;
 static inline float kiln_load(kiln_bf16 v) { uint32_t u = (uint32_t)v << 16; float f; std::memcpy(&f, &u, 4); return f; }
+static inline void kiln_index_error(int64_t index, int64_t size) {   // debug mode: an index past the end
+    std::fprintf(stderr, "kiln: index %lld is out of bounds for size %lld\n", (long long)index, (long long)size);
+    std::abort();
+}
 static inline float kiln_load(_Float16 v) { return (float)v; }
 template <typename T> static inline T kiln_load(T v) { return v; }
 static inline kiln_bf16 kiln_to_bf16(float f) {
@@ -123,6 +129,8 @@ class CppKernel(KernelWriter):
 
     def declare_index(self, name, value, size):
         self.scope.line(f"int64_t {name} = {value}; {name} = {name} < 0 ? {name} + {size} : {name};")
+        if self.debug:
+            self.scope.line(f"if ({name} < 0 || {name} >= {size}) kiln_index_error({name}, {size});")
 
     def spell_load(self, name, index, dtype):
         return f"kiln_load({name}[{index}])" if ir.dtype_is_low_precision(dtype) else f"{name}[{index}]"
@@ -300,11 +308,11 @@ class CppKernel(KernelWriter):
                         f"{{ {best.name} = {value}; {acc.name} = r0; }}")
 
 
-def generate_module(kernels, graph):
-    """One translation unit with every kernel; returns (source, {kernel name: (arg names, symbol names)})."""
-    parts, signatures = [PRELUDE], {}
+def generate_module(kernels, graph, debug=False):
+    """One translation unit with every kernel: (source, {kernel: (arg names, symbol names)}, {kernel: its text})."""
+    texts, signatures = {}, {}
     for kernel in kernels:
-        writer = CppKernel(kernel, graph)
-        parts.append(writer.generate())
+        writer = CppKernel(kernel, graph, debug)
+        texts[kernel.name] = writer.generate()
         signatures[kernel.name] = (list(writer.args), sorted(writer.symbols))
-    return "\n\n".join(parts) + "\n", signatures
+    return "\n\n".join([PRELUDE, *texts.values()]) + "\n", signatures, texts

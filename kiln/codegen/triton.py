@@ -225,8 +225,8 @@ class TritonIndexPrinter(IndexPrinter):
 class TritonKernel(KernelWriter):
     printer = TritonIndexPrinter()
 
-    def __init__(self, kernel, graph):
-        super().__init__(kernel, graph)
+    def __init__(self, kernel, graph, debug=False):
+        super().__init__(kernel, graph, debug)
         self.OPS = dict(TRITON_OPS)
         for op, (gpu, interp) in LIBDEVICE.items():
             if not interpreting():
@@ -252,6 +252,8 @@ class TritonKernel(KernelWriter):
     def declare_index(self, name, value, size):
         self.scope.line(f"{name} = {value}.to(tl.int64)")
         self.scope.line(f"{name} = tl.where({name} < 0, {name} + {size}, {name})")
+        if self.debug:
+            self.scope.line(f"tl.device_assert(({name} >= 0) & ({name} < {size}), 'kiln: index out of bounds')")
 
     def mask(self, full):
         parts = ["xmask"] + (["rmask"] if full else []) + self.masks
@@ -383,7 +385,7 @@ class TritonKernel(KernelWriter):
             else:
                 self.reduction_segment(members, R)
         wide = "" if self.small_indices() else ".to(tl.int64)"
-        head = [f"@triton.jit",
+        head = ["@triton.jit",
                 f"def {k.name}({self.signature()}, N, R, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):",
                 f"    # {', '.join(o for n in k.nodes for o in n.origins)}"]
         if k.is_reduction:
@@ -500,19 +502,18 @@ class TritonKernel(KernelWriter):
         self.scope.line(f"{acc.name} = {combine}({acc.name}, {masked})")
 
 
-def generate_module(kernels, graph):
-    """Module source with every kernel, and per kernel: (buffer args, symbols, N, R, launch config)."""
+def generate_module(kernels, graph, debug=False):
+    """Module source with every kernel; per kernel its launch facts (buffer args, symbols, N, R, config) and text."""
     lib = "" if interpreting() else "from triton.language.extra import libdevice"
-    parts, launches = [PRELUDE.format(libdevice=lib)], {}
+    texts, launches = {}, {}
     for kernel in kernels:
-        writer = TritonKernel(kernel, graph)
-        source, (N, R) = writer.generate()
-        parts.append(source)
+        writer = TritonKernel(kernel, graph, debug)
+        texts[kernel.name], _ = writer.generate()
         launches[kernel.name] = dict(buffers=list(writer.args), symbols=sorted(writer.symbols),
                                      numel=kernel.numel, rnumel=kernel.rnumel, xblock=writer.xblock,
                                      rblock=writer.rblock, num_warps=writer.num_warps,
                                      reduction=kernel.is_reduction)
-    return "\n\n".join(parts) + "\n", launches
+    return "\n\n".join([PRELUDE.format(libdevice=lib), *texts.values()]) + "\n", launches, texts
 
 
 def grid_expr(launch, printer):

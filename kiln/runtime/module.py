@@ -21,9 +21,9 @@ def build_cpp(lowering, sched, opts, name, trace):
     from kiln.codegen import cpp
     from kiln.runtime import cpp_build
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
-    source, signatures = cpp.generate_module(kernels, lowering)
+    source, signatures, texts = cpp.generate_module(kernels, lowering, opts.debug)
     for k in kernels:
-        trace.stage("kernel", extract_kernel(source, k.name), filename=f"{k.name}.cpp")
+        trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.cpp")
     fns = {}
     if kernels:
         _, fns = cpp_build.load(source, opts.kernel_cache_dir, signatures)
@@ -40,11 +40,11 @@ def build_triton(lowering, sched, opts, name, trace):
     from kiln.runtime.triton_launch import Launcher, load_module
     from kiln.runtime.wrapper import pyexpr
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
-    source, launches = triton.generate_module(kernels, lowering)
+    source, launches, texts = triton.generate_module(kernels, lowering, opts.debug)
     for k in kernels:
-        trace.stage("kernel", extract_kernel(source, k.name, marker="@triton.jit\ndef "), filename=f"{k.name}.py")
+        trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
     module = load_module(source, opts.kernel_cache_dir) if kernels else None
-    fns = {k.name: Launcher(getattr(module, k.name), launches[k.name]["num_warps"]) for k in kernels}
+    fns = {k.name: Launcher(getattr(module, k.name), launches[k.name]["num_warps"], opts.debug) for k in kernels}
 
     def launch(k):
         info = launches[k.name]
@@ -100,10 +100,3 @@ def trace_kernels(trace, lowering, sched, kernel_args, ext):
                           "nodes": [n.name for n in step.nodes]})
     trace.kernels(table)
     return table
-
-
-def extract_kernel(source, kernel_name, marker="// "):
-    """One kernel's text out of the module source."""
-    start = source.index(f"{marker}{kernel_name}")
-    end = source.find(f"\n{marker}kernel", start + 1)
-    return source[start:end if end != -1 else len(source)].strip() + "\n"

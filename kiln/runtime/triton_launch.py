@@ -34,8 +34,8 @@ class Launcher:
     picks a specialization); later calls with the same specialization call the compiled kernel's
     binary launcher directly, skipping the JIT's per-call argument binding."""
 
-    def __init__(self, fn, num_warps):
-        self.fn, self.num_warps = fn, num_warps
+    def __init__(self, fn, num_warps, debug=False):
+        self.fn, self.options = fn, dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
         self.compiled, self.key = None, None
         self.direct = not interpreting()
 
@@ -54,7 +54,7 @@ class Launcher:
                 logging.getLogger("kiln.codegen").warning("kiln: direct Triton launch unavailable (%s); "
                                                           "launching through the JIT", e)
                 self.direct, self.compiled = False, None
-        compiled = self.fn[(grid,)](*args, num_warps=self.num_warps)
+        compiled = self.fn[(grid,)](*args, **self.options)
         if self.direct:
             self.tensors = {i for i, a in enumerate(args) if hasattr(a, "data_ptr")}
             self.device = next(args[i].device.index for i in sorted(self.tensors)) if self.tensors else 0

@@ -41,6 +41,12 @@ extern "C" {
                                                   "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
                                                   "acosh", "atanh", "erf", "erfc")) + r"""}
 #endif
+// sin and cos as plain calls (their builtins are off): gcc would otherwise merge sin(x) and cos(x)
+// into one scalar sincos call, which has no vector form
+static inline float kiln_sin(float x) { return sinf(x); }
+static inline double kiln_sin(double x) { return sin(x); }
+static inline float kiln_cos(float x) { return cosf(x); }
+static inline double kiln_cos(double x) { return cos(x); }
 typedef uint16_t kiln_bf16;
 static inline float kiln_load(kiln_bf16 v) { uint32_t u = (uint32_t)v << 16; float f; std::memcpy(&f, &u, 4); return f; }
 static inline void kiln_index_error(int64_t index, int64_t size) {   // debug mode: an index past the end
@@ -97,7 +103,7 @@ static inline float kiln_randn(int64_t seed, int64_t offset) {
 }
 """
 
-UNARY_STD = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos", "tan", "asin", "acos",
+UNARY_STD = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "tan", "asin", "acos",
              "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "lgamma", "floor", "ceil",
              "trunc", "isnan", "isinf", "signbit", "abs"]
 BINARY_INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
@@ -108,6 +114,7 @@ CPP_OPS = {
     **{op: f"{{0}} {sym} {{1}}" for op, sym in BINARY_INFIX.items()},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in ("maximum", "minimum", "floordiv", "truncdiv", "remainder", "fmod",
                                                  "pow")},
+    "sin": "kiln_sin({0})", "cos": "kiln_cos({0})",
     "atan2": "std::atan2({0}, {1})", "copysign": "std::copysign({0}, {1})", "hypot": "std::hypot({0}, {1})",
     "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
     "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / std::sqrt({0})",

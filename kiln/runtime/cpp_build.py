@@ -20,7 +20,8 @@ log = logging.getLogger("kiln.cache")
 CXX = os.environ.get("CXX", "g++")
 FLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-std=c++17",
          # value-preserving: lets sqrt and friends vectorize without changing results
-         "-fno-math-errno", "-fno-trapping-math"]
+         "-fno-math-errno", "-fno-trapping-math",
+         "-fno-builtin-sin", "-fno-builtin-sinf", "-fno-builtin-cos", "-fno-builtin-cosf"]
 if ctypes.util.find_library("mvec"):   # glibc's vector math (exp, erf, tanh, ... on whole vectors)
     FLAGS += ["-DKILN_LIBMVEC", "-lmvec"]
 

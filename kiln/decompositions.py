@@ -29,7 +29,7 @@ COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, ate
             aten.adaptive_max_pool2d, aten._adaptive_avg_pool2d, aten.grid_sampler_2d, aten.uniform,
             aten.exponential, aten.narrow_copy, aten.cauchy, aten.geometric, aten.log_normal, aten.normal,
             aten.bernoulli.default, aten._batch_norm_with_update_functional, aten.unbind_copy,
-            aten.adaptive_max_pool3d]
+            aten.adaptive_max_pool3d, aten.tril_indices, aten.triu_indices]
 
 
 def kiln_decompositions():

@@ -33,6 +33,9 @@ class LoweringError(Exception):
     pass
 
 
+EMPTY_REDUCTION = {"sum": 0, "prod": 1, "any": False, "all": True}
+
+
 @dataclasses.dataclass(eq=False)
 class Lazy:
     sizes: list
@@ -136,8 +139,10 @@ class GraphLowering(torch.fx.Interpreter):
             return args[0][args[1]]
         if target in SCALAR_FUNCTIONS:
             return SCALAR_FUNCTIONS[target](*args)
+        if target is torch.ops.higher_order.with_effects:
+            return lower_with_effects(self, *args, **kwargs)
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None))
-        if lowering is not None:
+        if lowering is not None and not touches_complex(self.current_node):   # no complex kernels: run eagerly
             first_new = len(self.buffers)
             result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
             if result is not NotImplemented:
@@ -174,6 +179,9 @@ class GraphLowering(torch.fx.Interpreter):
     def reduction(self, sizes, rsizes, reduction_type, body, dtype, src_dtype, device):
         if ir.static_numel(sizes) == 0:
             return self.empty(sizes, ir.contiguous_strides(sizes), dtype, device)
+        if ir.static_numel(rsizes, 1) == 0 and reduction_type in EMPTY_REDUCTION:   # over nothing: the identity
+            value = EMPTY_REDUCTION[reduction_type]
+            return Lazy(list(sizes), dtype, device, lambda idx: ops.constant(value, dtype))
         buf = ir.ComputedBuffer(self.new_name(), ir.Layout(dtype, device, list(sizes), ir.contiguous_strides(sizes)),
                                 node=ir.Reduction(list(sizes), list(rsizes), reduction_type, body, src_dtype))
         self.buffers.append(buf)
@@ -235,7 +243,10 @@ class GraphLowering(torch.fx.Interpreter):
             raise LoweringError(f"cannot lower {target}")
         self.fallback_ops.append(str(target))
         log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", target)
-        return self.extern(target, args, kwargs, fallback=True)
+        result = self.extern(target, args, kwargs, fallback=True)
+        if any(r.alias_info is not None for r in target._schema.returns):
+            self.buffers[-1].target = Unaliased(target)
+        return result
 
 
 # library calls whose outputs are row-major whatever their inputs' layouts
@@ -778,8 +789,10 @@ def lower_embedding(out, weight, indices, *args):
 def lower_gather(out, x, dim, index, sparse_grad=False):
     dim %= max(len(x.sizes), 1)
     sizes = [sym(s) for s in out.shape]
-    if not sizes:
-        return NotImplemented
+    if not x.sizes:   # a 0-d x has one element: every index is 0
+        return Lazy(sizes, out.dtype, out.device, lambda idx: x.load([]), 1)
+    if not sizes:     # a 0-d index into a 1-d x
+        return Lazy(sizes, out.dtype, out.device, lambda idx: x.load([indirect(index.load([]), x.sizes[0])]), 2)
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
         [indirect(index.load(idx), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
 
@@ -967,6 +980,57 @@ def lower_prims_div(out, a, b):
 
 
 # ---------------------------------------------------------------- found by the OpInfo coverage sweep
+
+def touches_complex(node):
+    """Whether an FX node reads or makes complex tensors, which kiln's code generators have no types for."""
+    vals = [node.meta.get("val")] + [a.meta.get("val") for a in node.all_input_nodes]
+    return any(isinstance(v, torch.Tensor) and v.is_complex() for v in torch.utils._pytree.tree_leaves(vals))
+
+
+def lower_with_effects(low, token, op, *args, **kwargs):
+    """An op with side effects (linalg's error checks, prints), threaded by a token: an eager call in
+    program order. Only ops that return nothing; for the others the graph falls back."""
+    meta = low.current_node.meta.get("val")
+    if not isinstance(op, torch._ops.OpOverload) or not isinstance(meta, (list, tuple)) or \
+            any(m is not None for m in meta[1:]):
+        raise LoweringError(f"cannot lower with_effects of {op}")
+
+    def ref(a):
+        if isinstance(a, (Lazy, View)):
+            return low.realize(a).ref()
+        return type(a)(ref(x) for x in a) if isinstance(a, (list, tuple)) else a
+    low.fallback_ops.append(str(op))
+    log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", op)
+    low.buffers.append(ir.ExternKernel(low.new_name("extern"), op, ref(tuple(args)),
+                                       {k: ref(v) for k, v in kwargs.items()}, [None], False, True,
+                                       origins=(str(op),)))
+    return (token,) + (None,) * (len(meta) - 1)
+
+
+class Unaliased:
+    """A fallback op that returns views of its inputs (view.dtype, view_as_real, ...), returning copies
+    instead, laid out as the views: the wrapper reuses a dead buffer's memory for later results, and
+    must not find a live view still reading it."""
+
+    def __init__(self, op):
+        self.op = op
+
+    def __call__(self, *args, **kwargs):
+        return torch.utils._pytree.tree_map(copy_exact, self.op(*args, **kwargs))
+
+    def __str__(self):
+        return str(self.op)
+
+    __repr__ = __str__
+
+
+def copy_exact(x):
+    if not isinstance(x, torch.Tensor) or x.layout != torch.strided:
+        return x
+    storage = x.untyped_storage()
+    fresh = torch.empty(0, dtype=x.dtype, device=x.device)
+    return fresh.set_(storage.clone() if storage.nbytes() else storage, x.storage_offset(), x.size(), x.stride())
+
 
 class Constant:
     """A graph constant (torch.tensor(...) in traced code), materialized by the wrapper: a fresh copy
@@ -1378,6 +1442,39 @@ def lower_diagonal_scatter(out, x, src, offset=0, dim1=0, dim2=1):
         return ops.where(on, ops.masked(on, lambda: as_value(src, [idx[d] for d in rest] + [pos], src.sizes, out.dtype),
                                         ops.constant(0, out.dtype)), as_value(x, idx, sizes, out.dtype))
     return Lazy(sizes, out.dtype, out.device, loader, 4)
+
+
+@register(aten.searchsorted.Tensor, aten.searchsorted.Scalar, aten.bucketize.Tensor, aten.bucketize.Scalar)
+def lower_searchsorted(out, a, b, *, out_int32=False, right=False, side=None, sorter=None):
+    """Eager's binary search, unrolled: the same probes and comparisons, so the same answer for any input
+    (also unsorted boundaries or NaNs, where counting would differ)."""
+    values, seq = (a, b) if "bucketize" in str(current().current_node.target) else (b, a)
+    length = seq.sizes[-1]
+    if not ir.is_static(length) or (sorter is not None and not is_tensor(sorter)):
+        return NotImplemented
+    length = int(length)
+    right = right or side == "right"
+    sizes = [sym(s) for s in out.shape]
+    compute = opmath(promoted(seq, values))
+    i64 = torch.int64
+    c = lambda v: ops.constant(v, i64)  # noqa: E731
+
+    def loader(idx):
+        row = list(idx[:-1]) if len(seq.sizes) > 1 else []
+        v = as_value(values, idx, sizes, compute)
+        start, end = c(0), c(length)
+        for _ in range(length.bit_length()):
+            active = ops.lt(start, end)
+            mid = ops.where(active, ops.floordiv(ops.add(start, end), c(2)), c(0))
+            pos = indirect(mid, length)
+            if sorter is not None:
+                pos = indirect(as_value(sorter, row + [pos], sorter.sizes, i64), length)
+            probe = as_value(seq, row + [pos], seq.sizes, compute)
+            below = ops.logical_not(ops.gt(probe, v) if right else ops.ge(probe, v))
+            start = ops.where(ops.logical_and(active, below), ops.add(mid, c(1)), start)
+            end = ops.where(ops.logical_and(active, ops.logical_not(below)), mid, end)
+        return ops.to_dtype(start, out.dtype, i64)
+    return Lazy(sizes, out.dtype, out.device, loader, 8 * max(length.bit_length(), 1))
 
 
 # ---------------------------------------------------------------- externs: library calls

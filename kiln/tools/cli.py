@@ -1,4 +1,4 @@
-"""The `kiln` command (also `python -m kiln`): `kiln bench ...`, `kiln report DIR`."""
+"""The `kiln` command (also `python -m kiln`): `kiln bench ...`, `kiln report DIR`, `kiln coverage ...`."""
 import importlib
 import sys
 
@@ -7,6 +7,7 @@ import sys
 COMMANDS = {
     "bench": ("kiln.tools.bench", "main_bench"),
     "report": ("kiln.tools.report", "main_report"),
+    "coverage": ("kiln.tools.coverage", "main"),
 }
 
 

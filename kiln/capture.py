@@ -17,6 +17,7 @@ from torch._functorch.partitioners import min_cut_rematerialization_partition
 from kiln.config import Options
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
+from kiln.patterns import rewrite_attention
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
 log = logging.getLogger("kiln")
@@ -40,6 +41,7 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     opts = options if isinstance(options, Options) else Options.make(mode, options)
     gid = next(_graph_ids)
     decomps = kiln_decompositions()
+    STATS["attention_rewrites"] += rewrite_attention(gm)
     before = trace_before_decomposition(opts, gm, example_inputs)
 
     def compiler(kind):
@@ -81,7 +83,11 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
             trace.stage("decomposed", "# after AOTAutograd with kiln's decompositions: functionalized, "
                                       "partitioned, core ATen\n" + gm.code)
             trace.graph("before", graph_nodes(gm))
-        lowering = GraphLowering(gm, name)
+        context = torch._guards.TracingContext.try_get()
+        reports_strides = context is not None and context.output_strides is not None   # a forward graph
+        saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
+        lowering = GraphLowering(gm, name, inference=name.endswith("inference"), saved_from=saved_from,
+                                 example_inputs=example_inputs)
         lowering.run()
         if trace.enabled:
             trace.stage("ir", format_ir(lowering))
@@ -91,6 +97,8 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
         trace.fusion(sched.decisions)
         stage = "codegen"
         module = build(lowering, sched, opts, name, trace)
+        if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
+            context.output_strides.extend(lowering.output_strides())
         STATS["graphs_compiled"] += 1
         STATS["kernels_generated"] += module.kernel_count
         STATS["fallback_ops"] += len(lowering.fallback_ops)

@@ -75,9 +75,16 @@ class View:
 class GraphLowering(torch.fx.Interpreter):
     """Runs an ATen FX graph with IR values instead of tensors."""
 
-    def __init__(self, gm, name="graph"):
+    def __init__(self, gm, name="graph", inference=False, saved_from=None, example_inputs=None):
         super().__init__(gm)
+        # the layouts the graph will be called with: for a backward graph, AOTAutograd has restrided
+        # the saved activations to the forward's real output strides
+        self.example_inputs = list(example_inputs or [])
         self.name = name
+        self.inference = inference    # no backward graph will read this graph's buffers
+        # a forward graph's outputs from this index on are saved for its backward graph: they may keep
+        # kiln's layouts (AOTAutograd hands the backward their real strides)
+        self.saved_from = saved_from
         self.buffers = []             # ComputedBuffer | ExternKernel in program order
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.fallback_ops = []
@@ -119,6 +126,11 @@ class GraphLowering(torch.fx.Interpreter):
 
     def placeholder(self, target, args, kwargs):
         val = self.current_node.meta["val"]
+        given = self.example_inputs[len(self.graph_inputs)] if len(self.graph_inputs) < len(self.example_inputs) \
+            else None
+        if isinstance(val, torch.Tensor) and isinstance(given, torch.Tensor) and given.dim() == val.dim() and \
+                static_ints(given.stride()) and static_ints(given.shape):   # (no guards on symbolic sizes)
+            val = given
         if isinstance(val, torch.Tensor):
             buf = ir.InputBuffer(target, ir.Layout(val.dtype, val.device, [sym(s) for s in val.shape],
                                                    [sym(s) for s in val.stride()]), sym(val.storage_offset()))
@@ -151,17 +163,24 @@ class GraphLowering(torch.fx.Interpreter):
 
     def output(self, target, args, kwargs):
         vals = self.current_node.args[0]
-        self.graph_outputs = [self.output_value(v, o) for v, o in zip(args[0], vals)]
+        saved_from = len(vals) if self.saved_from is None else self.saved_from
+        self.graph_outputs = [self.output_value(v, o, i >= saved_from) for i, (v, o) in enumerate(zip(args[0], vals))]
         return self.graph_outputs
 
-    def output_value(self, value, node):
+    def output_value(self, value, node, saved):
+        """The output laid out as eager's; a saved activation may keep kiln's layout (static, at offset 0)."""
         if not isinstance(value, (Lazy, View)):
             return value
         meta = node.meta["val"]
         strides = [sym(s) for s in meta.stride()]
-        if isinstance(value, View) and (value.strides == strides or ir.static_numel(value.sizes) == 0):
+        if isinstance(value, View) and (value.strides == strides or ir.static_numel(value.sizes) == 0 or (
+                saved and value.offset == 0 and meta.storage_offset() == 0 and static_ints(value.strides))):
             return value
-        return self.realize(value, strides)
+        return self.realize_strided(value, strides)
+
+    def output_strides(self):
+        """The strides of each graph output, for AOTAutograd (None where not a tensor)."""
+        return [static_ints(o.strides) if isinstance(o, View) else None for o in self.graph_outputs]
 
     # -- realization
     def realize(self, value, strides=None):
@@ -195,17 +214,18 @@ class GraphLowering(torch.fx.Interpreter):
                                             origins=("empty",)))
         return View(buf, buf.layout.sizes, buf.layout.strides)
 
-    def extern(self, target, args, kwargs, fallback):
-        """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts.
+    def extern(self, target, args, kwargs, fallback, out_strides=None):
+        """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts, or out_strides.
 
         Tensor arguments get the layouts they had when the graph was traced: an op's output layout may
-        follow its inputs' (attention, convolution), and the outputs' layouts are taken from the trace."""
+        follow its inputs' (attention, convolution), and the outputs' layouts are taken from the trace.
+        With out_strides, the caller has chosen the layouts of the arguments and of the outputs."""
         node = self.current_node
 
         def to_ref(a, fx=None):
             if isinstance(a, (Lazy, View)):
-                meta = fx.meta.get("val") if isinstance(fx, torch.fx.Node) else None
-                return self.realize_as_traced(a, meta, target).ref()
+                meta = fx.meta.get("val") if isinstance(fx, torch.fx.Node) and out_strides is None else None
+                return self.share(fx, a, self.realize_as_traced(a, meta, target)).ref()
             if isinstance(a, (list, tuple)):
                 fxs = fx if isinstance(fx, (list, tuple)) and len(fx) == len(a) else [None] * len(a)
                 return type(a)(to_ref(x, f) for x, f in zip(a, fxs))
@@ -219,24 +239,38 @@ class GraphLowering(torch.fx.Interpreter):
         meta = self.current_node.meta.get("val")
         returns_tuple = isinstance(meta, (list, tuple))
         metas = list(meta) if returns_tuple else [meta]
-        outputs = [ir.Buffer(self.new_name(), ir.Layout(m.dtype, m.device, [sym(s) for s in m.shape],
-                                                       [sym(s) for s in m.stride()]))
-                   if isinstance(m, torch.Tensor) else None for m in metas]
+        strides = out_strides or [[sym(s) for s in m.stride()] if isinstance(m, torch.Tensor) else None
+                                  for m in metas]
+        outputs = [ir.Buffer(self.new_name(), ir.Layout(m.dtype, m.device, [sym(s) for s in m.shape], st))
+                   if isinstance(m, torch.Tensor) else None for m, st in zip(metas, strides)]
         kernel = ir.ExternKernel(self.new_name("extern"), target, args, kwargs, outputs, returns_tuple, fallback,
                                  origins=(str(target),))
         self.buffers.append(kernel)
         views = [View(o, o.layout.sizes, o.layout.strides) if o is not None else None for o in outputs]
         return views if returns_tuple else views[0]
 
+    def share(self, fx, value, realized):
+        """realized, which now also stands for fx's value in the rest of the graph: later users of a
+        value computed for a library call load it instead of computing it again."""
+        if isinstance(value, Lazy) and isinstance(fx, torch.fx.Node) and self.env.get(fx) is value:
+            self.env[fx] = realized
+        return realized
+
     def realize_as_traced(self, value, meta, target):
         """value as a buffer laid out as the traced argument `meta` was (row-major where unknown)."""
         strides = dense_meta_strides(meta, value.sizes)
+        if isinstance(value, View) and (strides is None or target in LAYOUT_AGNOSTIC):
+            return value
+        return self.realize_strided(value, strides or ir.contiguous_strides(value.sizes))
+
+    def realize_strided(self, value, strides):
+        """value as a buffer with these strides: a copy if it is a view laid out otherwise."""
         if isinstance(value, View):
-            live = [(a, b) for a, b, s in zip(value.strides, strides or [], value.sizes) if s != 1]
-            if strides is None or target in LAYOUT_AGNOSTIC or all(sympy.expand(a - b) == 0 for a, b in live):
+            live = [(a, b) for a, b, s in zip(value.strides, strides, value.sizes) if s != 1]
+            if all(sympy.expand(a - b) == 0 for a, b in live):
                 return value
             value = Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
-        return self.realize(value, strides or ir.contiguous_strides(value.sizes))
+        return self.realize(value, strides)
 
     def fallback(self, target, args, kwargs):
         if not isinstance(target, torch._ops.OpOverload):
@@ -251,6 +285,11 @@ class GraphLowering(torch.fx.Interpreter):
 
 # library calls whose outputs are row-major whatever their inputs' layouts
 LAYOUT_AGNOSTIC = {aten.mm.default, aten.addmm.default, aten.bmm.default, aten.baddbmm.default}
+
+
+def static_ints(exprs):
+    """The expressions as a tuple of ints if they are all numbers, else None."""
+    return tuple(int(e) for e in exprs) if all(isinstance(e, (int, sympy.Integer)) for e in exprs) else None
 
 
 def dense_meta_strides(meta, sizes):
@@ -1479,10 +1518,51 @@ def lower_searchsorted(out, a, b, *, out_int32=False, right=False, side=None, so
 
 # ---------------------------------------------------------------- externs: library calls
 
-EXTERNS = ["mm", "addmm", "bmm", "baddbmm", "convolution", "convolution_backward",
+def channels_last_strides(sizes):
+    n, c, h, w = sizes
+    return [h * w * c, sympy.Integer(1), w * c, c]
+
+
+class ChannelsLast:
+    """A library call whose output must be channels-last: cuDNN picks that layout for a channels-last
+    input, and `contiguous` makes sure of it (a no-op when it did)."""
+
+    def __init__(self, op):
+        self.op = op
+
+    def __call__(self, *args, **kwargs):
+        return self.op(*args, **kwargs).contiguous(memory_format=torch.channels_last)
+
+    def __str__(self):
+        return f"{self.op} (channels-last)"
+
+    __repr__ = __str__
+
+
+CHANNELS_LAST_DEVICES = {"cuda"}
+
+
+@register(aten.convolution.default)
+def lower_convolution(out, x, weight, *args):
+    """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
+    (its NCHW kernels transpose internally). The input copy fuses into its producer; consumers of the
+    output write eager's layout, and activations saved for the backward keep channels-last (the
+    forward reports their strides). Backward graphs keep the traced layouts."""
+    g = current()
+    target = aten.convolution.default
+    if not ((g.inference or g.saved_from is not None) and out.device.type in CHANNELS_LAST_DEVICES
+            and out.dim() == 4 and out.dtype != torch.float64):
+        return g.extern(target, (x, weight, *args), {}, fallback=False)
+    x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
+    return g.extern(ChannelsLast(target), (x, weight, *args), {}, fallback=False,
+                    out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+
+
+EXTERNS = ["mm", "addmm", "bmm", "baddbmm", "convolution_backward",
            "_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention",
            "_scaled_dot_product_cudnn_attention", "_scaled_dot_product_flash_attention_for_cpu",
-           "_scaled_dot_product_flash_attention_for_cpu_backward"]
+           "_scaled_dot_product_flash_attention_for_cpu_backward", "_scaled_dot_product_flash_attention_backward",
+           "_scaled_dot_product_efficient_attention_backward", "_scaled_dot_product_cudnn_attention_backward"]
 for _target in [getattr(aten, n).default for n in EXTERNS if hasattr(aten, n)]:
     LOWERINGS[_target] = (lambda t: lambda out, *args, **kwargs: current().extern(t, args, kwargs, fallback=False))(
         _target)

@@ -1,6 +1,8 @@
 """Top CUDA kernels of kiln and Inductor for one workload, side by side (torch.profiler).
 
-    PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bf16]
+    PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bfloat16] [--trace DIR]
+
+--trace also writes kiln's trace of the workload (kernels, wrapper, per-kernel times) to DIR.
 """
 import argparse
 
@@ -17,6 +19,7 @@ def main():
     p.add_argument("--train", action="store_true")
     p.add_argument("--dtype", default="float32")
     p.add_argument("--size", default="gpu")
+    p.add_argument("--trace", help="write kiln's trace, with per-kernel times, to this folder")
     a = p.parse_args()
     dtype = getattr(torch, a.dtype)
     w = W.WORKLOADS[a.workload]
@@ -24,7 +27,8 @@ def main():
     xs = w.make_inputs("cuda", dtype, a.size)
     for name in ("inductor", "kiln"):
         torch._dynamo.reset()
-        f = torch.compile(m, backend="inductor") if name == "inductor" else kiln.compile(m)
+        f = torch.compile(m, backend="inductor") if name == "inductor" else kiln.compile(
+            m, options={"trace": a.trace, "trace_profile": True} if a.trace else None)
 
         def step():
             out = f(*xs)

@@ -7,6 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from conftest import StatsDelta, compare_results, kiln_compile, run_fwd_bwd
+from kiln import lowering
 from kiln.tools.workloads import WORKLOADS
 
 
@@ -63,6 +64,22 @@ def test_masked_multihead_attention_fwd_bwd():
 
 def test_resnet_block_eval():
     check_module("resnet_block", tol=(2e-4, 2e-4))
+
+
+def test_resnet_block_eval_channels_last_convs(monkeypatch):
+    """Inference graphs run convolutions channels-last on the GPU; here on the CPU, to test the layout
+    plumbing: the copy into channels-last, the conv's channels-last output, eager's layout at the end."""
+    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+    delta = StatsDelta()
+    out = check_module("resnet_block", tol=(2e-4, 2e-4))
+    assert out.is_contiguous() and delta["extern_calls"] == 2 and delta["graphs_fallback"] == 0
+
+
+def test_resnet_block_train_channels_last_convs(monkeypatch):
+    """Forward graphs run convolutions channels-last too: the activations saved for the backward stay
+    channels-last, and the backward graph is compiled for those strides (reported to AOTAutograd)."""
+    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+    test_resnet_block_train("resnet_block")
 
 
 @pytest.mark.parametrize("name", ["resnet_block", "resnet_block_cl"])

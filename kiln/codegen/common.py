@@ -55,7 +55,7 @@ class Scope:
 
 class IndexPrinter(C99CodePrinter):
     """SymPy index expressions as integer C code (all index values are nonnegative)."""
-    DIV, MAX, MIN = "/", "std::max<int64_t>", "std::min<int64_t>"
+    DIV, MAX, MIN = "/", "kiln_imax", "kiln_imin"
 
     def _print_FloorDiv(self, e):
         return f"(({self._print(e.args[0])}) {self.DIV} {self._print(e.args[1])})"

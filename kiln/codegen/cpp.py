@@ -25,39 +25,61 @@ def ctype(dtype):
     return "float" if ir.dtype_is_low_precision(dtype) else CTYPES[dtype]
 
 
+# One overloaded kiln_NAME per C math function: float calls NAMEf, double calls NAME, integers go through double.
+MATH1 = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+         "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "lgamma", "sqrt")
+MATH2 = ("atan2", "copysign", "hypot", "fmod", "pow")
+LIBMVEC = MATH1[:21]   # the ones glibc's vector math library has SIMD versions of
+ROUNDING = ("floor", "ceil", "trunc", "nearbyint")   # integers pass through unchanged
+
 PRELUDE = r"""
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
-#include <algorithm>
-#ifdef KILN_LIBMVEC
-// glibc's vector math library: declared SIMD-callable, loops over exp/erf/tanh/... vectorize
+// No standard headers: parsing <cmath> and <algorithm> took most of a small build. The kernels need
+// only the fixed-width integers, the C math functions and a few helpers, all declared here.
+typedef __INT8_TYPE__ int8_t; typedef __INT16_TYPE__ int16_t; typedef __INT32_TYPE__ int32_t;
+typedef __INT64_TYPE__ int64_t; typedef __UINT8_TYPE__ uint8_t; typedef __UINT16_TYPE__ uint16_t;
+typedef __UINT32_TYPE__ uint32_t; typedef __UINT64_TYPE__ uint64_t;
 extern "C" {
-""" + "".join(f'#pragma omp declare simd notinbranch\nfloat {f}f(float);\n#pragma omp declare simd notinbranch\n'
-              f'double {f}(double);\n' for f in ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
-                                                  "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
-                                                  "acosh", "atanh", "erf", "erfc")) + r"""}
-#endif
-// sin and cos as plain calls (their builtins are off): gcc would otherwise merge sin(x) and cos(x)
+#ifdef KILN_LIBMVEC
+// glibc's vector math library: declared SIMD-callable, so loops over exp/erf/tanh/... vectorize
+""" + "".join(f"#pragma omp declare simd notinbranch\nfloat {f}f(float);\n#pragma omp declare simd notinbranch\n"
+              f"double {f}(double);\n" for f in LIBMVEC) + "#endif\n" + "".join(
+    f"float {f}f(float); double {f}(double);\n" for f in MATH1 + ROUNDING) + "".join(
+    f"float {f}f(float, float); double {f}(double, double);\n" for f in MATH2) + r"""int dprintf(int, const char*, ...);
+}
+template <typename T> constexpr bool kiln_is_float = false;
+template <> constexpr bool kiln_is_float<float> = true;
+template <> constexpr bool kiln_is_float<double> = true;
+""" + "".join(f"static inline float kiln_{f}(float x) {{ return {f}f(x); }}\n"
+              f"static inline double kiln_{f}(double x) {{ return {f}(x); }}\n"
+              f"template <typename T> static inline double kiln_{f}(T x) {{ return {f}((double)x); }}\n"
+              for f in MATH1) + "".join(
+    f"static inline float kiln_{f}(float x, float y) {{ return {f}f(x, y); }}\n"
+    f"static inline double kiln_{f}(double x, double y) {{ return {f}(x, y); }}\n"
+    f"template <typename T> static inline double kiln_{f}(T x, T y) {{ return {f}((double)x, (double)y); }}\n"
+    for f in MATH2[:3]) + "".join(
+    f"static inline float kiln_{f}(float x) {{ return {f}f(x); }}\n"
+    f"static inline double kiln_{f}(double x) {{ return {f}(x); }}\n"
+    f"template <typename T> static inline T kiln_{f}(T x) {{ return x; }}\n" for f in ROUNDING) + r"""
+// sin and cos are plain calls (their builtins are off): gcc would otherwise merge sin(x) and cos(x)
 // into one scalar sincos call, which has no vector form
-static inline float kiln_sin(float x) { return sinf(x); }
-static inline double kiln_sin(double x) { return sin(x); }
-static inline float kiln_cos(float x) { return cosf(x); }
-static inline double kiln_cos(double x) { return cos(x); }
+template <typename T> static inline bool kiln_isnan(T a) { return a != a; }
+template <typename T> static inline bool kiln_isinf(T a) { if constexpr (kiln_is_float<T>) { return __builtin_isinf(a); } else { return false; } }
+template <typename T> static inline bool kiln_signbit(T a) { if constexpr (kiln_is_float<T>) { return __builtin_signbit(a); } else { return a < 0; } }
+template <typename T> static inline T kiln_abs(T a) { if constexpr (kiln_is_float<T>) { return __builtin_fabs(a); } else { return a < 0 ? -a : a; } }
+template <typename T> static inline T kiln_relu(T a) { return a < T(0) ? T(0) : a; }   // NaN stays NaN
+static inline int64_t kiln_imax(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t kiln_imin(int64_t a, int64_t b) { return a < b ? a : b; }
 typedef uint16_t kiln_bf16;
-static inline float kiln_load(kiln_bf16 v) { uint32_t u = (uint32_t)v << 16; float f; std::memcpy(&f, &u, 4); return f; }
+static inline float kiln_load(kiln_bf16 v) { uint32_t u = (uint32_t)v << 16; float f; __builtin_memcpy(&f, &u, 4); return f; }
 static inline void kiln_index_error(int64_t index, int64_t size) {   // debug mode: an index past the end
-    std::fprintf(stderr, "kiln: index %lld is out of bounds for size %lld\n", (long long)index, (long long)size);
-    std::abort();
+    dprintf(2, "kiln: index %lld is out of bounds for size %lld\n", (long long)index, (long long)size);
+    __builtin_abort();
 }
 static inline float kiln_load(_Float16 v) { return (float)v; }
 template <typename T> static inline T kiln_load(T v) { return v; }
 static inline kiln_bf16 kiln_to_bf16(float f) {
-    uint32_t u; std::memcpy(&u, &f, 4);
-    if (std::isnan(f)) return 0x7fc0;
+    uint32_t u; __builtin_memcpy(&u, &f, 4);
+    if (f != f) return 0x7fc0;
     return (kiln_bf16)((u + 0x7fff + ((u >> 16) & 1)) >> 16);   // round to nearest even
 }
 static inline float kiln_round_bf16(float f) { return kiln_load(kiln_to_bf16(f)); }
@@ -65,21 +87,22 @@ static inline float kiln_round_half(float f) { return (float)(_Float16)f; }
 template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
 template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
 template <typename T> static inline T kiln_floordiv(T a, T b) {
-    if constexpr (std::is_floating_point<T>::value) { return std::floor(a / b); }
+    if constexpr (kiln_is_float<T>) { return kiln_floor(a / b); }
     else { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
 }
 template <typename T> static inline T kiln_truncdiv(T a, T b) {
-    if constexpr (std::is_floating_point<T>::value) { return std::trunc(a / b); } else { return a / b; }
-}
-template <typename T> static inline T kiln_remainder(T a, T b) {
-    if constexpr (std::is_floating_point<T>::value) { T r = std::fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
-    else { T r = a % b; return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; }
+    if constexpr (kiln_is_float<T>) { return kiln_trunc(a / b); } else { return a / b; }
 }
 template <typename T> static inline T kiln_fmod(T a, T b) {
-    if constexpr (std::is_floating_point<T>::value) { return std::fmod(a, b); } else { return a % b; }
+    if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return fmodf(a, b); }
+    else if constexpr (kiln_is_float<T>) { return fmod(a, b); } else { return a % b; }
+}
+template <typename T> static inline T kiln_remainder(T a, T b) {
+    T r = kiln_fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 template <typename T, typename U> static inline T kiln_pow(T a, U b) {
-    if constexpr (std::is_floating_point<T>::value) { return std::pow(a, (T)b); }
+    if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return powf(a, (T)b); }
+    else if constexpr (kiln_is_float<T>) { return pow(a, (T)b); }
     else { T r = 1; for (U i = 0; i < b; i++) r *= a; return b < 0 ? (a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0)) : r; }
 }
 #pragma omp declare reduction(kiln_max : float, double : omp_out = kiln_maximum(omp_out, omp_in)) \
@@ -87,8 +110,9 @@ template <typename T, typename U> static inline T kiln_pow(T a, U b) {
 #pragma omp declare reduction(kiln_min : float, double : omp_out = kiln_minimum(omp_out, omp_in)) \
     initializer(omp_priv = omp_orig)
 template <typename T> static inline T kiln_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
-template <typename T> static inline T kiln_sigmoid(T a) { return T(1) / (T(1) + std::exp(-a)); }
-template <typename T> static inline T kiln_bitnot(T a) { if constexpr (std::is_same<T, bool>::value) { return !a; } else { return ~a; } }
+template <typename T> static inline T kiln_sigmoid(T a) { return T(1) / (T(1) + kiln_exp(-a)); }
+template <typename T> static inline T kiln_bitnot(T a) { return ~a; }
+static inline bool kiln_bitnot(bool a) { return !a; }
 static inline uint64_t kiln_mix(uint64_t x) {   // splitmix64: a counter-based generator, one draw per element
     x += 0x9e3779b97f4a7c15ULL; x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL; return x ^ (x >> 31);
@@ -99,26 +123,22 @@ static inline float kiln_rand(int64_t seed, int64_t offset) {
 static inline float kiln_randn(int64_t seed, int64_t offset) {
     uint64_t r = kiln_mix(((uint64_t)seed << 32) ^ (uint64_t)offset);
     float u1 = ((float)(r >> 40) + 1.0f) * (1.0f / 16777217.0f), u2 = (float)((r >> 16) & 0xffffff) * (1.0f / 16777216.0f);
-    return std::sqrt(-2.0f * std::log(u1)) * std::cos(6.2831853071795865f * u2);
+    return kiln_sqrt(-2.0f * kiln_log(u1)) * kiln_cos(6.2831853071795865f * u2);
 }
 """
 
-UNARY_STD = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "tan", "asin", "acos",
-             "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "lgamma", "floor", "ceil",
-             "trunc", "isnan", "isinf", "signbit", "abs"]
 BINARY_INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
                 "gt": ">", "ge": ">=", "logical_and": "&&", "logical_or": "||", "logical_xor": "!=",
                 "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
 CPP_OPS = {
-    **{op: f"std::{op}({{0}})" for op in UNARY_STD},
+    **{op: f"kiln_{op}({{0}})" for op in MATH1 + ROUNDING[:3] + ("isnan", "isinf", "signbit", "abs", "relu")},
     **{op: f"{{0}} {sym} {{1}}" for op, sym in BINARY_INFIX.items()},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in ("maximum", "minimum", "floordiv", "truncdiv", "remainder", "fmod",
                                                  "pow")},
-    "sin": "kiln_sin({0})", "cos": "kiln_cos({0})",
-    "atan2": "std::atan2({0}, {1})", "copysign": "std::copysign({0}, {1})", "hypot": "std::hypot({0}, {1})",
+    **{op: f"kiln_{op}({{0}}, {{1}})" for op in MATH2[:3]},
     "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
-    "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / std::sqrt({0})",
-    "relu": "std::max({0}, decltype({0})(0))", "round": "std::nearbyint({0})", "where": "{0} ? {1} : {2}",
+    "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / kiln_sqrt({0})",
+    "round": "kiln_nearbyint({0})", "where": "{0} ? {1} : {2}",
     "rand": "kiln_rand({0}, {1})", "randn": "kiln_randn({0}, {1})",
 }
 
@@ -150,11 +170,10 @@ class CppKernel(KernelWriter):
             return "true" if value else "false"
         t = ctype(dtype)
         if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
-            lim = f"std::numeric_limits<{t}>"
-            return f"{lim}::quiet_NaN()" if math.isnan(value) else (f"{lim}::infinity()" if value > 0 else
-                                                                    f"-{lim}::infinity()")
+            special = '__builtin_nan("")' if math.isnan(value) else ("__builtin_inf()" if value > 0 else "-__builtin_inf()")
+            return f"{t}({special})"
         if dtype is not None and not dtype.is_floating_point:
-            return f"{t}({int(value)})"
+            return f"{t}({int(value) + 1}LL - 1)" if value == -2**63 else f"{t}({int(value)}LL)"
         return f"{t}({float(value)!r})"
 
     def spell_cast(self, x, dtype):
@@ -230,7 +249,7 @@ class CppKernel(KernelWriter):
             self.store(name, self.store_index(p), value)
 
     def pointwise_loop(self, members, R):
-        self.scope.line(f"const int64_t rend = std::min<int64_t>(rc + {CHUNK}, {R});")
+        self.scope.line(f"const int64_t rend = kiln_imin(rc + {CHUNK}, {R});")
         self.scope.line("#pragma omp simd")
         self.scope.line("for (int64_t r0 = rc; r0 < rend; r0++) {")
         self.push()
@@ -292,10 +311,12 @@ class CppKernel(KernelWriter):
         if rt in REDUCTION_INIT:
             self.scope.line(f"{t} {acc.name} = {REDUCTION_INIT[rt]};")
             return acc, None
-        lim = f"std::numeric_limits<{t}>"
-        worst = f"-{lim}::infinity()" if "max" in rt else f"{lim}::infinity()"
-        if not red.src_dtype.is_floating_point:
-            worst = f"{lim}::lowest()" if "max" in rt else f"{lim}::max()"
+        dt = red.src_dtype
+        if dt.is_floating_point:
+            lowest, highest = -math.inf, math.inf
+        else:
+            lowest, highest = (0, 1) if dt == torch.bool else (torch.iinfo(dt).min, torch.iinfo(dt).max)
+        worst = self.spell_constant(lowest if "max" in rt else highest, dt)
         if rt in ("max", "min"):
             self.scope.line(f"{t} {acc.name} = {worst};")
             return acc, None

@@ -21,6 +21,9 @@ CXX = os.environ.get("CXX", "g++")
 FLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-std=c++17",
          # value-preserving: lets sqrt and friends vectorize without changing results
          "-fno-math-errno", "-fno-trapping-math",
+         # no complete unrolling of constant-trip loops: it took half of a typical -O3 build (7x faster
+         # builds), and the vectorized loops it would unroll are the same
+         "--param=max-completely-peeled-insns=0",
          "-fno-builtin-sin", "-fno-builtin-sinf", "-fno-builtin-cos", "-fno-builtin-cosf"]
 if ctypes.util.find_library("mvec"):   # glibc's vector math (exp, erf, tanh, ... on whole vectors)
     FLAGS += ["-DKILN_LIBMVEC", "-lmvec"]

@@ -573,36 +573,6 @@ def parse_shard(text):
     return i, n
 
 
-def setup_pch(cache_dir):
-    """A precompiled header for the C++ prelude's standard headers, and a CXX wrapper that pre-includes it.
-
-    g++ spends most of a small kernel's build parsing <cmath> and <algorithm>; with the header
-    precompiled under the same flags the library comes out byte-identical in about 40% of the time.
-    Returns the wrapper's path, or None (plain g++) if anything goes wrong."""
-    try:
-        from kiln.runtime import cpp_build
-        cxx = cpp_build.CXX
-        flags = [f for f in cpp_build.FLAGS if f != "-shared" and not f.startswith("-l")]   # compile flags only
-        folder = os.path.join(cache_dir, "coverage_pch", hashlib.sha256(
-            (cxx + " ".join(flags)).encode()).hexdigest()[:12])
-        header, wrapper = os.path.join(folder, "kiln_std.h"), os.path.join(folder, "cxx")
-        if not os.path.exists(wrapper):
-            os.makedirs(folder, exist_ok=True)
-            with open(header, "w") as f:
-                f.write("".join(f"#include <{h}>\n" for h in ("cmath", "cstdint", "cstring", "limits", "algorithm")))
-            subprocess.run([cxx, *flags, "-x", "c++-header", header, "-o", header + ".gch"], check=True,
-                           capture_output=True)
-            with open(wrapper + ".tmp", "w") as f:
-                f.write(f'#!/bin/sh\nexec {cxx} -include {header} "$@"\n')
-            os.chmod(wrapper + ".tmp", 0o755)
-            os.replace(wrapper + ".tmp", wrapper)
-        return wrapper
-    except Exception as e:
-        print(f"kiln coverage: no precompiled header ({e}); using plain {os.environ.get('CXX', 'g++')}",
-              file=sys.stderr)
-        return None
-
-
 def run_shard(args):
     """Runs the worker until the shard is done, recording a sample that kills it as an error."""
     raw = os.path.join(args.out, "raw", args.backend)
@@ -618,10 +588,6 @@ def run_shard(args):
     env = dict(os.environ)
     env.setdefault("KILN_CACHE_DIR", os.path.join(tempfile.gettempdir(), "kiln_coverage_cache"))
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
-    if args.backend == "kiln" and not args.no_pch and "CXX" not in os.environ:
-        wrapper = setup_pch(env["KILN_CACHE_DIR"])
-        if wrapper:
-            env["CXX"] = wrapper
     cmd = [sys.executable, "-m", "kiln.tools.coverage", "--worker", "--jsonl", jsonl, "--backend", args.backend,
            "--shard", args.shard, "--dtypes", args.dtypes, "--timeout", str(args.timeout),
            "--threads", str(args.threads)]
@@ -878,7 +844,6 @@ def parser():
     p.add_argument("--resume", action="store_true", help="keep this shard's earlier results and skip their samples")
     p.add_argument("--timeout", type=int, default=180, help="seconds per sample before it counts as an error")
     p.add_argument("--threads", type=int, default=1, help="torch and OpenMP threads in the worker (default 1)")
-    p.add_argument("--no-pch", action="store_true", help="build kernels with plain $CXX, no precompiled header")
     p.add_argument("--summary-only", action="store_true", help="only merge the results in --out into summaries")
     p.add_argument("--expected", default=DEFAULT_EXPECTED, help="the expected-failures list")
     p.add_argument("--check", action="store_true",

@@ -1,0 +1,154 @@
+"""Pattern rewrites on Dynamo's FX graph, before AOTAutograd.
+
+Attention written by hand, softmax(q @ k^T * scale [masked]) [dropout] @ v, becomes one call to
+F.scaled_dot_product_attention. On a GPU that is a fused flash / memory-efficient kernel that never
+writes the (L, S) score matrix, forward or backward; fusing the hand-written ops cannot avoid it,
+because the softmax sits between two matmuls. The rewrite happens before AOTAutograd, so the
+backward graph uses the fused attention's own backward.
+
+The graph is torch-level (Dynamo), so one operation has several spellings (operator.matmul,
+torch.matmul, Tensor.matmul, ...): `kind` maps each node to one name, and the matcher walks back
+from the softmax.
+"""
+import logging
+import math
+import operator
+
+import torch
+import torch.nn.functional as F
+
+log = logging.getLogger("kiln.fusion")
+
+KINDS = {"bmm": "matmul", "truediv": "div", "div": "div", "mul": "mul", "sub": "sub", "add": "add",
+         "invert": "not", "logical_not": "not", "bitwise_not": "not"}
+
+
+def kind(n):
+    """What an FX node computes, whatever its spelling: 'matmul', 'softmax', 'div', ... or None."""
+    if n.op == "call_function":
+        name = getattr(n.target, "__name__", "")
+    elif n.op == "call_method":
+        name = n.target
+    else:
+        return None
+    return KINDS.get(name, name)
+
+
+def arg(n, i, name, default=None):
+    return n.args[i] if len(n.args) > i else n.kwargs.get(name, default)
+
+
+def value(n):
+    return n.meta.get("example_value") if isinstance(n, torch.fx.Node) else None
+
+
+def is_last_dim(n, dim):
+    v = value(n)
+    return v is not None and dim in (-1, v.dim() - 1)
+
+
+def only_feeds(node, users):
+    """node's result goes nowhere else, so replacing its consumers makes it dead."""
+    return all(u in users for u in node.users)
+
+
+def match_softmax(p):
+    """(scores, ops) if p = softmax(scores, -1), as F.softmax or as exp(x - amax) / sum: the nodes in between."""
+    if kind(p) == "softmax" and is_last_dim(p, arg(p, 1, "dim")) and len(p.args) <= 2 and "dtype" not in p.kwargs:
+        return p.args[0], [p]
+    if kind(p) != "div" or len(p.args) != 2 or not all(isinstance(a, torch.fx.Node) for a in p.args):
+        return None
+    e, total = p.args
+    if kind(total) != "sum" or total.args[0] is not e or not is_last_dim(e, arg(total, 1, "dim")) \
+            or not arg(total, 2, "keepdim", False):
+        return None
+    if kind(e) != "exp" or kind(e.args[0]) != "sub":
+        return None
+    x, top = e.args[0].args
+    if kind(top) != "amax" or top.args[0] is not x or not is_last_dim(x, arg(top, 1, "dim")) \
+            or not arg(top, 2, "keepdim", False):
+        return None
+    return x, [p, total, e, e.args[0], top]
+
+
+def match_attention(out):
+    """The SDPA call's arguments if out = softmax(q @ k^T ...) @ v, else None. Returns (q, k, v, mask, dropout,
+    scale, replaced nodes)."""
+    if kind(out) != "matmul" or len(out.args) != 2:
+        return None
+    p, v = out.args
+    dropout = 0.0
+    chain = []
+    if kind(p) == "dropout":
+        if arg(p, 2, "training", True):
+            dropout = arg(p, 1, "p", 0.5)
+        chain.append(p)
+        p = p.args[0]
+    soft = match_softmax(p)
+    if soft is None:
+        return None
+    s, ops = soft
+    chain += ops
+    mask = None
+    if kind(s) == "masked_fill" and arg(s, 2, "value") == -math.inf:
+        mask = ("not", s.args[1])   # masked_fill fills where True; SDPA attends where True
+        chain.append(s)
+        s = s.args[0]
+    elif kind(s) == "add" and value(s.args[1]) is not None and value(s.args[1]).is_floating_point():
+        mask = ("add", s.args[1])   # an additive float mask, added after the scale, as SDPA adds it
+        chain.append(s)
+        s = s.args[0]
+    scale = 1.0
+    if kind(s) in ("div", "mul") and isinstance(s.args[1], (int, float)):
+        scale = 1.0 / s.args[1] if kind(s) == "div" else float(s.args[1])
+        chain.append(s)
+        s = s.args[0]
+    if kind(s) != "matmul":
+        return None
+    q, kt = s.args
+    if kind(kt) != "transpose" or sorted(d % value(kt).dim() for d in kt.args[1:3]) != [value(kt).dim() - 2,
+                                                                                        value(kt).dim() - 1]:
+        return None
+    chain.append(s)
+    users = set(chain) | {out}
+    if not all(only_feeds(n, users) for n in chain):
+        return None
+    return q, kt.args[0], v, mask, dropout, scale, chain
+
+
+def supported(q, k, v, device_types):
+    """Shapes a fused attention kernel takes: 4-D (batch, heads, seq, head dim), head dim at most 256."""
+    q, k, v = value(q), value(k), value(v)
+    if q is None or k is None or v is None or q.device.type not in device_types:
+        return False
+    return (q.dim() == k.dim() == v.dim() == 4 and q.dtype == k.dtype == v.dtype and q.shape[-1] == k.shape[-1]
+            and isinstance(q.shape[-1], int) and q.shape[-1] <= 256 and v.shape[-1] <= 256
+            and q.shape[:-2] == k.shape[:-2] == v.shape[:-2] and q.dtype in (torch.float16, torch.bfloat16,
+                                                                              torch.float32))
+
+
+def rewrite_attention(gm, device_types=("cuda",)):
+    """Replaces hand-written attention in gm by F.scaled_dot_product_attention; returns how many."""
+    graph = gm.graph
+    count = 0
+    for out in list(graph.nodes):
+        found = match_attention(out)
+        if found is None or not supported(*found[:3], device_types):
+            continue
+        q, k, v, mask, dropout, scale, _ = found
+        with graph.inserting_before(out):
+            attn_mask = None
+            if mask is not None and mask[0] == "not":   # ~~m is m
+                m = mask[1]
+                attn_mask = m.args[0] if kind(m) == "not" else graph.call_function(operator.invert, (m,))
+            elif mask is not None:
+                attn_mask = mask[1]
+            sdpa = graph.call_function(F.scaled_dot_product_attention, (q, k, v),
+                                       {"attn_mask": attn_mask, "dropout_p": dropout, "scale": scale})
+        out.replace_all_uses_with(sdpa)
+        count += 1
+    if count:
+        graph.eliminate_dead_code()
+        gm.recompile()
+        log.info("kiln: rewrote %d hand-written attention(s) into scaled_dot_product_attention", count)
+    return count

@@ -1,0 +1,76 @@
+"""The attention rewrite (kiln/patterns.py): hand-written attention becomes one SDPA call.
+
+kiln applies it to CUDA graphs only; here it is applied to CPU graphs through a small backend, so
+that the matcher and the rewritten graph's numerics are tested without a GPU."""
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from kiln.patterns import rewrite_attention
+from kiln.tools.workloads import CausalSelfAttention, manual_softmax
+
+
+def rewritten(fn, *inputs):
+    """fn compiled by a backend that only applies the rewrite: (rewrites made, graph code, outputs)."""
+    seen = []
+
+    def backend(gm, example_inputs):
+        seen.append(rewrite_attention(gm, device_types=("cpu",)))
+        seen.append(gm.code)
+        return gm.forward
+    torch._dynamo.reset()
+    out = torch.compile(fn, backend=backend, fullgraph=True)(*inputs)
+    return seen[0], seen[1], out
+
+
+def qkv(*shape):
+    g = torch.Generator().manual_seed(0)
+    return [torch.randn(*shape, generator=g) for _ in range(3)]
+
+
+def test_gpt2_causal_attention_becomes_sdpa():
+    m = CausalSelfAttention(64, 4, 16).eval()
+    x = torch.randn(2, 16, 64)
+    count, code, out = rewritten(m, x)
+    assert count == 1 and "scaled_dot_product_attention" in code and "amax" not in code
+    torch.testing.assert_close(out, m(x))
+
+
+@pytest.mark.parametrize("variant", ["softmax_mul", "manual_div", "additive_mask", "dropout_eval"])
+def test_attention_spellings(variant):
+    q, k, v = qkv(2, 3, 8, 16)
+    mask = torch.randn(8, 8)
+
+    def fn(q, k, v):
+        if variant == "softmax_mul":
+            return F.softmax(torch.matmul(q, k.transpose(-1, -2)) * 0.25, dim=-1) @ v
+        if variant == "manual_div":
+            return manual_softmax(q @ k.transpose(-2, -1) / math.sqrt(16)) @ v
+        if variant == "additive_mask":
+            return (q @ k.transpose(-2, -1) / 4 + mask).softmax(-1) @ v
+        return F.dropout(torch.softmax(q @ k.transpose(-2, -1), -1), 0.3, training=False) @ v
+    count, _, out = rewritten(fn, q, k, v)
+    assert count == 1
+    torch.testing.assert_close(out, fn(q, k, v))
+
+
+@pytest.mark.parametrize("case", ["weights_returned", "three_d", "softmax_other_dim", "scale_before_mask_add"])
+def test_not_attention(case):
+    """Graphs the rewrite must leave alone: it would change what they compute or drop a result."""
+    q, k, v = qkv(2, 3, 8, 16) if case != "three_d" else qkv(2, 8, 16)
+
+    def fn(q, k, v):
+        s = q @ k.transpose(-2, -1)
+        if case == "weights_returned":
+            p = s.softmax(-1)
+            return p @ v, p
+        if case == "softmax_other_dim":
+            return s.softmax(-2) @ v
+        if case == "scale_before_mask_add":
+            return ((s + 1.0) / 4).softmax(-1) @ v
+        return s.softmax(-1) @ v
+    count, code, out = rewritten(fn, q, k, v)
+    assert count == 0 and "scaled_dot_product_attention" not in code
+    torch.testing.assert_close(out, fn(q, k, v))

@@ -526,7 +526,12 @@ def lower_clamp(out, x, lo=None, hi=None):
     return pointwise_value(out, fn, x, *[b for b in (lo, hi) if b is not None])
 
 
-@register(aten._to_copy.default, aten.clone.default, aten.alias.default, aten.lift_fresh_copy.default,
+@register(aten.alias.default)
+def lower_alias(out, x):
+    return x
+
+
+@register(aten._to_copy.default, aten.clone.default, aten.lift_fresh_copy.default,
           prims.convert_element_type.default, aten.contiguous.default)
 def lower_copy(out, x, *args, **kwargs):
     if not is_tensor(x) or out.device != x.device:
@@ -579,7 +584,7 @@ def view_of(x, sizes, reindex):
     sizes = list(sizes)
     if isinstance(x, View):
         new = ir.index_vars("v", len(sizes))
-        expr = ir.strided_index(reindex(new), x.strides, x.offset) if x.sizes else x.offset
+        expr = ir.simplify_index(ir.strided_index(reindex(new), x.strides, x.offset) if x.sizes else x.offset)
         strides = [expr.coeff(v) if s != 1 else sympy.Integer(0) for v, s in zip(new, sizes)]
         rest = sympy.expand(expr - sum(v * st for v, st in zip(new, strides)))
         if all(not rest.has(v) for v in new) and all(not st.has(*new) for st in strides):
@@ -879,7 +884,10 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
     low = current()
     if ir.static_numel(rsizes, 1) == 0 and reduction_type in ("max", "min", "argmax", "argmin"):
         raise LoweringError(f"{reduction_type} of an empty tensor")
-    splits = split_count(out_sizes, rsizes, reduction_type, out.device)
+    strides = getattr(x, "strides", None) or []
+    unit = [d for d, (st, size) in enumerate(zip(strides, x.sizes)) if st == 1 and size != 1]
+    interleaved = bool(unit) and unit[0] not in dims   # neighbouring rows are adjacent in memory
+    splits = split_count(out_sizes, rsizes, reduction_type, out.device, interleaved)
     if splits > 1:
         return split_reduction(low, out_sizes, rsizes, reduction_type, body, dtype or out.dtype, src_dtype,
                                out.device, splits)
@@ -889,13 +897,19 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
 IDENTITY = {"sum": 0, "prod": 1, "max": float("-inf"), "min": float("inf"), "any": False, "all": True}
 
 
-def split_count(out_sizes, rsizes, reduction_type, device):
+# (device type, rows interleaved in memory) -> (rows wanted, shortest piece, shortest row worth splitting).
+# On a GPU, a program reduces one or a few contiguous rows, but 64 interleaved ones (channels-last, a
+# bias gradient): those want more rows, to give each SM a few programs (768 bias columns summed over
+# 16384 rows ran on 12 programs). On a CPU, the cores.
+SPLITS = {("cuda", False): (8192, 1024, 1 << 16), ("cuda", True): (32768, 1024, 2048)}
+
+
+def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
     """Few long rows leave the machine idle: split each row into this many pieces (1: don't)."""
     n, r = ir.static_numel(out_sizes), ir.static_numel(rsizes)
-    if reduction_type not in IDENTITY or n is None or r is None or r < 1 << 16:
+    want, shortest, longest_whole = SPLITS.get((device.type, interleaved), (32, 4096, 1 << 16))
+    if reduction_type not in IDENTITY or n is None or r is None or r < longest_whole:
         return 1
-    # enough partial rows to fill the SMs even when a program takes 64 interleaved rows; the cores on a CPU
-    want, shortest = (8192, 1024) if device.type == "cuda" else (32, 4096)
     return max(1, min(want // max(n, 1), r // shortest))
 
 
@@ -969,26 +983,51 @@ def lower_max_dim(out, x, dim, keepdim=False):
     return [values, make_reduction(out[1], x, [dim], "arg" + rtype, src_dtype=opmath(x.dtype))]
 
 
+LONG_ROW = 1 << 14   # rows longer than this do not stay on chip between two passes over them
+
+
 @register(aten.var.correction, aten.var_mean.correction)
 def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
-    """Two passes, both fused into one kernel by the scheduler: the mean, then squared deviations."""
+    """Rows that stay on chip: two passes (the mean, then squared deviations), fused into one kernel.
+    Longer rows: one pass over memory, summing x - K and (x - K)^2 for a shift K taken from the row
+    itself (its first element): near the mean, so the subtraction s2 - s1^2/n does not cancel the way
+    sum(x^2) - sum(x)^2/n does."""
     var_out = out[0] if isinstance(out, (list, tuple)) else out
     dims = reduce_dims(x, dims)
     kept = [d for d in range(len(x.sizes)) if d not in dims]
     n = product([x.sizes[d] for d in dims])
     acc = opmath(var_out.dtype)
-    total = make_reduction(var_out, x, dims, "sum", src_dtype=acc, dtype=acc)
-    mean = Lazy(total.sizes, acc, x.device, lambda idx: ops.truediv(total.load(idx), as_value(n, idx, [], acc)))
-    keep = len(total.sizes) == len(x.sizes)
+    keep = len(var_out.shape) == len(x.sizes)
 
-    def squared_deviation(idx):
-        m_idx = [sympy.Integer(0) if d in dims else i for d, i in enumerate(idx)] if keep else [idx[d] for d in kept]
-        diff = ops.sub(as_value(x, idx, x.sizes, acc), mean.load(m_idx))
-        return ops.mul(diff, diff)
+    def row_of(idx):   # an element's index -> its row's index in the reduced result
+        return [sympy.Integer(0) if d in dims else i for d, i in enumerate(idx)] if keep else [idx[d] for d in kept]
 
-    sq = Lazy(list(x.sizes), acc, x.device, squared_deviation, x.opcount + 3)
-    ssd = make_reduction(var_out, sq, dims, "sum", src_dtype=acc, dtype=acc)
+    def first_of(ridx):   # a row's index in the reduced result -> the index of the row's first element
+        it = iter(ridx)
+        return [sympy.Integer(0) if d in dims else (ridx[d] if keep else next(it)) for d in range(len(x.sizes))]
+
+    def elementwise(fn, opcount):   # a value shaped and laid out as x
+        return Lazy(list(x.sizes), acc, x.device, fn, opcount, strides=getattr(x, "strides", None))
+
+    def square(v):
+        return elementwise(lambda idx: ops.mul(v.load(idx), v.load(idx)), v.opcount + 1)
     divisor = n - (1 if correction is None else correction)
+    rlen = ir.static_numel([x.sizes[d] for d in dims])
+    if rlen is not None and rlen > LONG_ROW:
+        shifted = elementwise(lambda idx: ops.sub(as_value(x, idx, x.sizes, acc),
+                                                  as_value(x, first_of(row_of(idx)), x.sizes, acc)), x.opcount + 2)
+        s1 = make_reduction(var_out, shifted, dims, "sum", src_dtype=acc, dtype=acc)
+        s2 = make_reduction(var_out, square(shifted), dims, "sum", src_dtype=acc, dtype=acc)
+        mean = Lazy(s1.sizes, acc, x.device, lambda idx: ops.add(as_value(x, first_of(idx), x.sizes, acc), ops.truediv(
+            s1.load(idx), as_value(n, idx, [], acc))))
+        ssd = Lazy(s1.sizes, acc, x.device, lambda idx: ops.maximum(ops.sub(s2.load(idx), ops.truediv(
+            ops.mul(s1.load(idx), s1.load(idx)), as_value(n, idx, [], acc))), ops.constant(0, acc)))
+    else:
+        total = make_reduction(var_out, x, dims, "sum", src_dtype=acc, dtype=acc)
+        mean = Lazy(total.sizes, acc, x.device, lambda idx: ops.truediv(total.load(idx), as_value(n, idx, [], acc)))
+        deviation = elementwise(lambda idx: ops.sub(as_value(x, idx, x.sizes, acc), mean.load(row_of(idx))),
+                                x.opcount + 2)
+        ssd = make_reduction(var_out, square(deviation), dims, "sum", src_dtype=acc, dtype=acc)
     var = pointwise_value(var_out, lambda s, c: ops.truediv(s, ops.maximum(c, ops.constant(0, acc))), ssd, divisor)
     if not isinstance(out, (list, tuple)):
         return var

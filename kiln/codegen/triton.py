@@ -320,6 +320,8 @@ class TritonKernel(KernelWriter):
             if N == 1:   # one long contiguous run: 1024 elements over 4 warps, 8 per thread in two vectors
                 return 1, min(next_pow2(R or 1024), 1024), False, 4
             rblock = min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE)
+            while R and rblock >= 256 and -R % rblock * 16 > R:   # a row of 3072 in blocks of 1024, not 2048
+                rblock //= 2
             xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
             return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
         if self.rows_interleaved():

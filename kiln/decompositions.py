@@ -22,11 +22,10 @@ EXTRA = [aten._softmax, aten._log_softmax, aten._softmax_backward_data, aten._lo
          aten.log_sigmoid_forward, aten.binary_cross_entropy, aten.binary_cross_entropy_backward]
 
 # Ops the OpInfo coverage sweep (kiln coverage) found running eagerly whose decompositions kiln lowers:
-# views and their scatters (flip, diagonal, unfold, repeat, *_scatter), factories (arange), pooling with
-# indices (pad, gather the windows, max), and pointwise composites.
+# views and their scatters (flip, diagonal, unfold, repeat, *_scatter), factories (arange), adaptive pooling,
+# and pointwise composites. (max_pool*_with_indices is lowered directly: torch 2.11 has no decomposition.)
 COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, aten.dist, aten.round.decimals,
-            aten.ldexp, aten.addmv, aten.slice_scatter, aten.max_pool2d_with_indices, aten.max_pool3d_with_indices,
-            aten.adaptive_max_pool2d, aten._adaptive_avg_pool2d, aten.grid_sampler_2d, aten.uniform,
+            aten.ldexp, aten.addmv, aten.slice_scatter, aten.adaptive_max_pool2d, aten._adaptive_avg_pool2d, aten.grid_sampler_2d, aten.uniform,
             aten.exponential, aten.narrow_copy, aten.cauchy, aten.geometric, aten.log_normal, aten.normal,
             aten.bernoulli.default, aten._batch_norm_with_update_functional, aten.unbind_copy,
             aten.adaptive_max_pool3d, aten.tril_indices, aten.triu_indices]

@@ -7,6 +7,7 @@ Views (view, permute, expand, slice, ...) are index transforms, so they never co
 `LOWERINGS` maps an ATen op to a small function; ops missing from it become eager fallbacks.
 """
 import dataclasses
+import itertools
 import logging
 import math
 import operator
@@ -853,6 +854,8 @@ def lower_index_select(out, x, dim, index):
 
 def reduce_dims(x, dims):
     n = len(x.sizes)
+    if n == 0:   # a 0-d tensor reduced over its "dim 0" is itself
+        return []
     if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
         return list(range(n))
     if isinstance(dims, int):
@@ -1105,6 +1108,8 @@ class Unaliased:
 def copy_exact(x):
     if not isinstance(x, torch.Tensor) or x.layout != torch.strided:
         return x
+    if x.is_conj() or x.is_neg():   # a lazily conjugated/negated view: the storage alone has other values
+        return torch.empty_strided(x.size(), x.stride(), dtype=x.dtype, device=x.device).copy_(x)
     storage = x.untyped_storage()
     fresh = torch.empty(0, dtype=x.dtype, device=x.device)
     return fresh.set_(storage.clone() if storage.nbytes() else storage, x.storage_offset(), x.size(), x.stride())
@@ -1368,6 +1373,55 @@ def pool_params(n, kernel_size, stride, padding):
     expand = lambda v, default: [default] * n if not v else list(v) * n if len(v) == 1 else list(v)  # noqa: E731
     kernel = expand(kernel_size, None)
     return kernel, (expand(stride, None) if stride else kernel), expand(padding, 0)
+
+
+@register(aten.max_pool2d_with_indices.default, aten.max_pool3d_with_indices.default)
+def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """Each window's maximum and the flat spatial index of where it is, as eager's kernels pick it: the
+    window's first in-bounds position to start with, then any larger value or any NaN. The window is
+    unrolled, so only small static kernels."""
+    n = 3 if "3d" in str(current().current_node.target) else 2
+    kernel, stride, padding = pool_params(n, kernel_size, stride, [padding] if isinstance(padding, int) else padding)
+    dilation = pool_params(n, [dilation] if isinstance(dilation, int) else dilation, (), 0)[0]
+    if not all(isinstance(v, int) for v in kernel + stride + padding + dilation) or math.prod(kernel) > 64:
+        return NotImplemented
+    sizes = [sym(v) for v in out[0].shape]
+    spatial_in = list(x.sizes[-n:])
+    lead = len(sizes) - n
+    acc, i64 = opmath(out[0].dtype), torch.int64
+
+    def window(idx):
+        zero = ops.constant(0, i64)
+        starts = [o * st - p for o, st, p in zip(idx[lead:], stride, padding)]
+        # the first in-bounds position along each dim: start + ceil(-start / d) * d when start < 0
+        firsts = [ops.where(ops.lt(ops.index_expr(b, i64), zero),
+                            ops.index_expr(b + ir.FloorDiv(-b + d - 1, d) * d, i64), ops.index_expr(b, i64))
+                  for b, d in zip(starts, dilation)]
+        where = flat_position(firsts, spatial_in)
+        best = ops.constant(-math.inf, acc)
+        for offsets in itertools.product(*[range(k) for k in kernel]):
+            pos = [b + off * d for b, off, d in zip(starts, offsets, dilation)]
+            inside = all_of([c for q, size in zip(pos, spatial_in) for c in (
+                ops.ge(ops.index_expr(q, i64), zero), ops.lt(ops.index_expr(q, i64), ops.index_expr(size, i64)))])
+            v = ops.masked(inside, lambda pos=pos: as_value(x, list(idx[:lead]) + pos, x.sizes, acc),
+                           ops.constant(-math.inf, acc))
+            take = ops.logical_and(inside, ops.logical_or(ops.gt(v, best), ops.isnan(v)))
+            best = ops.where(take, v, best)
+            where = ops.where(take, flat_position([ops.index_expr(q, i64) for q in pos], spatial_in), where)
+        return best, where
+
+    values = Lazy(sizes, out[0].dtype, out[0].device,
+                  lambda idx: ops.to_dtype(window(idx)[0], out[0].dtype, acc), x.opcount + 4 * math.prod(kernel))
+    indices = Lazy(sizes, i64, out[1].device, lambda idx: window(idx)[1], x.opcount + 4 * math.prod(kernel))
+    return [values, indices]
+
+
+def flat_position(positions, sizes):
+    """Row-major flat index of int64 positions within sizes."""
+    flat = positions[0]
+    for q, size in zip(positions[1:], sizes[1:]):
+        flat = ops.add(ops.mul(flat, ops.index_expr(size, torch.int64)), q)
+    return flat
 
 
 @register(aten.avg_pool2d.default, aten.avg_pool3d.default)

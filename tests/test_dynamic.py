@@ -93,3 +93,16 @@ def test_dynamic_output_stride_with_max(name):
     for batch in BATCHES:
         x = make_tensor((batch, 12))
         compare_results(compiled(x), fn(x), fn(x.double()), what=f"batch {batch}")
+
+
+def test_index_divided_by_a_symbolic_sum():
+    """Ceil-mode pooling with symbolic sizes: indices of x0 // (((h - 1) // 2) + 1), whose divisor is a sum
+    (printed without parentheses it divided by the first term only and wrote out of bounds)."""
+    fn = lambda x: F.max_pool2d(x, 2, 2, 0, 1, True, return_indices=True)  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    delta = StatsDelta()
+    for shape in [(2, 3, 9, 7), (3, 2, 11, 5)]:
+        x = torch.randn(shape)
+        for got, expected in zip(compiled(x), fn(x)):
+            assert torch.equal(got, expected)
+    assert delta["graphs_compiled"] == 1 and delta["fallback_ops"] == 0

@@ -58,12 +58,12 @@ class IndexPrinter(C99CodePrinter):
     DIV, MAX, MIN = "/", "kiln_imax", "kiln_imin"
 
     def _print_FloorDiv(self, e):
-        return f"(({self._print(e.args[0])}) {self.DIV} {self._print(e.args[1])})"
+        return f"(({self._print(e.args[0])}) {self.DIV} ({self._print(e.args[1])}))"   # a divisor may be a sum
 
     def _print_ModularIndexing(self, e):
         base, div, mod = e.args
-        inner = f"({self._print(base)})" if div == 1 else f"(({self._print(base)}) {self.DIV} {self._print(div)})"
-        return f"({inner} % {self._print(mod)})"
+        inner = f"({self._print(base)})" if div == 1 else f"(({self._print(base)}) {self.DIV} ({self._print(div)}))"
+        return f"({inner} % ({self._print(mod)}))"
 
     def _print_Pow(self, e):
         base, exp = e.args

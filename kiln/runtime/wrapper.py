@@ -10,11 +10,11 @@ from kiln.scheduler import Kernel
 
 class PyIndexPrinter(StrPrinter):
     def _print_FloorDiv(self, e):
-        return f"({self._print(e.args[0])} // {self._print(e.args[1])})"
+        return f"(({self._print(e.args[0])}) // ({self._print(e.args[1])}))"
 
     def _print_ModularIndexing(self, e):
         base, div, mod = e.args
-        return f"(({self._print(base)} // {self._print(div)}) % {self._print(mod)})"
+        return f"((({self._print(base)}) // ({self._print(div)})) % ({self._print(mod)}))"
 
     def _print_Max(self, e):
         return f"max({', '.join(self._print(a) for a in e.args)})"

@@ -239,7 +239,6 @@ def flatten_result(x):
 
 def values_differ(expected, actual, rtol, atol, meta_only):
     """Why actual is not expected (pytrees of tensors and Python values), or None."""
-    import torch
     e_leaves, e_spec = flatten_result(expected)
     a_leaves, a_spec = flatten_result(actual)
     if len(e_leaves) != len(a_leaves) or e_spec != a_spec:
@@ -628,7 +627,8 @@ def run_shard(args):
             return 1
     meta = {"args": " ".join(sys.argv[1:]), "backend": args.backend, "shard": args.shard, "dtypes": args.dtypes,
             "max_samples": args.max_samples, "started": datetime.datetime.fromtimestamp(started).isoformat(
-                timespec="seconds"), "wall_s": round(time.time() - started, 1), "crashes": crashes}
+                timespec="seconds"), "wall_s": round(time.time() - started, 1), "crashes": crashes,
+            "torch": torch_version(), "host": host_name()}
     with open(jsonl[:-len(".jsonl")] + ".meta.json", "w") as f:
         json.dump(meta, f, indent=1)
     return 0
@@ -701,7 +701,8 @@ def backend_summary(out, backend, expected):
     sample_time = sum(r.get("time", 0) for r in records)
     unexpected, fixed = check_expected(records, expected) if backend == "kiln" else ([], [])
     lines = [f"# OpInfo coverage: {backend}", "",
-             f"torch {torch_version()}, {platform.machine()} {cpu_name()}, {os.cpu_count()} cores. "
+             f"torch {', '.join(sorted({m.get('torch', '?') for m in metas}))}; "
+             f"{', '.join(sorted({m.get('host', '?') for m in metas}))}. "
              f"Generated {datetime.date.today().isoformat()} by `python -m kiln.tools.coverage`; "
              f"runs: {', '.join(sorted({m['args'] for m in metas})) or '-'}.", "",
              f"**{headline(by_dtype)}.**", "",
@@ -817,6 +818,10 @@ def write_summaries(out, expected_path=DEFAULT_EXPECTED):
 def torch_version():
     import torch
     return torch.__version__
+
+
+def host_name():
+    return f"{platform.machine()} {cpu_name()}, {os.cpu_count()} cores"
 
 
 def cpu_name():

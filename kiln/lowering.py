@@ -585,7 +585,9 @@ def view_of(x, sizes, reindex):
     sizes = list(sizes)
     if isinstance(x, View):
         new = ir.index_vars("v", len(sizes))
-        expr = ir.simplify_index(ir.strided_index(reindex(new), x.strides, x.offset) if x.sizes else x.offset)
+        expr = ir.strided_index(reindex(new), x.strides, x.offset) if x.sizes else x.offset
+        if expr.has(ir.FloorDiv, ir.ModularIndexing):   # a reshape across dims: fold what fits back together
+            expr = ir.simplify_index(expr)
         strides = [expr.coeff(v) if s != 1 else sympy.Integer(0) for v, s in zip(new, sizes)]
         rest = sympy.expand(expr - sum(v * st for v, st in zip(new, strides)))
         if all(not rest.has(v) for v in new) and all(not st.has(*new) for st in strides):

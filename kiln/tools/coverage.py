@@ -85,8 +85,9 @@ def parse_key(key):
     return op, dtype, int(index)
 
 
-def load_expected(path=DEFAULT_EXPECTED):
-    """{sample key: class} from the expected-failures list: `op:dtype:index class  # why` per line."""
+def load_expected(path=DEFAULT_EXPECTED, version=None):
+    """{sample key: class} from the expected-failures list: `op:dtype:index class [torch=V]  # why` per
+    line; with torch=V the line holds only where torch's version starts with V."""
     expected = {}
     if not path or not os.path.exists(path):
         return expected
@@ -95,10 +96,11 @@ def load_expected(path=DEFAULT_EXPECTED):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
-            key, cls = line.split()[:2]
+            key, cls, *only = line.split()
             if cls not in FAILURES:
                 raise ValueError(f"{path}: {key}: class must be one of {FAILURES}, not {cls!r}")
-            expected[key] = cls
+            if all((version or torch_version()).startswith(o.removeprefix("torch=")) for o in only):
+                expected[key] = cls
     return expected
 
 
@@ -685,11 +687,18 @@ def headline(by_dtype):
             f"{allc['error']} errors, {allc['no_graph']} without a graph, {allc['skipped']} skipped")
 
 
-def backend_summary(out, backend, expected):
+def sweep_expected(out, backend, path):
+    """The expected failures that hold for the torch version the results in `out` were swept with."""
+    versions = {m.get("torch") for m in load_meta(out, backend)} - {None}
+    return load_expected(path, versions.pop() if len(versions) == 1 else None)
+
+
+def backend_summary(out, backend, expected_path):
     records = load_records(out, backend)
     if not records:
         return None
     metas = load_meta(out, backend)
+    expected = sweep_expected(out, backend, expected_path)
     table, by_dtype = totals_table(records)
     per_op = collections.defaultdict(collections.Counter)
     fallbacks = collections.defaultdict(collections.Counter)
@@ -798,10 +807,9 @@ def comparison(out, results):
 
 
 def write_summaries(out, expected_path=DEFAULT_EXPECTED):
-    expected = load_expected(expected_path)
     results = {}
     for backend in BACKENDS:
-        made = backend_summary(out, backend, expected)
+        made = backend_summary(out, backend, expected_path)
         if made is None:
             continue
         text, records, by_dtype = made
@@ -870,7 +878,7 @@ def main(argv=None) -> int:
             return rc
     results = write_summaries(args.out, args.expected)
     if args.check and "kiln" in results:
-        unexpected, fixed = check_expected(results["kiln"][1], load_expected(args.expected))
+        unexpected, fixed = check_expected(results["kiln"][1], sweep_expected(args.out, "kiln", args.expected))
         for r in unexpected:
             print(f"unexpected {r['cls']}: {sample_key(r['op'], r['dtype'], r['index'])}: {r.get('detail')}",
                   file=sys.stderr)

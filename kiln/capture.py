@@ -41,7 +41,13 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     opts = options if isinstance(options, Options) else Options.make(mode, options)
     gid = next(_graph_ids)
     decomps = kiln_decompositions()
-    STATS["attention_rewrites"] += rewrite_attention(gm)
+    try:
+        STATS["attention_rewrites"] += rewrite_attention(gm)
+    except Exception as e:   # matching happens before any change, so the graph is still the one traced
+        if opts.strict:
+            raise
+        log.warning("kiln: the attention rewrite failed for graph %d; compiling it as written: %s: %s", gid,
+                    type(e).__name__, str(e).splitlines()[0] if str(e) else "")
     before = trace_before_decomposition(opts, gm, example_inputs)
 
     def compiler(kind):

@@ -56,7 +56,7 @@ def match_softmax(p):
     """(scores, ops) if p = softmax(scores, -1), as F.softmax or as exp(x - amax) / sum: the nodes in between."""
     if kind(p) == "softmax" and is_last_dim(p, arg(p, 1, "dim")) and len(p.args) <= 2 and "dtype" not in p.kwargs:
         return p.args[0], [p]
-    if kind(p) != "div" or len(p.args) != 2 or not all(isinstance(a, torch.fx.Node) for a in p.args):
+    if kind(p) != "div" or len(p.args) != 2 or p.kwargs or not all(isinstance(a, torch.fx.Node) for a in p.args):
         return None
     e, total = p.args
     if kind(total) != "sum" or total.args[0] is not e or not is_last_dim(e, arg(total, 1, "dim")) \
@@ -99,7 +99,7 @@ def match_attention(out):
         chain.append(s)
         s = s.args[0]
     scale = 1.0
-    if kind(s) in ("div", "mul") and isinstance(s.args[1], (int, float)):
+    if kind(s) in ("div", "mul") and len(s.args) == 2 and isinstance(s.args[1], (int, float)) and not s.kwargs:
         scale = 1.0 / s.args[1] if kind(s) == "div" else float(s.args[1])
         chain.append(s)
         s = s.args[0]

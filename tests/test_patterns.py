@@ -56,7 +56,8 @@ def test_attention_spellings(variant):
     torch.testing.assert_close(out, fn(q, k, v))
 
 
-@pytest.mark.parametrize("case", ["weights_returned", "three_d", "softmax_other_dim", "scale_before_mask_add"])
+@pytest.mark.parametrize("case", ["weights_returned", "three_d", "softmax_other_dim", "scale_before_mask_add",
+                                  "floor_division"])
 def test_not_attention(case):
     """Graphs the rewrite must leave alone: it would change what they compute or drop a result."""
     q, k, v = qkv(2, 3, 8, 16) if case != "three_d" else qkv(2, 8, 16)
@@ -70,6 +71,8 @@ def test_not_attention(case):
             return s.softmax(-2) @ v
         if case == "scale_before_mask_add":
             return ((s + 1.0) / 4).softmax(-1) @ v
+        if case == "floor_division":
+            return torch.div(s, 4, rounding_mode="floor").softmax(-1) @ v
         return s.softmax(-1) @ v
     count, code, out = rewritten(fn, q, k, v)
     assert count == 0 and "scaled_dot_product_attention" not in code

@@ -841,3 +841,15 @@ def test_backward_misc(check_grad, name):
 def test_int64_beyond_int32(check):
     x = torch.randint(-(1 << 40), 1 << 40, (4, 5))
     check(lambda x: (x * 3, x // 7, x % 1000, x.to(torch.float64), x.sum(), x.amax(0), x >> 33), x)
+
+
+@pytest.mark.parametrize("first", [0.0, 10.0, 1e4])
+def test_var_of_long_rows_is_accurate(first):
+    """Rows too long to stay on chip take one pass around a shift near the mean: an outlying first element
+    must not cost accuracy (a shift taken from the first element alone did: 200x eager's error)."""
+    x = torch.randn(3, 40000, generator=torch.Generator().manual_seed(0)) * 2 + 5
+    x[:, 0] = first
+    fn = lambda x: torch.var_mean(x, 1)  # noqa: E731
+    got = kiln_compile(fn)(x)
+    for g, r in zip(got, fn(x.double())):
+        assert ((g.double() - r).abs() / r.abs()).max() < 1e-5

@@ -280,7 +280,7 @@ class GraphLowering(torch.fx.Interpreter):
         log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", target)
         result = self.extern(target, args, kwargs, fallback=True)
         if any(r.alias_info is not None for r in target._schema.returns):
-            self.buffers[-1].target = Unaliased(target)
+            self.buffers[-1].target = unaliased(target)
         return result
 
 
@@ -1099,21 +1099,26 @@ def lower_with_effects(low, token, op, *args, **kwargs):
     return (token,) + (None,) * (len(meta) - 1)
 
 
-class Unaliased:
+class OpThen:
+    """A library call whose result the wrapper passes through `then` (named `label` in generated code)."""
+
+    def __init__(self, op, then, label):
+        self.op, self.then, self.label = op, then, label
+
+    def __call__(self, *args, **kwargs):
+        return self.then(self.op(*args, **kwargs))
+
+    def __str__(self):
+        return self.label
+
+    __repr__ = __str__
+
+
+def unaliased(op):
     """A fallback op that returns views of its inputs (view.dtype, view_as_real, ...), returning copies
     instead, laid out as the views: the wrapper reuses a dead buffer's memory for later results, and
     must not find a live view still reading it."""
-
-    def __init__(self, op):
-        self.op = op
-
-    def __call__(self, *args, **kwargs):
-        return torch.utils._pytree.tree_map(copy_exact, self.op(*args, **kwargs))
-
-    def __str__(self):
-        return str(self.op)
-
-    __repr__ = __str__
+    return OpThen(op, lambda result: torch.utils._pytree.tree_map(copy_exact, result), str(op))
 
 
 def copy_exact(x):
@@ -1421,9 +1426,12 @@ def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_m
             where = ops.where(take, flat_position([ops.index_expr(q, i64) for q in pos], spatial_in), where)
         return best, where
 
-    values = Lazy(sizes, out[0].dtype, out[0].device,
-                  lambda idx: ops.to_dtype(window(idx)[0], out[0].dtype, acc), x.opcount + 4 * math.prod(kernel))
-    indices = Lazy(sizes, i64, out[1].device, lambda idx: window(idx)[1], x.opcount + 4 * math.prod(kernel))
+    # each result walks the window (they land in one kernel; a gather of the maximum from the index
+    # instead took a second kernel: the indirect load does not split into the same loops)
+    opcount = x.opcount + 4 * math.prod(kernel)
+    values = Lazy(sizes, out[0].dtype, out[0].device, lambda idx: ops.to_dtype(window(idx)[0], out[0].dtype, acc),
+                  opcount)
+    indices = Lazy(sizes, i64, out[1].device, lambda idx: window(idx)[1], opcount)
     return [values, indices]
 
 
@@ -1627,22 +1635,6 @@ def channels_last_strides(sizes):
     return [h * w * c, sympy.Integer(1), w * c, c]
 
 
-class ChannelsLast:
-    """A library call whose output must be channels-last: cuDNN picks that layout for a channels-last
-    input, and `contiguous` makes sure of it (a no-op when it did)."""
-
-    def __init__(self, op):
-        self.op = op
-
-    def __call__(self, *args, **kwargs):
-        return self.op(*args, **kwargs).contiguous(memory_format=torch.channels_last)
-
-    def __str__(self):
-        return f"{self.op} (channels-last)"
-
-    __repr__ = __str__
-
-
 CHANNELS_LAST_DEVICES = {"cuda"}
 
 
@@ -1658,7 +1650,10 @@ def lower_convolution(out, x, weight, *args):
             and out.dim() == 4 and out.dtype != torch.float64):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
-    return g.extern(ChannelsLast(target), (x, weight, *args), {}, fallback=False,
+    # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
+    channels_last = OpThen(target, lambda y: y.contiguous(memory_format=torch.channels_last),
+                           f"{target} (channels-last)")
+    return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
 
 

@@ -19,8 +19,7 @@ import torch.nn.functional as F
 
 log = logging.getLogger("kiln.fusion")
 
-KINDS = {"bmm": "matmul", "truediv": "div", "div": "div", "mul": "mul", "sub": "sub", "add": "add",
-         "invert": "not", "logical_not": "not", "bitwise_not": "not"}
+KINDS = {"bmm": "matmul", "truediv": "div", "invert": "not", "logical_not": "not", "bitwise_not": "not"}
 
 
 def kind(n):
@@ -72,8 +71,7 @@ def match_softmax(p):
 
 
 def match_attention(out):
-    """The SDPA call's arguments if out = softmax(q @ k^T ...) @ v, else None. Returns (q, k, v, mask, dropout,
-    scale, replaced nodes)."""
+    """The SDPA call's arguments if out = softmax(q @ k^T ...) @ v, else None: (q, k, v, mask, dropout, scale)."""
     if kind(out) != "matmul" or len(out.args) != 2:
         return None
     p, v = out.args
@@ -113,7 +111,7 @@ def match_attention(out):
     users = set(chain) | {out}
     if not all(only_feeds(n, users) for n in chain):
         return None
-    return q, kt.args[0], v, mask, dropout, scale, chain
+    return q, kt.args[0], v, mask, dropout, scale
 
 
 def supported(q, k, v, device_types):
@@ -135,7 +133,7 @@ def rewrite_attention(gm, device_types=("cuda",)):
         found = match_attention(out)
         if found is None or not supported(*found[:3], device_types):
             continue
-        q, k, v, mask, dropout, scale, _ = found
+        q, k, v, mask, dropout, scale = found
         with graph.inserting_before(out):
             attn_mask = None
             if mask is not None and mask[0] == "not":   # ~~m is m

@@ -25,12 +25,29 @@ def ctype(dtype):
     return "float" if ir.dtype_is_low_precision(dtype) else CTYPES[dtype]
 
 
-# One overloaded kiln_NAME per C math function: float calls NAMEf, double calls NAME, integers go through double.
-MATH1 = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-         "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "lgamma", "sqrt")
-MATH2 = ("atan2", "copysign", "hypot", "fmod", "pow")
-LIBMVEC = MATH1[:21]   # the ones glibc's vector math library has SIMD versions of
-ROUNDING = ("floor", "ceil", "trunc", "nearbyint")   # integers pass through unchanged
+LIBMVEC = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
+           "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc")   # glibc has SIMD versions of these
+MATH1 = LIBMVEC + ("lgamma", "sqrt")            # unary C math functions the kernels call as kiln_NAME
+MATH2 = ("atan2", "copysign", "hypot")          # binary ones
+ROUNDING_OPS = ("floor", "ceil", "trunc")
+ROUNDING = ROUNDING_OPS + ("nearbyint",)        # unary, integers pass through unchanged (nearbyint: round)
+
+
+def declaration(f, arity):
+    """The C library's float and double versions of math function f."""
+    return f"float {f}f({', '.join(['float'] * arity)}); double {f}({', '.join(['double'] * arity)});\n"
+
+
+def overloads(f, arity=1, integers_as_double=True):
+    """kiln_F: float calls Ff, double calls F; other types go through double, or pass unchanged."""
+    xs = ["x", "y"][:arity]
+    params = lambda t: ", ".join(f"{t} {x}" for x in xs)  # noqa: E731
+    other = (f"template <typename T> static inline double kiln_{f}({params('T')}) "
+             f"{{ return {f}({', '.join(f'(double){x}' for x in xs)}); }}\n" if integers_as_double else
+             f"template <typename T> static inline T kiln_{f}(T x) {{ return x; }}\n")
+    return (f"static inline float kiln_{f}({params('float')}) {{ return {f}f({', '.join(xs)}); }}\n"
+            f"static inline double kiln_{f}({params('double')}) {{ return {f}({', '.join(xs)}); }}\n" + other)
+
 
 PRELUDE = r"""
 // No standard headers: parsing <cmath> and <algorithm> took most of a small build. The kernels need
@@ -43,25 +60,16 @@ extern "C" {
 // glibc's vector math library: declared SIMD-callable, so loops over exp/erf/tanh/... vectorize
 """ + "".join(f"#pragma omp declare simd notinbranch\nfloat {f}f(float);\n#pragma omp declare simd notinbranch\n"
               f"double {f}(double);\n" for f in LIBMVEC) + "#endif\n" + "".join(
-    f"float {f}f(float); double {f}(double);\n" for f in MATH1 + ROUNDING) + "".join(
-    f"float {f}f(float, float); double {f}(double, double);\n" for f in MATH2) + r"""int dprintf(int, const char*, ...);
+    declaration(f, 1) for f in MATH1 + ROUNDING) + "".join(
+    declaration(f, 2) for f in MATH2 + ("fmod", "pow")) + r"""int dprintf(int, const char*, ...);
 }
 template <typename T> constexpr bool kiln_is_float = false;
 template <> constexpr bool kiln_is_float<float> = true;
 template <> constexpr bool kiln_is_float<double> = true;
-""" + "".join(f"static inline float kiln_{f}(float x) {{ return {f}f(x); }}\n"
-              f"static inline double kiln_{f}(double x) {{ return {f}(x); }}\n"
-              f"template <typename T> static inline double kiln_{f}(T x) {{ return {f}((double)x); }}\n"
-              for f in MATH1) + "".join(
-    f"static inline float kiln_{f}(float x, float y) {{ return {f}f(x, y); }}\n"
-    f"static inline double kiln_{f}(double x, double y) {{ return {f}(x, y); }}\n"
-    f"template <typename T> static inline double kiln_{f}(T x, T y) {{ return {f}((double)x, (double)y); }}\n"
-    for f in MATH2[:3]) + "".join(
-    f"static inline float kiln_{f}(float x) {{ return {f}f(x); }}\n"
-    f"static inline double kiln_{f}(double x) {{ return {f}(x); }}\n"
-    f"template <typename T> static inline T kiln_{f}(T x) {{ return x; }}\n" for f in ROUNDING) + r"""
 // sin and cos are plain calls (their builtins are off): gcc would otherwise merge sin(x) and cos(x)
 // into one scalar sincos call, which has no vector form
+""" + "".join(overloads(f) for f in MATH1) + "".join(overloads(f, 2) for f in MATH2) + "".join(
+    overloads(f, integers_as_double=False) for f in ROUNDING) + r"""
 template <typename T> static inline bool kiln_isnan(T a) { return a != a; }
 template <typename T> static inline bool kiln_isinf(T a) { if constexpr (kiln_is_float<T>) { return __builtin_isinf(a); } else { return false; } }
 template <typename T> static inline bool kiln_signbit(T a) { if constexpr (kiln_is_float<T>) { return __builtin_signbit(a); } else { return a < 0; } }
@@ -131,11 +139,11 @@ BINARY_INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", 
                 "gt": ">", "ge": ">=", "logical_and": "&&", "logical_or": "||", "logical_xor": "!=",
                 "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
 CPP_OPS = {
-    **{op: f"kiln_{op}({{0}})" for op in MATH1 + ROUNDING[:3] + ("isnan", "isinf", "signbit", "abs", "relu")},
+    **{op: f"kiln_{op}({{0}})" for op in MATH1 + ROUNDING_OPS + ("isnan", "isinf", "signbit", "abs", "relu")},
     **{op: f"{{0}} {sym} {{1}}" for op, sym in BINARY_INFIX.items()},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in ("maximum", "minimum", "floordiv", "truncdiv", "remainder", "fmod",
                                                  "pow")},
-    **{op: f"kiln_{op}({{0}}, {{1}})" for op in MATH2[:3]},
+    **{op: f"kiln_{op}({{0}}, {{1}})" for op in MATH2},
     "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
     "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / kiln_sqrt({0})",
     "round": "kiln_nearbyint({0})", "where": "{0} ? {1} : {2}",

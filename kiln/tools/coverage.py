@@ -331,10 +331,10 @@ class Backend:
             self._install_log_capture()
         elif name == "inductor":
             path = os.path.join(REPO, "bench", "coverage", "inductor_backend.py")
-            spec = importlib.util.spec_from_file_location("kiln_coverage_inductor", path)
+            spec = importlib.util.spec_from_file_location("kiln_coverage_reference", path)
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
-            self._inductor = module.InductorProbe(self.fallbacks)
+            self.probe = module.InductorProbe(self.fallbacks)
         else:
             self._inner = torch._dynamo.lookup_backend(name)
 
@@ -358,7 +358,7 @@ class Backend:
         if self.name == "kiln":
             return self._kiln.compile(fn)
         if self.name == "inductor":
-            return torch.compile(fn, backend=self._inductor.backend)
+            return torch.compile(fn, backend=self.probe.backend)
 
         def counting(gm, example_inputs):
             self.graphs += 1
@@ -370,7 +370,7 @@ class Backend:
             s = self._kiln.stats()
             return (s["graphs_compiled"], s["graphs_fallback"], s["fallback_ops"])
         if self.name == "inductor":
-            return (self._inductor.graphs, 0, len(self.fallbacks))
+            return (self.probe.graphs, 0, len(self.fallbacks))
         return (self.graphs, 0, 0)
 
     def snapshot(self):
@@ -687,9 +687,9 @@ def headline(by_dtype):
             f"{allc['error']} errors, {allc['no_graph']} without a graph, {allc['skipped']} skipped")
 
 
-def sweep_expected(out, backend, path):
-    """The expected failures that hold for the torch version the results in `out` were swept with."""
-    versions = {m.get("torch") for m in load_meta(out, backend)} - {None}
+def sweep_expected(metas, path):
+    """The expected failures that hold for the torch version the runs (their metas) were swept with."""
+    versions = {m.get("torch") for m in metas} - {None}
     return load_expected(path, versions.pop() if len(versions) == 1 else None)
 
 
@@ -698,7 +698,7 @@ def backend_summary(out, backend, expected_path):
     if not records:
         return None
     metas = load_meta(out, backend)
-    expected = sweep_expected(out, backend, expected_path)
+    expected = sweep_expected(metas, expected_path)
     table, by_dtype = totals_table(records)
     per_op = collections.defaultdict(collections.Counter)
     fallbacks = collections.defaultdict(collections.Counter)
@@ -787,7 +787,7 @@ def comparison(out, results):
                   "Inductor not native: classes, fallback ops |", "|---" * 6 + "|"]
         ops = collections.defaultdict(lambda: [0, 0, 0, collections.Counter(), collections.Counter(),
                                                collections.Counter(), collections.Counter()])
-        for s in common:
+        for s in sorted(common):   # a stable order for ties in the fallback-op columns
             k, i = k_recs[s], i_recs[s]
             row = ops[k["op"]]
             row[0] += 1
@@ -878,7 +878,7 @@ def main(argv=None) -> int:
             return rc
     results = write_summaries(args.out, args.expected)
     if args.check and "kiln" in results:
-        unexpected, fixed = check_expected(results["kiln"][1], sweep_expected(args.out, "kiln", args.expected))
+        unexpected, fixed = check_expected(results["kiln"][1], sweep_expected(load_meta(args.out, "kiln"), args.expected))
         for r in unexpected:
             print(f"unexpected {r['cls']}: {sample_key(r['op'], r['dtype'], r['index'])}: {r.get('detail')}",
                   file=sys.stderr)

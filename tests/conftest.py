@@ -225,7 +225,6 @@ def run_fwd_bwd(fn, inputs, tol=None, grad_tol=None, dynamic=False, module=None,
     `compiled` reuses an earlier kiln_compile of fn (or of module)."""
     if compiled is None:
         compiled = kiln_compile(module if module is not None else fn, dynamic=dynamic)
-    eager_fn = module if module is not None else fn
 
     def step(f, params, xs):
         out = f(*xs)

@@ -1,7 +1,12 @@
 """Fusion: the kernel counts the design promises, read from kiln.stats() deltas, with correct results."""
+import os
+
 import pytest
 import torch
 import torch.nn.functional as F
+
+import kiln
+from kiln.codegen import cpp
 
 from conftest import StatsDelta, compare_results, kiln_compile, make_tensor
 
@@ -97,3 +102,14 @@ PATTERNS = {
 def test_fused_pattern_correct(check, name):
     fn, shapes = PATTERNS[name]
     check(fn, *[make_tensor(s) for s in shapes], tol=(3e-4, 3e-4))
+
+
+@pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton", reason="a C++ kernel's row buffer")
+def test_softmax_computes_exp_once_per_element(tmp_path):
+    """The sum loop keeps exp(x - max) in a row buffer; the normalizing loop reads it back."""
+    x = make_tensor((8, 1024))
+    with torch.no_grad():
+        out = kiln.compile(lambda x: torch.softmax(x, -1), options={"strict": True, "trace": str(tmp_path)})(x)
+    compare_results(out, torch.softmax(x, -1), torch.softmax(x.double(), -1))
+    (source,) = [p.read_text() for p in tmp_path.glob("*/kernel*.cpp")]
+    assert source.count("kiln_exp(") == cpp.LANES and "keep0[r0] = " in source, source

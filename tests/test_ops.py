@@ -7,7 +7,6 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-import kiln
 from conftest import compare_results, kiln_compile, make_tensor
 
 # -------------------------------------------------------------------------------- elementwise
@@ -316,6 +315,15 @@ def test_var_std_large_mean(check, correction):
 def test_var_low_precision(check):
     x = (100 + make_tensor((8, 64))).to(torch.bfloat16)
     check(lambda x: (x.var(-1), x.std(0), x.mean(-1)), x, tol=(5e-2, 3e-2))
+
+
+@pytest.mark.parametrize("cols", [1024, 1001])
+def test_long_rows(check, cols):
+    """Rows long enough that C++ kernels walk them in lanes of their own accumulators (1001: with a rest)."""
+    x, b, w, bias = make_tensor((6, cols)), make_tensor((6, cols), torch.bool), make_tensor((cols,)), make_tensor((cols,))
+    check(lambda x, b, w, bias: (x.sum(-1), x.amax(-1), x.amin(-1), (x * 0.01).exp().prod(-1), b.any(-1), b.all(-1),
+                                 x.var(-1), x.argmax(-1), (x.sin() * x.cos()).sum(-1), torch.softmax(x, -1),
+                                 torch.log_softmax(x, -1), F.layer_norm(x, (cols,), w, bias)), x, b, w, bias)
 
 
 def test_reduction_of_computed_values(check):

@@ -106,6 +106,7 @@ class KernelWriter:
         self.symbols = set()      # size and seed symbols the kernel needs as arguments
         self.placement = None
         self.remap = None
+        self.r_offset = 0         # added to the reduction index r0 (a lane of a split row loop)
 
     # -- variables and scopes
     def fresh(self, prefix="tmp"):
@@ -133,6 +134,8 @@ class KernelWriter:
 
     def index(self, expr):
         expr = self.remap(expr) if self.remap else expr
+        if self.r_offset:
+            expr = expr.subs(self.kernel.r, self.kernel.r + self.r_offset)
         self.symbols |= {s.name for s in expr.free_symbols if not s.name.startswith(LOOP_AND_TEMP_PREFIXES)}
         return expr
 
@@ -187,8 +190,11 @@ class KernelWriter:
             raise NotImplementedError(f"kiln codegen: no {type(self).__name__} spelling for ops.{op}")
 
         def apply(*args):
-            return self.emit(self.OPS[op].format(*args), result_dtype(op, args))
+            return self.apply(op, args)
         return apply
+
+    def apply(self, op, args):
+        return self.emit(self.OPS[op].format(*args), result_dtype(op, args))
 
     # -- running bodies
     def run_body(self, placement):

@@ -396,6 +396,11 @@ class TritonKernel(KernelWriter):
                      "    rbase = tl.arange(0, RBLOCK)[None, :]"]
             if self.persistent:
                 head += ["    r0 = rbase", "    rmask = r0 < R"]
+        elif self.single_xblock():   # every program on the same rows: no division to find its tile
+            head += [f"    pid = tl.program_id(0){wide}",
+                     "    x0 = tl.arange(0, XBLOCK)[:, None]",
+                     "    r0 = (pid * RBLOCK + tl.arange(0, RBLOCK))[None, :]",
+                     "    xmask = x0 < N", "    rmask = r0 < R"]
         else:
             head += ["    rblocks = tl.cdiv(R, RBLOCK)",
                      f"    pid = tl.program_id(0){wide}",
@@ -403,6 +408,10 @@ class TritonKernel(KernelWriter):
                      "    r0 = ((pid % rblocks) * RBLOCK + tl.arange(0, RBLOCK))[None, :]",
                      "    xmask = x0 < N", "    rmask = r0 < R"]
         return "\n".join(head + self.scope.lines), (N, R)
+
+    def single_xblock(self):
+        N = ir.static_numel([self.kernel.numel], None)
+        return N is not None and N <= self.xblock
 
     def small_indices(self):
         """int32 index math is enough when every buffer this kernel touches has < 2**31 elements."""

@@ -3,6 +3,8 @@
 Core ATen's table, plus torch._decomp's decompositions of the composite ops kiln would otherwise
 run eagerly (softmax, layer_norm, batch_norm, ...): their pieces fuse into one kernel each.
 """
+import functools
+
 import torch
 from torch._decomp import core_aten_decompositions, get_decompositions
 
@@ -32,6 +34,12 @@ COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, ate
 
 
 def kiln_decompositions():
+    return dict(_table())
+
+
+@functools.cache
+def _table():
+    """Built once per process: core ATen's table takes ~0.1 s to collect (torch walks every registered op)."""
     table = dict(core_aten_decompositions())
     table.update(get_decompositions(EXTRA + COVERAGE))
     # kiln lowers these directly; their decompositions would only add ops

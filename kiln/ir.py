@@ -292,28 +292,38 @@ def dtype_is_low_precision(dtype):
 # ---------------------------------------------------------------- a readable dump
 
 class _TextHandler:
-    """Runs a body into one nested expression string, for the IR dump."""
+    """Runs a body into numbered lines, one per value (common subexpressions once): nested expressions
+    grow exponentially where a value is read twice at each step (a max-pool window)."""
+
+    def __init__(self):
+        self.lines, self.names = [], {}
+
+    def value(self, text):
+        if text not in self.names:
+            self.names[text] = f"v{len(self.names)}"
+            self.lines.append(f"{self.names[text]} = {text}")
+        return self.names[text]
 
     def load(self, name, index):
-        return f"load({name}, {index})"
+        return self.value(f"load({name}, {index})")
 
     def index_expr(self, expr, dtype):
-        return f"index({expr})"
+        return self.value(f"index({expr})")
 
     def constant(self, value, dtype):
         return repr(value)
 
     def to_dtype(self, x, dtype, src_dtype=None):
-        return f"to_{str(dtype).replace('torch.', '')}({x})"
+        return self.value(f"to_{str(dtype).replace('torch.', '')}({x})")
 
     def indirect_indexing(self, value, size, check=True):
         return sympy.Symbol(f"({value})", integer=True)
 
     def masked(self, cond, body, other):
-        return f"masked({cond}, {body()}, {other})"
+        return self.value(f"masked({cond}, {body()}, {other})")
 
     def __getattr__(self, op):
-        return lambda *args: f"{op}({', '.join(map(str, args))})"
+        return lambda *args: self.value(f"{op}({', '.join(map(str, args))})")
 
 
 def format_ir(lowering):
@@ -329,10 +339,12 @@ def format_ir(lowering):
             continue
         node = b.node
         idx, ridx = index_vars("d", len(node.sizes)), index_vars("r", len(node.rsizes))
-        with use_handler(_TextHandler()):
+        text = _TextHandler()
+        with use_handler(text):
             body = node.run(idx, ridx)
         head = f"{b.name}: {type(node).__name__} {b.dtype} sizes={node.sizes}"
         if isinstance(node, Reduction):
             head += f" {node.reduction_type} over r{list(range(len(node.rsizes)))} sizes={node.rsizes}"
-        lines.append(f"{head}  # {', '.join(map(str, b.origins))}\n    {b.name}[{', '.join(map(str, idx))}] = {body}")
+        lines.append(f"{head}  # {', '.join(map(str, b.origins))}")
+        lines += [f"    {line}" for line in text.lines] + [f"    {b.name}[{', '.join(map(str, idx))}] = {body}"]
     return "\n".join(lines) + "\n"

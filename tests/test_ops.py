@@ -755,6 +755,13 @@ def test_pooling_fwd_bwd(check_grad):
     check_grad(lambda x: (F.avg_pool2d(x, 2), F.max_pool2d(x, 2), F.adaptive_avg_pool2d(x, 1)), x)
 
 
+def test_max_pool3d_window_of_27(check):
+    """A 3x3x3 window nests 27 maxima, each reading the one before twice: kernel writers must not grow
+    a value's description with the nesting (compiling hung, exponentially)."""
+    x = make_tensor((1, 2, 3, 6, 5))
+    check(lambda x: F.max_pool3d(x, 3, 2, ceil_mode=True, return_indices=True), x)
+
+
 def test_inplace_ops_on_inputs():
     """Mutating an input inside the compiled function mutates the caller's tensor as in eager."""
     def fn(x, y):

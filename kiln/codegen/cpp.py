@@ -173,26 +173,33 @@ class CppKernel(KernelWriter):
     OPS = CPP_OPS
     COSTLY = frozenset(LIBMVEC + MATH2 + ("lgamma", "pow", "sigmoid"))
 
-    def __init__(self, kernel, graph, debug=False, keeps=None):
+    def __init__(self, kernel, graph, debug=False, keeps=None, forms=None):
         super().__init__(kernel, graph, debug)
         self.keeps = {c: (f"keep{i}", loop, dtype) for i, (c, (loop, dtype)) in enumerate((keeps or {}).items())}
         self.wanted = {}          # canonical form -> (the first loop that computes it, dtype): worth keeping
         self.first_loop = {}
-        self.canon = {}           # variable -> its value as an expression of loads and outer variables
+        self.canon = {}           # variable -> its value as an expression of loads and outer variables, interned
+        self.forms = dict(forms or {})   # canonical form -> short name; a second generation reuses the first's
         self.loop_id, self.loop_scopes = None, set()
         self.conditional = False  # whether the loop body being written has masked loads
         self.symbolic_stretch = False
 
     def load(self, name, index):
         v = super().load(name, index)
-        self.canon.setdefault(v.name, f"{name}[{self.print_index(self.remap(index) if self.remap else index)}]")
+        if v.name not in self.canon:
+            self.canon[v.name] = self.intern(f"{name}[{self.print_index(self.remap(index) if self.remap else index)}]")
         return v
 
+    def intern(self, form):
+        """A short name for a canonical form: forms of nested values then stay short (a max-pool window
+        nests 27 maxima, each reading the previous one twice)."""
+        return self.forms.setdefault(form, f"@{len(self.forms)}")
+
     def apply(self, op, args):
-        canon = self.OPS[op].format(*[self.canon.get(str(a), str(a)) for a in args])
+        canon = self.intern(self.OPS[op].format(*[self.canon.get(str(a), str(a)) for a in args]))
         in_loop = op in self.COSTLY and self.scope in self.loop_scopes   # not under a mask: always computed
         kept = self.keeps.get(canon) if in_loop else None
-        at = self.print_index(self.kernel.r + self.r_offset)
+        at = kept and self.print_index(self.kernel.r + self.r_offset)
         if kept and kept[1] < self.loop_id:
             v = self.emit(f"{kept[0]}[{at}]", result_dtype(op, args))
         else:
@@ -468,7 +475,7 @@ def generate_module(kernels, graph, debug=False):
         texts[kernel.name] = writer.generate()
         rows = ir.static_numel([kernel.rnumel], None)
         if writer.wanted and rows is not None and rows <= KEEP_ROW_MAX:
-            writer = CppKernel(kernel, graph, debug, keeps=writer.wanted)
+            writer = CppKernel(kernel, graph, debug, keeps=writer.wanted, forms=writer.forms)
             texts[kernel.name] = writer.generate()
         signatures[kernel.name] = (list(writer.args), sorted(writer.symbols))
     return "\n\n".join([PRELUDE, *texts.values()]) + "\n", signatures, texts

@@ -23,7 +23,9 @@ PARALLEL_MIN_ELEMENTS = 32768   # below this, starting OpenMP threads costs more
 CHUNK = 1024                    # inner-loop chunk of pointwise kernels, for parallelism over long rows
 LANES = 4                       # stretches of a row one reduction loop walks at once, each with its own accumulators
 SPLIT_ROW_MIN = 256             # static rows shorter than this keep one stretch
-VECTOR_REDUCTIONS = ("sum", "prod", "max", "min", "any", "all")
+# reductions an `omp simd` loop can carry, with their reduction clause's operator (floating max/min use
+# the prelude's NaN-propagating kiln_max/kiln_min); argmax/argmin carry an index and have no vector form
+SIMD_REDUCTIONS = {"sum": "+", "prod": "*", "any": "||", "all": "&&", "max": "max", "min": "min"}
 KEEP_ROW_MAX = 16384            # longest static row whose costly values a kernel keeps in a per-thread buffer
 
 
@@ -196,6 +198,7 @@ class CppKernel(KernelWriter):
         return self.forms.setdefault(form, f"@{len(self.forms)}")
 
     def apply(self, op, args):
+        expr = self.OPS[op].format(*args)
         canon = self.intern(self.OPS[op].format(*[self.canon.get(str(a), str(a)) for a in args]))
         in_loop = op in self.COSTLY and self.scope in self.loop_scopes   # not under a mask: always computed
         kept = self.keeps.get(canon) if in_loop else None
@@ -203,8 +206,8 @@ class CppKernel(KernelWriter):
         if kept and kept[1] < self.loop_id:
             v = self.emit(f"{kept[0]}[{at}]", result_dtype(op, args))
         else:
-            new = self.scope.lookup(self.OPS[op].format(*args)) is None
-            v = super().apply(op, args)
+            new = self.scope.lookup(expr) is None
+            v = self.emit(expr, result_dtype(op, args))
             if kept and new:
                 self.scope.line(f"{kept[0]}[{at}] = {v};")
             if in_loop and self.first_loop.setdefault(canon, self.loop_id) < self.loop_id:
@@ -335,7 +338,7 @@ class CppKernel(KernelWriter):
         waits on its latency (layer_norm's variance pass ran 25% faster with four chains)."""
         rnumel = self.index(self.kernel.rnumel)
         reductions = {p.node.buf.node.reduction_type for p in members if p.node.is_reduction}
-        vector = reductions and reductions <= set(VECTOR_REDUCTIONS)
+        vector = reductions and reductions <= SIMD_REDUCTIONS.keys()
         lanes = LANES if vector and (not rnumel.is_Integer or rnumel >= SPLIT_ROW_MIN) else 1
         stretch = rnumel // LANES if rnumel.is_Integer else sympy.Symbol("rstretch", integer=True, nonnegative=True)
         header = self.scope
@@ -410,14 +413,11 @@ class CppKernel(KernelWriter):
             if not p.node.is_reduction:
                 continue
             rt = p.node.buf.node.reduction_type
+            if rt not in SIMD_REDUCTIONS:
+                return None
             for accs in lane_accs:
-                acc, best = accs[p.node.name]
-                if best is not None:       # argmax/argmin carry an index: no vector form
-                    return None
-                if rt in ("max", "min"):
-                    op = f"kiln_{rt}" if acc.dtype.is_floating_point else rt
-                else:
-                    op = {"sum": "+", "prod": "*", "any": "||", "all": "&&"}[rt]
+                acc = accs[p.node.name][0]
+                op = f"kiln_{rt}" if rt in ("max", "min") and acc.dtype.is_floating_point else SIMD_REDUCTIONS[rt]
                 clauses[acc.name] = f"reduction({op}:{acc.name})"
         return " ".join(["#pragma omp simd", *clauses.values()])
 

@@ -93,7 +93,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
         reports_strides = context is not None and context.output_strides is not None   # a forward graph
         saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
         lowering = GraphLowering(gm, name, inference=name.endswith("inference"), saved_from=saved_from,
-                                 example_inputs=example_inputs)
+                                 example_inputs=example_inputs, target=opts.target)
         lowering.run()
         if trace.enabled:
             trace.stage("ir", format_ir(lowering))

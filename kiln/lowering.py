@@ -76,8 +76,9 @@ class View:
 class GraphLowering(torch.fx.Interpreter):
     """Runs an ATen FX graph with IR values instead of tensors."""
 
-    def __init__(self, gm, name="graph", inference=False, saved_from=None, example_inputs=None):
+    def __init__(self, gm, name="graph", inference=False, saved_from=None, example_inputs=None, target=None):
         super().__init__(gm)
+        self.target = target          # "triton" forces Triton for every device; otherwise it is picked by device
         # the layouts the graph will be called with: for a backward graph, AOTAutograd has restrided
         # the saved activations to the forward's real output strides
         self.example_inputs = list(example_inputs or [])
@@ -154,13 +155,28 @@ class GraphLowering(torch.fx.Interpreter):
             return SCALAR_FUNCTIONS[target](*args)
         if target is torch.ops.higher_order.with_effects:
             return lower_with_effects(self, *args, **kwargs)
-        lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None))
+        lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
+            self.spelled_pointwise(target)
         if lowering is not None and not touches_complex(self.current_node):   # no complex kernels: run eagerly
             first_new = len(self.buffers)
             result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
             if result is not NotImplemented:
                 return tag_origins(result, target, args, self.buffers[first_new:])
         return self.fallback(target, args, kwargs)
+
+    def spelled_pointwise(self, target):
+        """A lowering for a pointwise ATen op that the code generator spells by the op's own name, like the
+        special functions C++ takes from ATen's scalar code; None where it has no spelling."""
+        out = self.current_node.meta.get("val")
+        name = getattr(getattr(target, "overloadpacket", None), "__name__", None)
+        if torch.Tag.pointwise not in getattr(target, "tags", ()) or not isinstance(out, torch.Tensor) or \
+                not out.dtype.is_floating_point:
+            return None
+        from kiln.codegen import cpp, triton
+        spelled = triton.target_ops() if self.target == "triton" or out.device.type == "cuda" else cpp.CPP_OPS
+        if name not in spelled:
+            return None
+        return lambda out, *args: pointwise_value(out, ops_fn(name), *args)
 
     def output(self, target, args, kwargs):
         vals = self.current_node.args[0]
@@ -430,7 +446,6 @@ pointwise([aten.logical_not.default], boolean(lambda x: ops.logical_not(x)))
 pointwise([aten.isnan.default], boolean(lambda x: ops.isnan(x)))
 pointwise([aten.isinf.default], boolean(lambda x: ops.isinf(x)))
 pointwise([aten.signbit.default], boolean(lambda x: ops.signbit(x)))
-# erfinv has no lowering: C++ has no std::erfinv, so it runs as an eager fallback
 
 
 @register(aten.sign.default)

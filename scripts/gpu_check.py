@@ -50,6 +50,10 @@ def checks():
     yield "int ops", lambda a, b: (a // b, a % b, a.sum(0)), \
         [torch.randint(-99, 99, (1001,), device=dev), torch.randint(1, 9, (1001,), device=dev)]
     yield "full reduction 3M", lambda x: (x.sum(), x.amax()), [torch.randn(3000017, device=dev)]
+    S = torch.special
+    yield "special functions (libdevice)", lambda x: (
+        torch.erfinv(x / 5), torch.i0(x), S.i1(x), S.bessel_j0(x), S.bessel_j1(x), S.bessel_y0(x), S.bessel_y1(x),
+        S.erfcx(x), S.ndtri(x / 5), torch.nextafter(x, -x)), [torch.rand(100003, device=dev) * 4 + 0.1]
 
 
 def run_checks(results):

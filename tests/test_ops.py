@@ -2,6 +2,7 @@
 dtype, shape and strides equal to eager's."""
 import logging
 import math
+import os
 
 import pytest
 import torch
@@ -28,6 +29,25 @@ UNARY_DOMAIN = {
     "asin": (torch.asin, -0.9, 0.9), "acos": (torch.acos, -0.9, 0.9), "atanh": (torch.atanh, -0.9, 0.9),
     "acosh": (torch.acosh, 1.1, 5), "erfinv": (torch.erfinv, -0.9, 0.9),
 }
+S = torch.special
+# special functions of x in (0.1, 4) and of an integer order n in [0, 5]
+SPECIAL = {
+    "digamma": lambda x, n: torch.digamma(x), "polygamma_0": lambda x, n: torch.polygamma(0, x),
+    "polygamma_1": lambda x, n: torch.polygamma(1, x), "polygamma_3": lambda x, n: torch.polygamma(3, x),
+    "i0": lambda x, n: torch.i0(x), "i0e": lambda x, n: S.i0e(x), "i1": lambda x, n: S.i1(x),
+    "i1e": lambda x, n: S.i1e(x), "ndtri": lambda x, n: S.ndtri(x / 5), "erfcx": lambda x, n: S.erfcx(x),
+    "log_ndtr": lambda x, n: S.log_ndtr(x - 2), "airy_ai": lambda x, n: S.airy_ai(x - 2),
+    "bessel_j0": lambda x, n: S.bessel_j0(x), "bessel_y1": lambda x, n: S.bessel_y1(x),
+    "modified_bessel_k1": lambda x, n: S.modified_bessel_k1(x),
+    "scaled_modified_bessel_k0": lambda x, n: S.scaled_modified_bessel_k0(x),
+    "spherical_bessel_j0": lambda x, n: S.spherical_bessel_j0(x), "zeta": lambda x, n: S.zeta(x + 1, n + 1),
+    "igamma": lambda x, n: torch.igamma(x, n + 0.5), "igammac": lambda x, n: torch.igammac(x, n + 0.5),
+    "chebyshev_t": lambda x, n: S.chebyshev_polynomial_t(x / 4, n),
+    "chebyshev_w_scalar_x": lambda x, n: S.chebyshev_polynomial_w(0.3, n),
+    "hermite_he": lambda x, n: S.hermite_polynomial_he(x, n), "laguerre_l": lambda x, n: S.laguerre_polynomial_l(x, n),
+    "legendre_p_scalar_n": lambda x, n: S.legendre_polynomial_p(x / 4, 3),
+    "nextafter": lambda x, n: torch.nextafter(x, n),
+}
 
 
 def groups(names, size):
@@ -46,6 +66,16 @@ def test_unary_domain(check, names):
     """Each op on data from its own domain."""
     inputs = [make_tensor((7, 33), low=UNARY_DOMAIN[n][1], high=UNARY_DOMAIN[n][2]) for n in names]
     check(lambda *xs: tuple(UNARY_DOMAIN[n][0](x) for n, x in zip(names, xs)), *inputs, names=names)
+
+
+@pytest.mark.parametrize("names", groups(SPECIAL, 9), ids=lambda g: f"{g[0]}..{g[-1]}")
+def test_special_functions(check, stats_delta, names):
+    """C++ kernels compute these with ATen's own scalar code, so none runs as an eager fallback there."""
+    delta = stats_delta()
+    check(lambda x, n: tuple(SPECIAL[k](x, n) for k in names), make_tensor((5, 19), low=0.1, high=4),
+          torch.randint(0, 6, (5, 19)).float(), names=names)
+    if os.environ.get("KILN_TARGET") != "triton":
+        assert delta["fallback_ops"] == 0
 
 
 def test_unary_special_values(check):

@@ -37,9 +37,34 @@ def ctype(dtype):
 LIBMVEC = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
            "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc")   # glibc has SIMD versions of these
 MATH1 = LIBMVEC + ("lgamma", "sqrt")            # unary C math functions the kernels call as kiln_NAME
-MATH2 = ("atan2", "copysign", "hypot")          # binary ones
+MATH2 = ("atan2", "copysign", "hypot", "nextafter")   # binary ones
 ROUNDING_OPS = ("floor", "ceil", "trunc")
 ROUNDING = ROUNDING_OPS + ("nearbyint",)        # unary, integers pass through unchanged (nearbyint: round)
+# Special functions, computed by ATen's own scalar code (ATen/native/Math.h): eager's CPU kernels call the
+# same functions. Parsing that header takes seconds, so the functions are built once into a library of their
+# own (runtime/cpp_build.special_library) that kernels using them link against. {0}, {1}: the ATen op's args.
+SPECIAL_FUNCTIONS = {
+    **{op: f"{fn}({{0}})" for op, fn in {
+        "digamma": "calc_digamma", "erfinv": "calc_erfinv", "i0": "calc_i0", "special_i0e": "calc_i0e",
+        "special_i1": "calc_i1", "special_i1e": "calc_i1e", "special_ndtri": "calc_ndtri",
+        "special_erfcx": "calc_erfcx", "special_log_ndtr": "calc_log_ndtr"}.items()},
+    **{f"special_{fn}": f"{fn}_forward({{0}})" for fn in (
+        "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+        "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+        "spherical_bessel_j0")},
+    **{f"special_{fn}": f"{fn}_forward({{0}}, {{1}})" for fn in (
+        "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+        "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+        "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+        "laguerre_polynomial_l", "legendre_polynomial_p")},
+    "igamma": "calc_igamma({0}, {1})", "igammac": "calc_igammac({0}, {1})", "special_zeta": "zeta({0}, {1})",
+    # polygamma(n, x): eager's kernel takes n = 0 and n = 1 to digamma and trigamma
+    "polygamma": "({0} == 0 ? calc_digamma({1}) : {0} == 1 ? trigamma({1}) : calc_polygamma({1}, (int){0}))",
+}
+
+
+def special_arity(op):
+    return 2 if "{1}" in SPECIAL_FUNCTIONS[op] else 1
 
 
 def declaration(f, arity):
@@ -72,7 +97,9 @@ extern "C" {
     declaration(f, 1) for f in MATH1 + ROUNDING) + "".join(
     declaration(f, 2) for f in MATH2 + ("fmod", "pow")) + r"""int dprintf(int, const char*, ...);
 }
-template <typename T> constexpr bool kiln_is_float = false;
+""" + "".join(
+    f"{t} kiln_{op}({', '.join([t] * special_arity(op))});\n" for op in SPECIAL_FUNCTIONS
+    for t in ("float", "double")) + r"""template <typename T> constexpr bool kiln_is_float = false;
 template <> constexpr bool kiln_is_float<float> = true;
 template <> constexpr bool kiln_is_float<double> = true;
 // sin and cos are plain calls (their builtins are off): gcc would otherwise merge sin(x) and cos(x)
@@ -157,6 +184,7 @@ CPP_OPS = {
     "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / kiln_sqrt({0})",
     "round": "kiln_nearbyint({0})", "where": "{0} ? {1} : {2}",
     "rand": "kiln_rand({0}, {1})", "randn": "kiln_randn({0}, {1})",
+    **{op: f"kiln_{op}({', '.join(['{0}', '{1}'][:special_arity(op)])})" for op in SPECIAL_FUNCTIONS},
 }
 
 REDUCTION_INIT = {"sum": "0", "prod": "1", "any": "false", "all": "true"}
@@ -173,7 +201,7 @@ class CppKernel(KernelWriter):
     instead kept in a row buffer on the thread's stack by the first loop and read back by later ones.
     The first generation finds such values (`wanted`); a second generation keeps them (`keeps`)."""
     OPS = CPP_OPS
-    COSTLY = frozenset(LIBMVEC + MATH2 + ("lgamma", "pow", "sigmoid"))
+    COSTLY = frozenset(LIBMVEC + MATH2 + tuple(SPECIAL_FUNCTIONS) + ("lgamma", "pow", "sigmoid"))
 
     def __init__(self, kernel, graph, debug=False, keeps=None, forms=None):
         super().__init__(kernel, graph, debug)
@@ -465,6 +493,20 @@ def without_unused(lines):
         if len(kept) == len(lines):
             return lines
         lines = kept
+
+
+def special_library_source():
+    """kiln_OP for every special function, in float and double, defined by ATen's scalar code."""
+    lines = ["#include <ATen/native/Math.h>"]
+    for op, fn in SPECIAL_FUNCTIONS.items():
+        params = ["x", "y"][:special_arity(op)]
+        for t in ("float", "double"):
+            lines.append(f"{t} kiln_{op}({', '.join(f'{t} {p}' for p in params)}) {{ return {fn.format(*params)}; }}")
+    return "\n".join(lines) + "\n"
+
+
+def uses_special_functions(kernel_texts):
+    return any(f"kiln_{op}(" in text for text in kernel_texts for op in SPECIAL_FUNCTIONS)
 
 
 def generate_module(kernels, graph, debug=False):

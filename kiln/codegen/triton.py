@@ -50,7 +50,25 @@ LIBDEVICE = {
     "atan": ("libdevice.atan({0})", "kiln_atan({0})"), "atan2": ("libdevice.atan2({0}, {1})", "kiln_atan2({0}, {1})"),
     "lgamma": ("libdevice.lgamma({0})", "kiln_lgamma({0})"),
     "copysign": ("libdevice.copysign({0}, {1})", "tl.where(kiln_signbit({1}), -tl.abs({0}), tl.abs({0}))"),
+    # special functions libdevice has; the interpreter has none of them, so there they run as eager fallbacks
+    **{op: (f"libdevice.{fn}({{0}})", None) for op, fn in {
+        "erfinv": "erfinv", "special_erfcx": "erfcx", "special_ndtri": "normcdfinv", "i0": "cyl_bessel_i0",
+        "special_modified_bessel_i0": "cyl_bessel_i0", "special_i1": "cyl_bessel_i1",
+        "special_modified_bessel_i1": "cyl_bessel_i1", "special_bessel_j0": "j0", "special_bessel_j1": "j1",
+        "special_bessel_y0": "y0", "special_bessel_y1": "y1"}.items()},
+    "nextafter": ("libdevice.nextafter({0}, {1})", None),
 }
+
+def target_ops():
+    """The ops table for where the kernels will run: libdevice on the GPU, tl formulas under the interpreter."""
+    ops = dict(TRITON_OPS)
+    for op, (gpu, interp) in LIBDEVICE.items():
+        if not interpreting():
+            ops[op] = gpu
+        elif interp:
+            ops[op] = interp
+    return ops
+
 
 INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
          "gt": ">", "ge": ">=", "logical_and": "&", "logical_or": "|", "logical_xor": "^", "bitwise_and": "&",
@@ -227,12 +245,7 @@ class TritonKernel(KernelWriter):
 
     def __init__(self, kernel, graph, debug=False):
         super().__init__(kernel, graph, debug)
-        self.OPS = dict(TRITON_OPS)
-        for op, (gpu, interp) in LIBDEVICE.items():
-            if not interpreting():
-                self.OPS[op] = gpu
-            elif interp:
-                self.OPS[op] = interp
+        self.OPS = target_ops()
         self.masks = []
 
     # -- spelling

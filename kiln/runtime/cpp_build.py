@@ -39,9 +39,9 @@ def toolchain_id():
     return f"{version}|{' '.join(FLAGS)}|{platform.machine()}|{cpu}|torch {torch.__version__}|kiln 1"
 
 
-def build(source, cache_dir):
+def build(source, cache_dir, extra_flags=()):
     """Path of the compiled library for source, compiling it unless the cache has it."""
-    key = hashlib.sha256((toolchain_id() + "\n" + source).encode()).hexdigest()[:24]
+    key = hashlib.sha256((toolchain_id() + " ".join(extra_flags) + "\n" + source).encode()).hexdigest()[:24]
     folder = os.path.join(cache_dir, "cpp", key[:2])
     path = os.path.join(folder, f"kiln_{key}.so")
     if os.path.exists(path):
@@ -53,7 +53,7 @@ def build(source, cache_dir):
         with open(src, "w") as f:
             f.write(source)
         out = os.path.join(tmp, "kernels.so")
-        result = subprocess.run([CXX, *FLAGS, src, "-o", out], capture_output=True, text=True)
+        result = subprocess.run([CXX, *FLAGS, src, *extra_flags, "-o", out], capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError(f"C++ compile failed:\n{result.stderr[-4000:]}")
         os.replace(out, path)
@@ -61,9 +61,15 @@ def build(source, cache_dir):
     return path
 
 
-def load(source, cache_dir, signatures):
+def special_library(source, cache_dir):
+    """The special-function library (built once per cache and toolchain): flags that link a kernel library to it."""
+    path = build(source, cache_dir, ["-I" + os.path.join(os.path.dirname(torch.__file__), "include")])
+    return [path, "-Wl,-rpath," + os.path.dirname(path)]
+
+
+def load(source, cache_dir, signatures, extra_flags=()):
     """ctypes functions for every kernel: {name: fn}, with argument types set for fast calls."""
-    lib = ctypes.CDLL(build(source, cache_dir))
+    lib = ctypes.CDLL(build(source, cache_dir, extra_flags))
     fns = {}
     for name, (buffers, symbols) in signatures.items():
         fn = getattr(lib, name)

@@ -26,7 +26,9 @@ def build_cpp(lowering, sched, opts, name, trace):
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.cpp")
     fns = {}
     if kernels:
-        _, fns = cpp_build.load(source, opts.kernel_cache_dir, signatures)
+        link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir) \
+            if cpp.uses_special_functions(texts.values()) else []
+        _, fns = cpp_build.load(source, opts.kernel_cache_dir, signatures, link)
 
     def launch(k):
         buffers, symbols = signatures[k.name]

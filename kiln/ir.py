@@ -171,8 +171,26 @@ class Reduction:
 
 
 @dataclasses.dataclass(eq=False)
+class Scatter:
+    """out[target(idx)] = body(idx), or combined with what is there by `reduce`, for every idx in `sizes`.
+
+    out is the buffer `base`, updated in place: the lowering makes `base` a fresh copy of the tensor
+    scattered into, so nothing else reads it. Several idx may share a target; the kernel runs them in order."""
+    sizes: list
+    body: object          # fn(idx) -> ops value
+    target: object        # fn(idx) -> the output's index per dim (may hold indirect indices)
+    reduce: str | None    # None (store), "sum", "prod", "max", "min"
+    base: str
+
+    rsizes = ()
+
+    def run(self, idx, ridx=()):
+        return self.body(idx)
+
+
+@dataclasses.dataclass(eq=False)
 class ComputedBuffer(Buffer):
-    node: object = None               # Pointwise or Reduction
+    node: object = None               # Pointwise, Reduction or Scatter
     origins: tuple = ()               # the ATen ops this buffer computes, for names and the trace
 
     @functools.cached_property
@@ -239,7 +257,9 @@ class BodyAnalysis:
         idx, ridx = index_vars("d", len(node.sizes)), index_vars("r", len(node.rsizes))
         with use_handler(_AnalysisHandler(handler)):
             node.run(idx, ridx)
-        handler.store_index = buf.layout.index(idx)
+            handler.store_index = buf.layout.index(node.target(idx) if isinstance(node, Scatter) else idx)
+        if isinstance(node, Scatter):
+            handler.reads.add(node.base)
         handler.vars = (idx, ridx)
         return handler
 
@@ -342,9 +362,12 @@ def format_ir(lowering):
         text = _TextHandler()
         with use_handler(text):
             body = node.run(idx, ridx)
+            at = node.target(idx) if isinstance(node, Scatter) else idx
         head = f"{b.name}: {type(node).__name__} {b.dtype} sizes={node.sizes}"
         if isinstance(node, Reduction):
             head += f" {node.reduction_type} over r{list(range(len(node.rsizes)))} sizes={node.rsizes}"
+        if isinstance(node, Scatter):
+            head += f" into {node.base}" + (f", {node.reduce} where targets repeat" if node.reduce else "")
         lines.append(f"{head}  # {', '.join(map(str, b.origins))}")
-        lines += [f"    {line}" for line in text.lines] + [f"    {b.name}[{', '.join(map(str, idx))}] = {body}"]
+        lines += [f"    {line}" for line in text.lines] + [f"    {b.name}[{', '.join(map(str, at))}] = {body}"]
     return "\n".join(lines) + "\n"

@@ -164,6 +164,10 @@ class GraphLowering(torch.fx.Interpreter):
                 return tag_origins(result, target, args, self.buffers[first_new:])
         return self.fallback(target, args, kwargs)
 
+    def on_triton(self, device):
+        """Whether values on device become Triton code (else C++)."""
+        return self.target == "triton" or device.type == "cuda"
+
     def spelled_pointwise(self, target):
         """A lowering for a pointwise ATen op that the code generator spells by the op's own name, like the
         special functions C++ takes from ATen's scalar code; None where it has no spelling."""
@@ -173,7 +177,7 @@ class GraphLowering(torch.fx.Interpreter):
                 not out.dtype.is_floating_point:
             return None
         from kiln.codegen import cpp, triton
-        spelled = triton.target_ops() if self.target == "triton" or out.device.type == "cuda" else cpp.CPP_OPS
+        spelled = triton.target_ops() if self.on_triton(out.device) else cpp.CPP_OPS
         if name not in spelled:
             return None
         return lambda out, *args: pointwise_value(out, ops_fn(name), *args)
@@ -811,32 +815,51 @@ def indirect(value, size):
     return ops.indirect_indexing(value, size)
 
 
+def broadcast_sizes(shapes):
+    """The broadcast of several shapes (right-aligned; a size-1 dim takes the other's size)."""
+    n = max(len(sh) for sh in shapes)
+    out = [sympy.Integer(1)] * n
+    for sh in shapes:
+        for k, s in enumerate(sh):
+            if s != 1:
+                out[n - len(sh) + k] = s
+    return out
+
+
+def advanced_indexing(x_sizes, indices):
+    """x[indices] with index tensors (None: a whole dim), as (its sizes, a function from its index to x's).
+
+    The indexed dims are replaced by the broadcast shape of the index tensors: in place when they are
+    adjacent, in front otherwise."""
+    indices = list(indices) + [None] * (len(x_sizes) - len(indices))
+    positions = [d for d, i in enumerate(indices) if i is not None]
+    bshape = broadcast_sizes([indices[d].sizes for d in positions])
+    nb = len(bshape)
+    first = positions[0] if positions == list(range(positions[0], positions[-1] + 1)) else 0
+    rest_sizes = [s for d, s in enumerate(x_sizes) if indices[d] is None]
+
+    def position(idx):
+        bidx = idx[first:first + nb]
+        rest = iter(idx[:first] + idx[first + nb:])
+        src = []
+        for d, t in enumerate(indices):
+            if t is None:
+                src.append(next(rest))
+                continue
+            tidx = [sympy.Integer(0) if s == 1 else i for i, s in zip(bidx[nb - len(t.sizes):], t.sizes)]
+            src.append(indirect(t.load(tidx), x_sizes[d]))
+        return src
+    return rest_sizes[:first] + bshape + rest_sizes[first:], position
+
+
 @register(aten.index.Tensor)
 def lower_index(out, x, indices):
-    """x[i0, :, i2]: indexed dims are replaced by the broadcast shape of the index tensors."""
+    """x[i0, :, i2]: an indirect load."""
     if any(i is not None and i.dtype == torch.bool for i in indices):
         return NotImplemented
-    sizes = [sym(s) for s in out.shape]
-    indices = list(indices) + [None] * (len(x.sizes) - len(indices))
-    positions = [d for d, i in enumerate(indices) if i is not None]
-    nb = max(len(indices[d].sizes) for d in positions)
-    contiguous = positions == list(range(positions[0], positions[-1] + 1))
-    first = positions[0] if contiguous else 0
-
-    def loader(idx):
-        bidx = idx[first:first + nb]
-        rest = idx[:first] + idx[first + nb:]
-        src, r = [], 0
-        for d in range(len(x.sizes)):
-            if indices[d] is not None:
-                t = indices[d]
-                tidx = [sympy.Integer(0) if s == 1 else i for i, s in zip(bidx[nb - len(t.sizes):], t.sizes)]
-                src.append(indirect(t.load(tidx), x.sizes[d]))
-            else:
-                src.append(rest[r])
-                r += 1
-        return x.load(src)
-    return Lazy(sizes, out.dtype, out.device, loader, x.opcount + 2)
+    _, position = advanced_indexing(x.sizes, indices)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: x.load(position(idx)),
+                x.opcount + 2)
 
 
 @register(aten.embedding.default)
@@ -865,6 +888,127 @@ def lower_index_select(out, x, dim, index):
     sizes = [sym(s) for s in out.shape]
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
         [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
+
+
+# ---------------------------------------------------------------- scatters
+
+SCATTER_REDUCE = {"sum": "sum", "add": "sum", "prod": "prod", "multiply": "prod", "amax": "max", "amin": "min"}
+
+
+def scatter(out, x, sizes, value, target, reduce=None):
+    """A copy of x with out[target(idx)] = value(idx), or combined by `reduce`, for idx over sizes (ir.Scatter).
+
+    value(idx) gives the value in the output's compute dtype."""
+    g = current()
+    if reduce and g.on_triton(out.device):
+        from kiln.codegen.triton import ATOMIC_DTYPES, SCATTER_ATOMICS
+        if reduce not in SCATTER_ATOMICS or out.dtype not in ATOMIC_DTYPES:
+            return NotImplemented
+    base = g.realize(Lazy(list(x.sizes), x.dtype, x.device, x.load), meta_strides(out, x.sizes))
+    if ir.static_numel(sizes, 1) == 0 or ir.static_numel(base.sizes, 1) == 0:
+        return base
+    buf = ir.ComputedBuffer(g.new_name(), base.buffer.layout,
+                            node=ir.Scatter(list(sizes), value, target, reduce, base.buffer.name))
+    g.buffers.append(buf)
+    return View(buf, buf.layout.sizes, buf.layout.strides)
+
+
+def scatter_reduced(out, x, sizes, value, target, reduce, include_self=True):
+    """scatter with a reduction; without include_self, the targets first get the reduction's identity,
+    and a mean divides by the number of values each target received."""
+    dtype = opmath(out.dtype)
+    combine = "sum" if reduce == "mean" else SCATTER_REDUCE[reduce]
+    if not include_self:
+        identity = reduction_identity(combine, out.dtype)
+        x = scatter(out, x, sizes, lambda idx: ops.constant(identity, dtype), target)
+        if x is NotImplemented:
+            return x
+    total = scatter(out, x, sizes, value, target, combine)
+    if reduce != "mean" or total is NotImplemented:
+        return total
+    ones = Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.constant(int(include_self), out.dtype))
+    count = scatter(out, ones, sizes, lambda idx: ops.constant(1, dtype), target, "sum")
+    if count is NotImplemented:
+        return count
+    divide = ops.truediv if out.dtype.is_floating_point else ops.floordiv
+    return Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.to_dtype(divide(
+        as_value(total, idx, x.sizes, dtype),
+        ops.maximum(as_value(count, idx, x.sizes, dtype), ops.constant(1, dtype))), out.dtype, dtype), 3)
+
+
+def reduction_identity(combine, dtype):
+    if combine in ("sum", "prod"):
+        return int(combine == "prod")
+    if dtype.is_floating_point:
+        return -math.inf if combine == "max" else math.inf
+    if dtype == torch.bool:
+        return combine == "min"
+    return torch.iinfo(dtype).min if combine == "max" else torch.iinfo(dtype).max
+
+
+def along(dim, index, x_sizes):
+    """Scatter targets along dim: idx with its dim-th entry replaced by index[idx]."""
+    if not x_sizes:   # a 0-d tensor has one element
+        return lambda idx: []
+    return lambda idx: [indirect(index.load(idx), x_sizes[d]) if d == dim else i for d, i in enumerate(idx)]
+
+
+def src_value(src, sizes, dtype):
+    return lambda idx: as_value(src, idx, sizes, dtype)
+
+
+@register(aten.index_put.default)
+def lower_index_put(out, x, indices, values, accumulate=False):
+    if any(i is not None and i.dtype == torch.bool for i in indices):
+        return NotImplemented
+    sizes, position = advanced_indexing(x.sizes, indices)
+    return scatter(out, x, sizes, src_value(values, sizes, opmath(out.dtype)), position,
+                   "sum" if accumulate else None)
+
+
+@register(aten.put.default)
+def lower_put(out, x, index, source, accumulate=False):
+    """x.flatten()[index] = source.flatten(), with x row-major whatever its layout."""
+    sizes = index.sizes
+    numel = product(x.sizes)
+
+    def target(idx):
+        return ir.unflatten(indirect(index.load(idx), numel), x.sizes)
+
+    def value(idx):   # source has as many elements as index, in any shape
+        flat = ir.strided_index(idx, ir.contiguous_strides(sizes))
+        return as_value(source, ir.unflatten(flat, source.sizes), source.sizes, opmath(out.dtype))
+    return scatter(out, x, sizes, value, target, "sum" if accumulate else None)
+
+
+@register(aten.scatter.src, aten.scatter.value, aten.scatter.reduce, aten.scatter.value_reduce,
+          aten.scatter_add.default)
+def lower_scatter(out, x, dim, index, src, reduce=None):
+    dim %= max(len(x.sizes), 1)
+    reduce = "sum" if current().current_node.target is aten.scatter_add.default else reduce
+    sizes = index.sizes
+    value = src_value(src, sizes, opmath(out.dtype)) if is_tensor(src) else \
+        (lambda idx: ops.constant(src, opmath(out.dtype)))
+    target = along(dim, index, x.sizes)
+    return scatter(out, x, sizes, value, target, SCATTER_REDUCE[reduce]) if reduce else \
+        scatter(out, x, sizes, value, target)
+
+
+@register(aten.scatter_reduce.two)
+def lower_scatter_reduce(out, x, dim, index, src, reduce, include_self=True):
+    dim %= max(len(x.sizes), 1)
+    return scatter_reduced(out, x, index.sizes, src_value(src, index.sizes, opmath(out.dtype)),
+                           along(dim, index, x.sizes), reduce, include_self)
+
+
+@register(aten.index_reduce.default)
+def lower_index_reduce(out, x, dim, index, src, reduce, include_self=True):
+    dim %= max(len(x.sizes), 1)
+
+    def target(idx):   # source slice i goes to slice index[i]
+        return [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]
+    return scatter_reduced(out, x, src.sizes, src_value(src, src.sizes, opmath(out.dtype)), target, reduce,
+                           include_self)
 
 
 # ---------------------------------------------------------------- reductions

@@ -70,6 +70,7 @@ class SchedulerNode:
         a = buf.analysis
         node = buf.node
         self.is_reduction = isinstance(node, ir.Reduction)
+        self.scatter = node if isinstance(node, ir.Scatter) else None
         self.dvars, self.rvars = a.vars
         exprs = [e for _, e in a.loads] + a.index_exprs + [a.store_index]
         self.groups = merge_dims(node.sizes, self.dvars, exprs, loop_order(node.sizes, self.dvars, a.store_index))
@@ -114,6 +115,7 @@ class Kernel:
     def __init__(self, node):
         self.placements = []
         self.is_reduction = node.is_reduction
+        self.scatter = node.scatter     # a scatter kernel holds its scatter alone
         if node.is_reduction:
             self.numel, self.rnumel = node.numel, node.rnumel
         else:
@@ -226,10 +228,14 @@ def schedule(buffers, output_names):
         earliest = max([home[r] for r in node.reads if r in home], default=-1)
         chosen = None
         # a node may join the kernel holding its latest input, or any later one
-        for k in range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1):
+        search = range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1)
+        for k in [] if node.scatter else search:   # a scatter's stores land in their own order: no company
             step = steps[k]
             label = f"kernel{k}"
             if isinstance(step, ir.ExternKernel):
+                continue
+            if step.scatter:
+                decide(node.name, label, False, step.nodes[0].name, "a scatter kernel runs alone")
                 continue
             related = node.reads & (set(step.produced()) | {r for n in step.nodes for r in n.reads})
             if not related and (k != len(steps) - 1 or step.is_reduction):
@@ -266,7 +272,8 @@ def schedule(buffers, output_names):
             kernel.add(placement, [])
             steps.append(kernel)
             chosen = len(steps) - 1
-            decide(node.name, f"kernel{chosen}", False, None, "starts a new kernel")
+            decide(node.name, f"kernel{chosen}", False, None,
+                   "a scatter runs alone, after its copy" if node.scatter else "starts a new kernel")
         home[node.name] = chosen
 
     local = finalize(steps, output_names)

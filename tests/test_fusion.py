@@ -113,3 +113,13 @@ def test_softmax_computes_exp_once_per_element(tmp_path):
     compare_results(out, torch.softmax(x, -1), torch.softmax(x.double(), -1))
     (source,) = [p.read_text() for p in tmp_path.glob("*/kernel*.cpp")]
     assert source.count("kiln_exp(") == cpp.LANES and "keep0[r0] = " in source, source
+
+
+def test_scatter_is_its_copy_and_one_kernel_with_the_values_fused():
+    """index_add(x, i, exp(v) * 2) + 1: the copy of x (the +1 cannot join: it reads the scattered result),
+    the scatter computing exp(v) * 2 as it goes, then the +1. The values are never stored."""
+    x, i, v = make_tensor((6, 5)), torch.tensor([0, 2, 2, 5]), make_tensor((4, 5))
+    fn = lambda x, i, v: x.index_add(0, i, v.exp() * 2) + 1  # noqa: E731
+    delta = StatsDelta()
+    compare_results(kiln_compile(fn)(x, i, v), fn(x, i, v), fn(x.double(), i, v.double()))
+    assert (delta["kernels_generated"], delta["fallback_ops"]) == (3, 0), repr(delta)

@@ -207,6 +207,10 @@ class KernelWriter:
 
     def store_index(self, placement):
         self.remap = placement.remap()
-        return self.print_index(self.index(placement.node.buf.analysis.store_index))
+        node = placement.node
+        if node.scatter:   # its target is computed here: it loads indices
+            with ir.use_handler(self):
+                return self.print_index(self.index(node.buf.layout.index(node.scatter.target(node.dvars))))
+        return self.print_index(self.index(node.buf.analysis.store_index))
 
 

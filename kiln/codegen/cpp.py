@@ -187,6 +187,7 @@ CPP_OPS = {
     **{op: f"kiln_{op}({', '.join(['{0}', '{1}'][:special_arity(op)])})" for op in SPECIAL_FUNCTIONS},
 }
 
+SCATTER_COMBINE = {"sum": "add", "prod": "mul", "max": "maximum", "min": "minimum"}
 REDUCTION_INIT = {"sum": "0", "prod": "1", "any": "false", "all": "true"}
 REDUCTION_UPDATE = {"sum": "{acc} += {v};", "prod": "{acc} *= {v};", "any": "{acc} = {acc} || {v};",
                     "all": "{acc} = {acc} && {v};", "max": "{acc} = kiln_maximum({acc}, {v});",
@@ -288,8 +289,10 @@ class CppKernel(KernelWriter):
         self.scope.line("}")
         return v
 
-    def store(self, name, index, value):
+    def store(self, name, index, value, reduce=None):
         dtype = self.graph.buffer_dtype(name)
+        if reduce:   # the kernel is serial: a plain read-combine-write is exact
+            value = self.apply(SCATTER_COMBINE[reduce], [self.emit(self.spell_load(name, index, dtype), dtype), value])
         self.args[name] = "out"
         if dtype == torch.bfloat16:
             value = f"kiln_to_bf16({value})"
@@ -318,8 +321,9 @@ class CppKernel(KernelWriter):
         if k.is_reduction:
             lines += [f"    #pragma omp parallel for {parallel}", f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{"]
         else:
-            lines += [f"    #pragma omp parallel for collapse(2) {parallel}",
-                      f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{",
+            # a scatter runs in order: targets may repeat, and eager resolves repeats in order on small inputs
+            lines += [] if k.scatter else [f"    #pragma omp parallel for collapse(2) {parallel}"]
+            lines += [f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{",
                       f"    for (int64_t rc = 0; rc < {R}; rc += {CHUNK}) {{"]
         if self.symbolic_stretch:
             lines.append(f"        const int64_t rstretch = ({R}) / {LANES};")
@@ -345,11 +349,12 @@ class CppKernel(KernelWriter):
         name = p.node.name
         self.scope.cse[("local", name)] = value   # visible to later code in this scope only
         if name in self.kernel.stores:
-            self.store(name, self.store_index(p), value)
+            self.store(name, self.store_index(p), value, p.node.scatter and p.node.scatter.reduce)
 
     def pointwise_loop(self, members, R):
         self.scope.line(f"const int64_t rend = kiln_imin(rc + {CHUNK}, {R});")
-        self.scope.line("#pragma omp simd")
+        if not self.kernel.scatter:
+            self.scope.line("#pragma omp simd")
         self.scope.line("for (int64_t r0 = rc; r0 < rend; r0++) {")
         self.push()
         for p in members:

@@ -218,6 +218,9 @@ def kiln_pow(a, b):
     return tl.where(b == 0, 1.0, tl.where(a < 0, neg, mag))
 '''
 
+# scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
+SCATTER_ATOMICS = {"sum": "add", "max": "max", "min": "min"}
+ATOMIC_DTYPES = (torch.float32, torch.int32, torch.int64)
 REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1"}
 
 
@@ -313,14 +316,15 @@ class TritonKernel(KernelWriter):
         self.scope.lines += inner.lines
         return self.emit(f"tl.where({cond}, {result}, {other})", result.dtype)
 
-    def store(self, name, index, value, full):
+    def store(self, name, index, value, full, reduce=None):
         dtype = self.graph.buffer_dtype(name)
         self.args[name] = "out"
         if ir.dtype_is_low_precision(dtype):
             value = f"{value}.to(tl.float32).to({TL_DTYPES[dtype]})"
         elif value.dtype != dtype:
             value = f"{value}.to({TL_DTYPES[dtype]})"
-        self.scope.line(f"tl.store({self.pointer(name, index)}, {value}, mask={self.mask(full)})")
+        fn = f"atomic_{SCATTER_ATOMICS[reduce]}" if reduce else "store"
+        self.scope.line(f"tl.{fn}({self.pointer(name, index)}, {value}, mask={self.mask(full)})")
 
     # -- the kernel
     def config(self):
@@ -444,7 +448,7 @@ class TritonKernel(KernelWriter):
     def finish_value(self, p, value, full):
         self.scope.cse[("local", p.node.name)] = value
         if p.node.name in self.kernel.stores:
-            self.store(p.node.name, self.store_index(p), value, full)
+            self.store(p.node.name, self.store_index(p), value, full, p.node.scatter and p.node.scatter.reduce)
 
     def reduction_segment(self, members, R):
         reductions = [p for p in members if p.node.is_reduction]

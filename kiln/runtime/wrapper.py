@@ -91,6 +91,9 @@ class WrapperCode:
                     w(f"    {buf.name} = torch.empty_strided({self.shape(lay.sizes)}, {self.shape(lay.strides)}, "
                       f"dtype={lay.dtype}, device={self.const(lay.device)})")
             if isinstance(step, Kernel):
+                for node in step.nodes:
+                    if node.scatter:   # updates its base in place
+                        w(f"    {node.name} = {node.scatter.base}")
                 w("    " + self.launch(step))
             else:
                 self.extern(step)
@@ -108,9 +111,12 @@ class WrapperCode:
         outputs = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")}
         owned = {}   # buffers this wrapper allocates or receives from externs
         last = {}
+        bases = set()  # updated in place by a scatter, which owns the memory from then on
         for i, step in enumerate(self.sched.steps):
             if isinstance(step, Kernel):
                 owned.update({b.name: b for b in self.allocations(step)})
+                owned.update({n.name: n.buf for n in step.nodes if n.scatter})
+                bases |= {n.scatter.base for n in step.nodes if n.scatter}
                 used = {r for n in step.nodes for r in n.reads} | set(step.stores)
             else:
                 owned.update({o.name: o for o in step.outputs if o is not None})
@@ -126,7 +132,8 @@ class WrapperCode:
                     dead_after[last[reuse[buf.name]]].discard(reuse[buf.name])
             for n, at in last.items():
                 if at == i and n in owned and n not in outputs:
-                    free.setdefault(self.layout_key(owned[n].layout), []).append(n)
+                    if n not in bases:
+                        free.setdefault(self.layout_key(owned[n].layout), []).append(n)
                     dead_after.setdefault(i, set()).add(n)
         return reuse, dead_after
 
@@ -148,7 +155,7 @@ class WrapperCode:
 
     def allocations(self, step):
         if isinstance(step, Kernel):
-            return [p.node.buf for p in step.placements if p.node.name in step.stores]
+            return [p.node.buf for p in step.placements if p.node.name in step.stores and not p.node.scatter]
         return []
 
     def extern(self, step):

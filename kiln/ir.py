@@ -189,8 +189,24 @@ class Scatter:
 
 
 @dataclasses.dataclass(eq=False)
+class Scan:
+    """out[idx, r at dim] = combine of body(idx, (r',)) over r' <= r: cumulative sums, products, logsumexp."""
+    sizes: list           # every dim but the scanned one
+    rsizes: list          # [the scanned dim's size]
+    combine: str          # sum prod logaddexp
+    body: object          # fn(idx, ridx) -> ops value
+    dim: int
+
+    def run(self, idx, ridx):
+        return self.body(idx, ridx)
+
+    def out_index(self, idx, ridx):
+        return list(idx[:self.dim]) + list(ridx) + list(idx[self.dim:])
+
+
+@dataclasses.dataclass(eq=False)
 class ComputedBuffer(Buffer):
-    node: object = None               # Pointwise, Reduction or Scatter
+    node: object = None               # Pointwise, Reduction, Scan or Scatter
     origins: tuple = ()               # the ATen ops this buffer computes, for names and the trace
 
     @functools.cached_property
@@ -257,7 +273,9 @@ class BodyAnalysis:
         idx, ridx = index_vars("d", len(node.sizes)), index_vars("r", len(node.rsizes))
         with use_handler(_AnalysisHandler(handler)):
             node.run(idx, ridx)
-            handler.store_index = buf.layout.index(node.target(idx) if isinstance(node, Scatter) else idx)
+            at = node.target(idx) if isinstance(node, Scatter) else node.out_index(idx, ridx) \
+                if isinstance(node, Scan) else idx
+            handler.store_index = buf.layout.index(at)
         if isinstance(node, Scatter):
             handler.reads.add(node.base)
         handler.vars = (idx, ridx)
@@ -362,10 +380,13 @@ def format_ir(lowering):
         text = _TextHandler()
         with use_handler(text):
             body = node.run(idx, ridx)
-            at = node.target(idx) if isinstance(node, Scatter) else idx
+            at = node.target(idx) if isinstance(node, Scatter) else node.out_index(idx, ridx) \
+                if isinstance(node, Scan) else idx
         head = f"{b.name}: {type(node).__name__} {b.dtype} sizes={node.sizes}"
         if isinstance(node, Reduction):
             head += f" {node.reduction_type} over r{list(range(len(node.rsizes)))} sizes={node.rsizes}"
+        if isinstance(node, Scan):
+            head += f" {node.combine} scan along dim {node.dim}"
         if isinstance(node, Scatter):
             head += f" into {node.base}" + (f", {node.reduce} where targets repeat" if node.reduce else "")
         lines.append(f"{head}  # {', '.join(map(str, b.origins))}")

@@ -1011,6 +1011,30 @@ def lower_index_reduce(out, x, dim, index, src, reduce, include_self=True):
                            include_self)
 
 
+# ---------------------------------------------------------------- scans
+
+SCANS = {aten.cumsum.default: "sum", aten.cumprod.default: "prod", aten.logcumsumexp.default: "logaddexp"}
+
+
+@register(*SCANS)
+def lower_cumulative(out, x, dim, dtype=None):
+    if not x.sizes:   # a 0-d tensor is its own scan
+        return pointwise_value(out, lambda v: v, x)
+    g = current()
+    dim %= len(x.sizes)
+    combine = SCANS[g.current_node.target]
+    sizes = [sym(s) for s in out.shape]
+    strides = meta_strides(out, sizes)
+    if ir.static_numel(sizes, 1) == 0:
+        return g.empty(sizes, strides, out.dtype, out.device)
+    compute = opmath(out.dtype)
+    body = lambda idx, ridx: as_value(x, list(idx[:dim]) + list(ridx) + list(idx[dim:]), sizes, compute)  # noqa: E731
+    buf = ir.ComputedBuffer(g.new_name(), ir.Layout(out.dtype, out.device, sizes, strides),
+                            node=ir.Scan(sizes[:dim] + sizes[dim + 1:], [sizes[dim]], combine, body, dim))
+    g.buffers.append(buf)
+    return View(buf, buf.layout.sizes, buf.layout.strides)
+
+
 # ---------------------------------------------------------------- reductions
 
 def reduce_dims(x, dims):

@@ -71,6 +71,7 @@ class SchedulerNode:
         node = buf.node
         self.is_reduction = isinstance(node, ir.Reduction)
         self.scatter = node if isinstance(node, ir.Scatter) else None
+        self.scan = node if isinstance(node, ir.Scan) else None
         self.dvars, self.rvars = a.vars
         exprs = [e for _, e in a.loads] + a.index_exprs + [a.store_index]
         self.groups = merge_dims(node.sizes, self.dvars, exprs, loop_order(node.sizes, self.dvars, a.store_index))
@@ -116,7 +117,8 @@ class Kernel:
         self.placements = []
         self.is_reduction = node.is_reduction
         self.scatter = node.scatter     # a scatter kernel holds its scatter alone
-        if node.is_reduction:
+        self.scan = node.scan           # so does a scan kernel: each row's steps run in order
+        if node.is_reduction or node.scan:
             self.numel, self.rnumel = node.numel, node.rnumel
         else:
             self.numel = ir.product(node.sizes[:-1])
@@ -137,6 +139,9 @@ class Kernel:
         """A Placement for node in this kernel, or a reason why it does not fit."""
         N, R = self.numel, self.rnumel
         eq = lambda a, b: sympy.expand(a - b) == 0  # noqa: E731
+        if node.scan:   # only ever in its own kernel
+            return Placement(node, "full", ir.unflatten(self.x, node.sizes) + ir.unflatten(self.r, node.rsizes)), \
+                "a scan runs alone"
         if node.is_reduction:
             if not (self.is_reduction and eq(node.numel, N) and eq(node.rnumel, R)):
                 return None, f"different iteration space {fmt(node.numel)}x{fmt(node.rnumel)} vs {fmt(N)}x{fmt(R)}"
@@ -229,13 +234,13 @@ def schedule(buffers, output_names):
         chosen = None
         # a node may join the kernel holding its latest input, or any later one
         search = range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1)
-        for k in [] if node.scatter else search:   # a scatter's stores land in their own order: no company
+        for k in [] if node.scatter or node.scan else search:   # they run in their own order: no company
             step = steps[k]
             label = f"kernel{k}"
             if isinstance(step, ir.ExternKernel):
                 continue
-            if step.scatter:
-                decide(node.name, label, False, step.nodes[0].name, "a scatter kernel runs alone")
+            if step.scatter or step.scan:
+                decide(node.name, label, False, step.nodes[0].name, "a scatter or scan kernel runs alone")
                 continue
             related = node.reads & (set(step.produced()) | {r for n in step.nodes for r in n.reads})
             if not related and (k != len(steps) - 1 or step.is_reduction):
@@ -273,7 +278,8 @@ def schedule(buffers, output_names):
             steps.append(kernel)
             chosen = len(steps) - 1
             decide(node.name, f"kernel{chosen}", False, None,
-                   "a scatter runs alone, after its copy" if node.scatter else "starts a new kernel")
+                   "a scatter runs alone, after its copy" if node.scatter else "a scan runs alone" if node.scan
+                   else "starts a new kernel")
         home[node.name] = chosen
 
     local = finalize(steps, output_names)

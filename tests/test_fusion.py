@@ -123,3 +123,8 @@ def test_scatter_is_its_copy_and_one_kernel_with_the_values_fused():
     delta = StatsDelta()
     compare_results(kiln_compile(fn)(x, i, v), fn(x, i, v), fn(x.double(), i, v.double()))
     assert (delta["kernels_generated"], delta["fallback_ops"]) == (3, 0), repr(delta)
+
+
+def test_scan_is_one_kernel_with_its_producer():
+    kernels, _ = compiled_kernels(lambda x: (x.exp() * 2).cumsum(1), make_tensor((16, 100)))
+    assert kernels == 1

@@ -537,6 +537,18 @@ def test_scatter_into_a_graph_input_and_reuse(check):
     check(fn, make_tensor((6, 5)), torch.tensor([0, 2, 2, 5]), make_tensor((4, 5)))
 
 
+def test_cumulative(check, stats_delta):
+    """cumsum / cumprod / logcumsumexp along any dim, over rows longer than a Triton block (carried between
+    blocks), of ints (int64 results), with -inf in logcumsumexp, and with a producer fused in."""
+    x, long = make_tensor((5, 37)), make_tensor((3, 2500))
+    delta = stats_delta()
+    check(lambda x, long: (x.cumsum(1), x.cumsum(0) * 2, (x / 4 + 1).cumprod(1), torch.logcumsumexp(x, 0),
+                           torch.logcumsumexp(torch.where(x > 1, float("-inf"), x), 1), (x * 5).int().cumsum(1),
+                           x.t().cumsum(1), x[0, 0].cumsum(0), x.exp().cumsum(1, dtype=torch.float64),
+                           long.cumsum(1), torch.logcumsumexp(long, 1)), x, long)
+    assert delta["fallback_ops"] == 0
+
+
 def test_arange_full_iota(check):
     x = make_tensor((4, 10))
     check(lambda x: (x + torch.arange(10), torch.arange(3, 23, 2, dtype=torch.float32) * x[0, 0],

@@ -155,6 +155,10 @@ template <typename T, typename U> static inline T kiln_pow(T a, U b) {
     initializer(omp_priv = omp_orig)
 template <typename T> static inline T kiln_sign(T a) { return a != a ? a : (T)((a > 0) - (a < 0)); }
 template <typename T> static inline T kiln_sigmoid(T a) { return T(1) / (T(1) + kiln_exp(-a)); }
+template <typename T> static inline T kiln_logaddexp(T a, T b) {   // log(exp(a) + exp(b)), NaN-propagating
+    T m = kiln_maximum(a, b);
+    return kiln_isinf(m) ? m : m + kiln_log1p(kiln_exp(-kiln_abs(a - b)));
+}
 template <typename T> static inline T kiln_bitnot(T a) { return ~a; }
 static inline bool kiln_bitnot(bool a) { return !a; }
 static inline uint64_t kiln_mix(uint64_t x) {   // splitmix64: a counter-based generator, one draw per element
@@ -188,8 +192,9 @@ CPP_OPS = {
 }
 
 SCATTER_COMBINE = {"sum": "add", "prod": "mul", "max": "maximum", "min": "minimum"}
-REDUCTION_INIT = {"sum": "0", "prod": "1", "any": "false", "all": "true"}
+REDUCTION_INIT = {"sum": "0", "prod": "1", "any": "false", "all": "true", "logaddexp": "-__builtin_inf()"}
 REDUCTION_UPDATE = {"sum": "{acc} += {v};", "prod": "{acc} *= {v};", "any": "{acc} = {acc} || {v};",
+                    "logaddexp": "{acc} = kiln_logaddexp({acc}, {v});",
                     "all": "{acc} = {acc} && {v};", "max": "{acc} = kiln_maximum({acc}, {v});",
                     "min": "{acc} = kiln_minimum({acc}, {v});"}
 
@@ -304,13 +309,16 @@ class CppKernel(KernelWriter):
     def generate(self):
         k = self.kernel
         N, R = (self.print_index(self.index(e)) for e in (k.numel, k.rnumel))
-        body = self.scope = Scope(None, 2 if k.is_reduction else 3)
+        rows = k.is_reduction or k.scan   # one row per x0: a reduction's, or a scan's
+        body = self.scope = Scope(None, 2 if rows else 3)
         segments = sorted({p.segment for p in k.placements})
         for seg in segments:
             members = [p for p in k.placements if p.segment == seg]
             if seg % 2:
                 for p in members:
                     self.emit_node(p)
+            elif k.scan:
+                self.scan_loop(members[0], R)
             elif k.is_reduction:
                 self.reduction_loop(members, R)
             else:
@@ -318,7 +326,7 @@ class CppKernel(KernelWriter):
         parallel = f"if({N} * {R} >= {PARALLEL_MIN_ELEMENTS})"
         lines = [f"// {k.name}: {', '.join(o for n in k.nodes for o in n.origins)}"]
         lines.append(f'extern "C" void {k.name}({self.signature()}) {{')
-        if k.is_reduction:
+        if rows:
             lines += [f"    #pragma omp parallel for {parallel}", f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{"]
         else:
             # a scatter runs in order: targets may repeat, and eager resolves repeats in order on small inputs
@@ -329,7 +337,7 @@ class CppKernel(KernelWriter):
             lines.append(f"        const int64_t rstretch = ({R}) / {LANES};")
         lines += [f"        {ctype(dtype)} {name}[{R}];" for name, _, dtype in self.keeps.values()]
         lines += without_unused(body.lines) if self.keeps else body.lines
-        lines += (["    }"] if k.is_reduction else ["        }", "    }"]) + ["}"]
+        lines += (["    }"] if rows else ["        }", "    }"]) + ["}"]
         return "\n".join(lines)
 
     def signature(self):
@@ -359,6 +367,19 @@ class CppKernel(KernelWriter):
         self.push()
         for p in members:
             self.finish_value(p, self.run_body(p))
+        inner = self.pop()
+        self.scope.lines += inner.lines
+        self.scope.line("}")
+
+    def scan_loop(self, p, R):
+        """A scan walks its row in order: each step combines into the running value and stores it."""
+        combine = p.node.scan.combine
+        acc = Value(self.fresh("acc"), p.node.buf.dtype)   # low precision: ctype computes in float
+        self.scope.line(f"{ctype(acc.dtype)} {acc} = {REDUCTION_INIT[combine]};")
+        self.scope.line(f"for (int64_t r0 = 0; r0 < {R}; r0++) {{")
+        self.push()
+        self.scope.line(REDUCTION_UPDATE[combine].format(acc=acc, v=self.run_body(p)))
+        self.store(p.node.name, self.store_index(p), acc)
         inner = self.pop()
         self.scope.lines += inner.lines
         self.scope.line("}")

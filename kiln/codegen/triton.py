@@ -211,6 +211,12 @@ def kiln_lgamma(x):
 
 
 @triton.jit
+def kiln_logaddexp(a, b):
+    m = tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+    return tl.where((m == float("inf")) | (m == float("-inf")), m, m + tl.log(1 + tl.exp(-tl.abs(a - b))))
+
+
+@triton.jit
 def kiln_pow(a, b):
     mag = tl.exp(b * tl.log(tl.abs(a)))
     odd = (b - 2 * tl.floor(b / 2)) == 1
@@ -221,7 +227,8 @@ def kiln_pow(a, b):
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
 SCATTER_ATOMICS = {"sum": "add", "max": "max", "min": "min"}
 ATOMIC_DTYPES = (torch.float32, torch.int32, torch.int64)
-REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1"}
+REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1",
+               "logaddexp": "float('-inf')"}
 
 
 def reduction_fill(rt, dtype):
@@ -331,6 +338,9 @@ class TritonKernel(KernelWriter):
         """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and static sizes."""
         k = self.kernel
         N, R = ir.static_numel([k.numel], 1 << 20), ir.static_numel([k.rnumel], None)
+        if k.scan:   # rows in blocks of up to 1024, carried from block to block
+            rblock = min(next_pow2(R or 1024), 1024)
+            return min(next_pow2(N), max(1, 1024 // rblock)), rblock, False, 4
         if not k.is_reduction:
             if self.transposing():
                 return min(next_pow2(N), 64), min(next_pow2(R or 64), 64), False, 8
@@ -398,6 +408,8 @@ class TritonKernel(KernelWriter):
             if seg % 2:
                 for p in members:
                     self.finish_value(p, self.run_body(p), full=False)
+            elif k.scan:
+                self.scan_segment(members[0])
             elif not k.is_reduction:
                 for p in members:
                     self.finish_value(p, self.run_body(p), full=True)
@@ -407,7 +419,7 @@ class TritonKernel(KernelWriter):
         head = ["@triton.jit",
                 f"def {k.name}({self.signature()}, N, R, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):",
                 f"    # {', '.join(o for n in k.nodes for o in n.origins)}"]
-        if k.is_reduction:
+        if k.is_reduction or k.scan:
             head += [f"    x0 = (tl.program_id(0){wide} * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
                      "    xmask = x0 < N",
                      "    rbase = tl.arange(0, RBLOCK)[None, :]"]
@@ -476,6 +488,22 @@ class TritonKernel(KernelWriter):
         for p in reductions:
             self.finish_value(p, self.reduce_tile(p, accs[p.node.name], looped=True), full=False)
 
+    def scan_segment(self, p):
+        """Each program walks its rows in blocks: a block's scan, combined with the carry of the blocks before."""
+        combine, dtype = p.node.scan.combine, p.node.buf.dtype
+        fill, tl_type, fn = reduction_fill(combine, dtype), TL_DTYPES[compute_dtype(dtype)], f"kiln_{combine}"
+        carry = Value(self.fresh("carry"), dtype)
+        self.scope.line(f"{carry} = tl.full([XBLOCK, 1], {fill}, {tl_type})")
+        self.scope.line("for roff in range(0, R, RBLOCK):")
+        self.push()
+        self.scope.line("r0 = roff + rbase")
+        self.scope.line("rmask = r0 < R")
+        value = self.emit(f"tl.where(xmask & rmask, {self.run_body(p)}, {fill}).to({tl_type})", dtype)
+        self.finish_value(p, self.emit(f"{fn}({carry}, tl.associative_scan({value}, 1, {fn}))", dtype), full=True)
+        self.scope.line(f"{carry} = {fn}({carry}, tl.reduce({value}, 1, {fn})[:, None])")
+        inner = self.pop()
+        self.scope.lines += inner.lines
+
     def masked_for_reduction(self, rt, value, dtype):
         return f"tl.where(xmask & rmask, {value}, {reduction_fill(rt, dtype)})"
 
@@ -540,7 +568,7 @@ def generate_module(kernels, graph, debug=False):
         launches[kernel.name] = dict(buffers=list(writer.args), symbols=sorted(writer.symbols),
                                      numel=kernel.numel, rnumel=kernel.rnumel, xblock=writer.xblock,
                                      rblock=writer.rblock, num_warps=writer.num_warps,
-                                     reduction=kernel.is_reduction)
+                                     reduction=kernel.is_reduction or kernel.scan is not None)
     return "\n\n".join([PRELUDE.format(libdevice=lib), *texts.values()]) + "\n", launches, texts
 
 

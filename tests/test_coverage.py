@@ -114,8 +114,8 @@ def test_expected_list_parses_and_checks(tmp_path):
     assert [r["op"] for r in unexpected] == ["mul"]
     assert [r["op"] for r in fixed] == ["add"]
     path.write_text("add:float32:3 mismatch torch=2.11  # one torch version only\n")
-    assert coverage.load_expected(str(path), "2.11.0+cu130") == {"add:float32:3": "mismatch"}
-    assert coverage.load_expected(str(path), "2.13.0+cpu") == {}
+    assert coverage.load_expected(str(path), ["2.11.0+cu130"]) == {"add:float32:3": "mismatch"}
+    assert coverage.load_expected(str(path), ["2.13.0+cpu"]) == {}
     path.write_text("add:float32:3 native\n")
     with pytest.raises(ValueError):
         coverage.load_expected(str(path))

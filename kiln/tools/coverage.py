@@ -85,9 +85,10 @@ def parse_key(key):
     return op, dtype, int(index)
 
 
-def load_expected(path=DEFAULT_EXPECTED, version=None):
+def load_expected(path=DEFAULT_EXPECTED, versions=None):
     """{sample key: class} from the expected-failures list: `op:dtype:index class [torch=V]  # why` per
-    line; with torch=V the line holds only where torch's version starts with V."""
+    line; with torch=V the line holds only where a version swept (default: this torch's) starts with V."""
+    versions = versions or [torch_version()]
     expected = {}
     if not path or not os.path.exists(path):
         return expected
@@ -99,7 +100,7 @@ def load_expected(path=DEFAULT_EXPECTED, version=None):
             key, cls, *only = line.split()
             if cls not in FAILURES:
                 raise ValueError(f"{path}: {key}: class must be one of {FAILURES}, not {cls!r}")
-            if all((version or torch_version()).startswith(o.removeprefix("torch=")) for o in only):
+            if all(any(v.startswith(o.removeprefix("torch=")) for v in versions) for o in only):
                 expected[key] = cls
     return expected
 
@@ -688,9 +689,8 @@ def headline(by_dtype):
 
 
 def sweep_expected(metas, path):
-    """The expected failures that hold for the torch version the runs (their metas) were swept with."""
-    versions = {m.get("torch") for m in metas} - {None}
-    return load_expected(path, versions.pop() if len(versions) == 1 else None)
+    """The expected failures that hold for a torch version the runs (their metas) were swept with."""
+    return load_expected(path, sorted({m.get("torch") for m in metas} - {None}))
 
 
 def backend_summary(out, backend, expected_path):

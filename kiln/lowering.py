@@ -926,8 +926,8 @@ def scatter_reduced(out, x, sizes, value, target, reduce, include_self=True):
     total = scatter(out, x, sizes, value, target, combine)
     if reduce != "mean" or total is NotImplemented:
         return total
-    ones = Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.constant(int(include_self), out.dtype))
-    count = scatter(out, ones, sizes, lambda idx: ops.constant(1, dtype), target, "sum")
+    start = Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.constant(int(include_self), out.dtype))
+    count = scatter(out, start, sizes, lambda idx: ops.constant(1, dtype), target, "sum")
     if count is NotImplemented:
         return count
     divide = ops.truediv if out.dtype.is_floating_point else ops.floordiv
@@ -954,6 +954,7 @@ def along(dim, index, x_sizes):
 
 
 def src_value(src, sizes, dtype):
+    """The value a scatter writes at idx: src (a tensor, or a scalar) there."""
     return lambda idx: as_value(src, idx, sizes, dtype)
 
 
@@ -986,12 +987,8 @@ def lower_put(out, x, index, source, accumulate=False):
 def lower_scatter(out, x, dim, index, src, reduce=None):
     dim %= max(len(x.sizes), 1)
     reduce = "sum" if current().current_node.target is aten.scatter_add.default else reduce
-    sizes = index.sizes
-    value = src_value(src, sizes, opmath(out.dtype)) if is_tensor(src) else \
-        (lambda idx: ops.constant(src, opmath(out.dtype)))
-    target = along(dim, index, x.sizes)
-    return scatter(out, x, sizes, value, target, SCATTER_REDUCE[reduce]) if reduce else \
-        scatter(out, x, sizes, value, target)
+    return scatter(out, x, index.sizes, src_value(src, index.sizes, opmath(out.dtype)), along(dim, index, x.sizes),
+                   SCATTER_REDUCE.get(reduce))
 
 
 @register(aten.scatter_reduce.two)

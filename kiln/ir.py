@@ -156,6 +156,10 @@ class Pointwise:
     def run(self, idx, ridx=()):
         return self.body(idx)
 
+    def out_index(self, idx, ridx=()):
+        """Where the value at (idx, ridx) is stored, per output dim."""
+        return idx
+
 
 @dataclasses.dataclass(eq=False)
 class Reduction:
@@ -168,6 +172,9 @@ class Reduction:
 
     def run(self, idx, ridx):
         return self.body(idx, ridx)
+
+    def out_index(self, idx, ridx):
+        return idx
 
 
 @dataclasses.dataclass(eq=False)
@@ -186,6 +193,9 @@ class Scatter:
 
     def run(self, idx, ridx=()):
         return self.body(idx)
+
+    def out_index(self, idx, ridx=()):   # loads the indices: run it under the handler that writes the store
+        return self.target(idx)
 
 
 @dataclasses.dataclass(eq=False)
@@ -273,9 +283,7 @@ class BodyAnalysis:
         idx, ridx = index_vars("d", len(node.sizes)), index_vars("r", len(node.rsizes))
         with use_handler(_AnalysisHandler(handler)):
             node.run(idx, ridx)
-            at = node.target(idx) if isinstance(node, Scatter) else node.out_index(idx, ridx) \
-                if isinstance(node, Scan) else idx
-            handler.store_index = buf.layout.index(at)
+            handler.store_index = buf.layout.index(node.out_index(idx, ridx))
         if isinstance(node, Scatter):
             handler.reads.add(node.base)
         handler.vars = (idx, ridx)
@@ -380,8 +388,7 @@ def format_ir(lowering):
         text = _TextHandler()
         with use_handler(text):
             body = node.run(idx, ridx)
-            at = node.target(idx) if isinstance(node, Scatter) else node.out_index(idx, ridx) \
-                if isinstance(node, Scan) else idx
+            at = node.out_index(idx, ridx)
         head = f"{b.name}: {type(node).__name__} {b.dtype} sizes={node.sizes}"
         if isinstance(node, Reduction):
             head += f" {node.reduction_type} over r{list(range(len(node.rsizes)))} sizes={node.rsizes}"

@@ -900,10 +900,8 @@ def scatter(out, x, sizes, value, target, reduce=None):
 
     value(idx) gives the value in the output's compute dtype."""
     g = current()
-    if reduce and g.on_triton(out.device):
-        from kiln.codegen.triton import ATOMIC_DTYPES, SCATTER_ATOMICS
-        if reduce not in SCATTER_ATOMICS or out.dtype not in ATOMIC_DTYPES:
-            return NotImplemented
+    if not can_scatter(out, reduce):
+        return NotImplemented
     base = g.realize(Lazy(list(x.sizes), x.dtype, x.device, x.load), meta_strides(out, x.sizes))
     if ir.static_numel(sizes, 1) == 0 or ir.static_numel(base.sizes, 1) == 0:
         return base
@@ -913,23 +911,29 @@ def scatter(out, x, sizes, value, target, reduce=None):
     return View(buf, buf.layout.sizes, buf.layout.strides)
 
 
+def can_scatter(out, reduce):
+    """Whether the target can combine repeated targets this way (Triton: only with its atomics)."""
+    if not reduce or not current().on_triton(out.device):
+        return True
+    from kiln.codegen.triton import ATOMIC_DTYPES, SCATTER_ATOMICS
+    return reduce in SCATTER_ATOMICS and out.dtype in ATOMIC_DTYPES
+
+
 def scatter_reduced(out, x, sizes, value, target, reduce, include_self=True):
     """scatter with a reduction; without include_self, the targets first get the reduction's identity,
     and a mean divides by the number of values each target received."""
     dtype = opmath(out.dtype)
     combine = "sum" if reduce == "mean" else SCATTER_REDUCE[reduce]
+    if not can_scatter(out, combine):   # checked before any scatter, so none is left behind unused
+        return NotImplemented
     if not include_self:
         identity = reduction_identity(combine, out.dtype)
         x = scatter(out, x, sizes, lambda idx: ops.constant(identity, dtype), target)
-        if x is NotImplemented:
-            return x
     total = scatter(out, x, sizes, value, target, combine)
-    if reduce != "mean" or total is NotImplemented:
+    if reduce != "mean":
         return total
     start = Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.constant(int(include_self), out.dtype))
     count = scatter(out, start, sizes, lambda idx: ops.constant(1, dtype), target, "sum")
-    if count is NotImplemented:
-        return count
     divide = ops.truediv if out.dtype.is_floating_point else ops.floordiv
     return Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.to_dtype(divide(
         as_value(total, idx, x.sizes, dtype),

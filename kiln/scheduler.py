@@ -72,6 +72,7 @@ class SchedulerNode:
         self.is_reduction = isinstance(node, ir.Reduction)
         self.scatter = node if isinstance(node, ir.Scatter) else None
         self.scan = node if isinstance(node, ir.Scan) else None
+        self.alone = bool(self.scatter or self.scan)   # runs in its own order, so it shares no kernel
         self.dvars, self.rvars = a.vars
         exprs = [e for _, e in a.loads] + a.index_exprs + [a.store_index]
         self.groups = merge_dims(node.sizes, self.dvars, exprs, loop_order(node.sizes, self.dvars, a.store_index))
@@ -118,6 +119,7 @@ class Kernel:
         self.is_reduction = node.is_reduction
         self.scatter = node.scatter     # a scatter kernel holds its scatter alone
         self.scan = node.scan           # so does a scan kernel: each row's steps run in order
+        self.alone = node.alone
         if node.is_reduction or node.scan:
             self.numel, self.rnumel = node.numel, node.rnumel
         else:
@@ -234,12 +236,12 @@ def schedule(buffers, output_names):
         chosen = None
         # a node may join the kernel holding its latest input, or any later one
         search = range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1)
-        for k in [] if node.scatter or node.scan else search:   # they run in their own order: no company
+        for k in [] if node.alone else search:
             step = steps[k]
             label = f"kernel{k}"
             if isinstance(step, ir.ExternKernel):
                 continue
-            if step.scatter or step.scan:
+            if step.alone:
                 decide(node.name, label, False, step.nodes[0].name, "a scatter or scan kernel runs alone")
                 continue
             related = node.reads & (set(step.produced()) | {r for n in step.nodes for r in n.reads})

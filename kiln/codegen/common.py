@@ -208,9 +208,8 @@ class KernelWriter:
     def store_index(self, placement):
         self.remap = placement.remap()
         node = placement.node
-        if node.scatter:   # its target is computed here: it loads indices
-            with ir.use_handler(self):
-                return self.print_index(self.index(node.buf.layout.index(node.scatter.target(node.dvars))))
-        return self.print_index(self.index(node.buf.analysis.store_index))
+        with ir.use_handler(self):   # a scatter's target loads its indices here
+            at = node.buf.node.out_index(node.dvars, node.rvars)
+        return self.print_index(self.index(node.buf.layout.index(at)))
 
 

@@ -67,6 +67,11 @@ def special_arity(op):
     return 2 if "{1}" in SPECIAL_FUNCTIONS[op] else 1
 
 
+def special_signature(op, t):
+    """kiln_OP's signature in type t, as the kernels declare it and the special-function library defines it."""
+    return f"{t} kiln_{op}({', '.join(f'{t} {p}' for p in ['x', 'y'][:special_arity(op)])})"
+
+
 def declaration(f, arity):
     """The C library's float and double versions of math function f."""
     return f"float {f}f({', '.join(['float'] * arity)}); double {f}({', '.join(['double'] * arity)});\n"
@@ -98,7 +103,7 @@ extern "C" {
     declaration(f, 2) for f in MATH2 + ("fmod", "pow")) + r"""int dprintf(int, const char*, ...);
 }
 """ + "".join(
-    f"{t} kiln_{op}({', '.join([t] * special_arity(op))});\n" for op in SPECIAL_FUNCTIONS
+    f"{special_signature(op, t)};\n" for op in SPECIAL_FUNCTIONS
     for t in ("float", "double")) + r"""template <typename T> constexpr bool kiln_is_float = false;
 template <> constexpr bool kiln_is_float<float> = true;
 template <> constexpr bool kiln_is_float<double> = true;
@@ -525,9 +530,8 @@ def special_library_source():
     """kiln_OP for every special function, in float and double, defined by ATen's scalar code."""
     lines = ["#include <ATen/native/Math.h>"]
     for op, fn in SPECIAL_FUNCTIONS.items():
-        params = ["x", "y"][:special_arity(op)]
         for t in ("float", "double"):
-            lines.append(f"{t} kiln_{op}({', '.join(f'{t} {p}' for p in params)}) {{ return {fn.format(*params)}; }}")
+            lines.append(f"{special_signature(op, t)} {{ return {fn.format('x', 'y')}; }}")
     return "\n".join(lines) + "\n"
 
 

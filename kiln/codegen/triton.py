@@ -473,10 +473,7 @@ class TritonKernel(KernelWriter):
                     self.finish_value(p, value, full=True)
             return
         accs = {p.node.name: self.looped_accumulator(p) for p in reductions}
-        self.scope.line("for roff in range(0, R, RBLOCK):")
-        self.push()
-        self.scope.line("r0 = roff + rbase")
-        self.scope.line("rmask = r0 < R")
+        self.open_row_loop()
         for p in members:
             value = self.run_body(p)
             if p.node.is_reduction:
@@ -488,16 +485,20 @@ class TritonKernel(KernelWriter):
         for p in reductions:
             self.finish_value(p, self.reduce_tile(p, accs[p.node.name], looped=True), full=False)
 
+    def open_row_loop(self):
+        """A loop over the row in blocks of RBLOCK; its body is the new scope."""
+        self.scope.line("for roff in range(0, R, RBLOCK):")
+        self.push()
+        self.scope.line("r0 = roff + rbase")
+        self.scope.line("rmask = r0 < R")
+
     def scan_segment(self, p):
         """Each program walks its rows in blocks: a block's scan, combined with the carry of the blocks before."""
         combine, dtype = p.node.scan.combine, p.node.buf.dtype
         fill, tl_type, fn = reduction_fill(combine, dtype), TL_DTYPES[compute_dtype(dtype)], f"kiln_{combine}"
         carry = Value(self.fresh("carry"), dtype)
         self.scope.line(f"{carry} = tl.full([XBLOCK, 1], {fill}, {tl_type})")
-        self.scope.line("for roff in range(0, R, RBLOCK):")
-        self.push()
-        self.scope.line("r0 = roff + rbase")
-        self.scope.line("rmask = r0 < R")
+        self.open_row_loop()
         value = self.emit(f"tl.where(xmask & rmask, {self.run_body(p)}, {fill}).to({tl_type})", dtype)
         self.finish_value(p, self.emit(f"{fn}({carry}, tl.associative_scan({value}, 1, {fn}))", dtype), full=True)
         self.scope.line(f"{carry} = {fn}({carry}, tl.reduce({value}, 1, {fn})[:, None])")

@@ -157,7 +157,8 @@ class GraphLowering(torch.fx.Interpreter):
             return lower_with_effects(self, *args, **kwargs)
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
             self.spelled_pointwise(target)
-        if lowering is not None and not touches_complex(self.current_node):   # no complex kernels: run eagerly
+        # kernels have no complex types, so ops on complex tensors run eagerly; library calls take any
+        if lowering is not None and (target in LIBRARY_CALLS or not touches_complex(self.current_node)):
             first_new = len(self.buffers)
             result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
             if result is not NotImplemented:
@@ -1265,7 +1266,8 @@ def touches_complex(node):
 
 def lower_with_effects(low, token, op, *args, **kwargs):
     """An op with side effects (linalg's error checks, prints), threaded by a token: an eager call in
-    program order. Only ops that return nothing; for the others the graph falls back."""
+    program order, a fallback unless it is a library call. Only ops that return nothing; for the others
+    the graph falls back."""
     meta = low.current_node.meta.get("val")
     if not isinstance(op, torch._ops.OpOverload) or not isinstance(meta, (list, tuple)) or \
             any(m is not None for m in meta[1:]):
@@ -1275,10 +1277,12 @@ def lower_with_effects(low, token, op, *args, **kwargs):
         if isinstance(a, (Lazy, View)):
             return low.realize(a).ref()
         return type(a)(ref(x) for x in a) if isinstance(a, (list, tuple)) else a
-    low.fallback_ops.append(str(op))
-    log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", op)
+    fallback = op not in LIBRARY_CALLS
+    if fallback:
+        low.fallback_ops.append(str(op))
+        log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", op)
     low.buffers.append(ir.ExternKernel(low.new_name("extern"), op, ref(tuple(args)),
-                                       {k: ref(v) for k, v in kwargs.items()}, [None], False, True,
+                                       {k: ref(v) for k, v in kwargs.items()}, [None], False, fallback,
                                        origins=(str(op),)))
     return (token,) + (None,) * (len(meta) - 1)
 
@@ -1825,7 +1829,7 @@ CHANNELS_LAST_DEVICES = {"cuda"}
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, *args):
     """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
-    (its NCHW kernels transpose internally). The input copy fuses into its producer; consumers of the
+    (its NCHW kernels transpose internally). The input and weight copies fuse into its producer; consumers of the
     output write eager's layout, and activations saved for the backward keep channels-last (the
     forward reports their strides). Backward graphs keep the traced layouts."""
     g = current()
@@ -1833,7 +1837,9 @@ def lower_convolution(out, x, weight, *args):
     if not ((g.inference or g.saved_from is not None) and out.device.type in CHANNELS_LAST_DEVICES
             and out.dim() == 4 and out.dtype != torch.float64):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
-    x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
+    # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
+    x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
+                 for fx, v in zip(g.current_node.args[:2], (x, weight)))
     # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
     channels_last = OpThen(target, lambda y: y.contiguous(memory_format=torch.channels_last),
                            f"{target} (channels-last)")
@@ -1841,11 +1847,32 @@ def lower_convolution(out, x, weight, *args):
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
 
 
-EXTERNS = ["mm", "addmm", "bmm", "baddbmm", "convolution_backward",
-           "_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention",
-           "_scaled_dot_product_cudnn_attention", "_scaled_dot_product_flash_attention_for_cpu",
-           "_scaled_dot_product_flash_attention_for_cpu_backward", "_scaled_dot_product_flash_attention_backward",
-           "_scaled_dot_product_efficient_attention_backward", "_scaled_dot_product_cudnn_attention_backward"]
-for _target in [getattr(aten, n).default for n in EXTERNS if hasattr(aten, n)]:
+# Library calls, like the matmuls: vendor libraries (BLAS, cuDNN, LAPACK, FFT) that no compiler generates
+# code for. Unlike fallbacks, they are the intended implementation, so they are neither logged nor counted.
+EXTERNS = {
+    "matmul": ["mm", "addmm", "bmm", "baddbmm"],
+    "convolution": ["convolution_backward"],
+    "attention": ["_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention",
+                  "_scaled_dot_product_cudnn_attention", "_scaled_dot_product_flash_attention_for_cpu",
+                  "_scaled_dot_product_flash_attention_for_cpu_backward",
+                  "_scaled_dot_product_flash_attention_backward", "_scaled_dot_product_efficient_attention_backward",
+                  "_scaled_dot_product_cudnn_attention_backward"],
+    "LAPACK": ["_linalg_svd", "_linalg_eigh", "linalg_eig", "linalg_qr", "geqrf", "ormqr",
+               "linalg_householder_product", "linalg_cholesky_ex", "cholesky", "cholesky_solve", "cholesky_inverse",
+               "linalg_lu", "linalg_lu_factor_ex", "linalg_lu_solve", "_linalg_solve_ex", "linalg_solve_triangular",
+               "triangular_solve", "linalg_inv_ex", "_linalg_det", "_linalg_slogdet", "linalg_ldl_factor_ex",
+               "linalg_ldl_solve", "linalg_pinv.atol_rtol_tensor", "_linalg_check_errors"],
+    "FFT": ["_fft_r2c", "_fft_c2c", "_fft_c2r"],
+}
+
+
+def _overload(name):
+    packet, _, overload = name.partition(".")
+    return getattr(getattr(aten, packet), overload or "default")
+
+
+LIBRARY_CALLS = {_overload(name) for names in EXTERNS.values() for name in names
+                 if hasattr(aten, name.partition(".")[0])}
+for _target in LIBRARY_CALLS:
     LOWERINGS[_target] = (lambda t: lambda out, *args, **kwargs: current().extern(t, args, kwargs, fallback=False))(
         _target)

@@ -701,6 +701,20 @@ def test_fallback_between_kernels_is_logged_once(check, stats_delta, caplog):
     assert len(lines) == 1 and "kthvalue" in lines[0], lines
 
 
+def test_library_calls_are_externs_not_fallbacks(check, stats_delta, caplog):
+    """LAPACK and FFT run as library externs, like mm: no fallback counted or logged, even for complex
+    outputs; the pointwise ops around them are kiln kernels."""
+    caplog.set_level(logging.INFO, logger="kiln.fallback")
+    a = make_tensor((6, 6))
+    delta = stats_delta()
+    check(lambda a: torch.linalg.solve(a @ a.T + 6 * torch.eye(6), a.sin()) * 2, a)
+    check(lambda a: torch.linalg.svdvals(a.exp()) + 1, a)
+    rfft = lambda a: torch.fft.rfft(a.cos())  # noqa: E731
+    torch.testing.assert_close(kiln_compile(rfft)(a), rfft(a))   # complex: no fp64 reference rule
+    assert delta["fallback_ops"] == 0 and delta["kernels_generated"] >= 3
+    assert not [r for r in caplog.records if r.name == "kiln.fallback"]
+
+
 def test_internal_failure_falls_back_to_eager(monkeypatch, stats_delta, caplog):
     """A failure inside kiln runs the graph eagerly with one warning naming the stage, unless strict."""
     import kiln.scheduler

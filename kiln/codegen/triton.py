@@ -289,7 +289,9 @@ class TritonKernel(KernelWriter):
 
     def spell_load(self, name, index, dtype):
         full = self.placement.level == "full"
-        load = f"tl.load({self.pointer(name, index)}, mask={self.mask(full)}, other=0)"
+        # what every row reads (a norm's weight) should stay in L2 while the rows stream past it
+        policy = ", eviction_policy='evict_last'" if "x0" not in index and "r0" in index else ""
+        load = f"tl.load({self.pointer(name, index)}, mask={self.mask(full)}, other=0{policy})"
         return f"{load}.to(tl.float32)" if ir.dtype_is_low_precision(dtype) else load
 
     def spell_index_value(self, index, dtype):
@@ -419,24 +421,31 @@ class TritonKernel(KernelWriter):
         head = ["@triton.jit",
                 f"def {k.name}({self.signature()}, N, R, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):",
                 f"    # {', '.join(o for n in k.nodes for o in n.origins)}"]
+        xmask, rmask = self.bound_masks()
         if k.is_reduction or k.scan:
             head += [f"    x0 = (tl.program_id(0){wide} * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
-                     "    xmask = x0 < N",
-                     "    rbase = tl.arange(0, RBLOCK)[None, :]"]
+                     xmask, "    rbase = tl.arange(0, RBLOCK)[None, :]"]
             if self.persistent:
-                head += ["    r0 = rbase", "    rmask = r0 < R"]
+                head += ["    r0 = rbase", rmask]
         elif self.single_xblock():   # every program on the same rows: no division to find its tile
             head += [f"    pid = tl.program_id(0){wide}",
                      "    x0 = tl.arange(0, XBLOCK)[:, None]",
-                     "    r0 = (pid * RBLOCK + tl.arange(0, RBLOCK))[None, :]",
-                     "    xmask = x0 < N", "    rmask = r0 < R"]
+                     "    r0 = (pid * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
         else:
             head += ["    rblocks = tl.cdiv(R, RBLOCK)",
                      f"    pid = tl.program_id(0){wide}",
                      "    x0 = ((pid // rblocks) * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
-                     "    r0 = ((pid % rblocks) * RBLOCK + tl.arange(0, RBLOCK))[None, :]",
-                     "    xmask = x0 < N", "    rmask = r0 < R"]
+                     "    r0 = ((pid % rblocks) * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
         return "\n".join(head + self.scope.lines), (N, R)
+
+    def bound_masks(self):
+        """The lines defining xmask and rmask of the head. Where static sizes fill every block, a mask is a
+        constant true, which Triton drops from loads and stores: no compares, no predicated accesses."""
+        N, R = (ir.static_numel([e], None) for e in (self.kernel.numel, self.kernel.rnumel))
+        full_x = N is not None and N % self.xblock == 0
+        full_r = R is not None and R % self.rblock == 0
+        return ("    xmask = " + ("tl.full([XBLOCK, 1], 1, tl.int1)" if full_x else "x0 < N"),
+                "    rmask = " + ("tl.full([1, RBLOCK], 1, tl.int1)" if full_r else "r0 < R"))
 
     def single_xblock(self):
         N = ir.static_numel([self.kernel.numel], None)

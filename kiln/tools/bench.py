@@ -9,7 +9,8 @@ compile starts with no compiler state. Per workload (`--backends eager,inductor,
         fallback counts.
   time  one for all backends, on the cache dirs their cold runs filled: each backend's warm compile
         time and the accuracy of its first result, then all timed together in interleaved rounds after a
-        warm-up, reporting medians (CUDA events on the GPU).
+        warm-up, reporting medians (CUDA events on the GPU) and each backend's speedup as the median
+        of its per-round ratios to eager.
 
 A compile time is the first call's time minus a steady-state call's, in a worker that has already
 imported the compilers and run one throwaway Dynamo compile: each graph's own cost, without the one-time
@@ -192,7 +193,9 @@ def _cold(spec):
 
 def _interleaved_times(steps, device) -> dict:
     """Each step's median milliseconds per call and their interquartile range, from rounds that take one
-    sample of every step in turn (whoever goes first rotates), so that drifts in machine speed hit all alike."""
+    sample of every step in turn (whoever goes first rotates), so that drifts in machine speed hit all alike.
+    A step's speedup is the median over rounds of eager's time over its own in the same round: pairing the
+    samples cancels the drift that two separate medians keep."""
     if not steps:
         return {}
     per_call = {backend: min(_time_calls(step, 1, device) for _ in range(3)) for backend, step in steps.items()}
@@ -206,7 +209,11 @@ def _interleaved_times(steps, device) -> dict:
             samples[backend].append(_time_calls(steps[backend], calls[backend], device))
         rounds += 1
     quartiles = {backend: statistics.quantiles(times, n=4) for backend, times in samples.items()}
-    return {backend: {"median_ms": q2 * 1e3, "iqr_ms": (q3 - q1) * 1e3} for backend, (q1, q2, q3) in quartiles.items()}
+    times = {backend: {"median_ms": q2 * 1e3, "iqr_ms": (q3 - q1) * 1e3} for backend, (q1, q2, q3) in quartiles.items()}
+    for backend, row in times.items():
+        if "eager" in samples:
+            row["speedup"] = statistics.median(e / t for e, t in zip(samples["eager"], samples[backend]))
+    return times
 
 
 def _time(spec):
@@ -334,10 +341,6 @@ def bench_workload(name, args, cache_root: Path, progress) -> list[dict]:
             rows[backend].update(timing["times"].get(backend, {}))
             if backend != "eager":
                 rows[backend]["compile_warm_s"] = timing["compile_warm_s"].get(backend)
-    eager_ms = rows["eager"]["median_ms"]
-    for row in rows.values():
-        if eager_ms and row["median_ms"]:
-            row["speedup"] = eager_ms / row["median_ms"]
     return list(rows.values())
 
 

@@ -8,7 +8,8 @@ the CPU and compares each sample's outputs, and its inputs after the call (in-pl
 
 Every sample lands in one class:
   native          the backend compiled every graph, and ran no op eagerly (kiln: only kiln kernels and
-                  library externs such as mm/conv; inductor: no FallbackKernel)
+                  library externs such as mm, conv, LAPACK and FFT; inductor: no FallbackKernel but of
+                  those same library calls)
   partial         compiled, but some ops ran as eager fallbacks inside the compiled graph
   graph_fallback  some graph ran eagerly as a whole (kiln caught an error and fell back)
   no_graph        Dynamo handed the backend no graph: not a test of the backend, never counted as a pass
@@ -59,12 +60,13 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DEFAULT_EXPECTED = os.path.join(REPO, "bench", "coverage", "expected_failures.txt")
 
 DEFINITIONS = {
-    "kiln": "native = every graph compiled by kiln, with only kiln kernels and library externs (mm, conv, "
-            "sdpa); partial = some ops ran as eager fallbacks (kiln.stats() fallback_ops); graph_fallback = "
-            "kiln fell back to running a whole graph eagerly (kiln.stats() graphs_fallback).",
+    "kiln": "native = every graph compiled by kiln, with only kiln kernels and library externs (BLAS, conv, "
+            "attention, LAPACK, FFT); partial = some ops ran as eager fallbacks (kiln.stats() fallback_ops); "
+            "graph_fallback = kiln fell back to running a whole graph eagerly (kiln.stats() graphs_fallback).",
     "inductor": "native = every graph compiled by Inductor without a FallbackKernel (an aten op run eagerly "
-                "inside the compiled graph); partial = some FallbackKernel; Inductor has no graph fallback: "
-                "its compile failures raise and count as errors.",
+                "inside the compiled graph) other than the library calls kiln also runs as externs; partial = some "
+                "other FallbackKernel; Inductor has no graph fallback: its compile failures raise and count as "
+                "errors.",
     "aot_eager": "native = a graph reached aot_eager (no code generation: a check of the harness itself).",
     "eager": "native = a graph reached the eager backend (no AOTAutograd: a check of Dynamo).",
 }
@@ -649,7 +651,23 @@ def load_records(out, backend):
                 with contextlib.suppress(ValueError):
                     r = json.loads(line)
                     latest[sample_key(r["op"], r["dtype"], r["index"])] = r
-    return list(latest.values())
+    return [library_calls_are_native(r) for r in latest.values()]
+
+
+def library_calls_are_native(rec):
+    """A partial sample whose only eager ops are library calls (kiln's externs: LAPACK, FFT, attention; see
+    kiln.lowering.EXTERNS) is native, for every backend alike: kiln runs them as externs, as it does mm,
+    and Inductor's FallbackKernels of the same calls are no more eager. Records from before kiln made them
+    externs, and Inductor's, list them as fallbacks."""
+    from kiln.lowering import LIBRARY_CALLS
+    names = rec.get("fallback_names") or []
+    library = [n for n in names if n in set(map(str, LIBRARY_CALLS))]
+    if not library:
+        return rec
+    rec = dict(rec, fallback_names=[n for n in names if n not in library], library_calls=library)
+    if rec["cls"] == "partial" and not rec["fallback_names"]:
+        rec.update(cls="native", detail="")
+    return rec
 
 
 def load_meta(out, backend):
@@ -721,6 +739,10 @@ def backend_summary(out, backend, expected_path):
              "samples (native + partial + graph_fallback + mismatch + error).", "", table, ""]
     values = collections.Counter(r.get("values") for r in records if r["cls"] in TESTED and r.get("values"))
     fp64 = sum(1 for r in records if r.get("fp64_rule"))
+    library = collections.Counter(r["dtype"] for r in records if r.get("library_calls") and r["cls"] == "native")
+    if library:
+        lines += [f"Native only because library calls count as externs (LAPACK, FFT, attention run eagerly; "
+                  f"kiln.lowering.EXTERNS): {', '.join(f'{n} {dt}' for dt, n in library.items())} samples.", ""]
     lines += [f"Compared by shape and dtype only: {sum(values.values())} tested samples "
               f"({', '.join(f'{v} {k}' for k, v in values.most_common()) or 'none'} values). Passed by the fp64 rule "
               f"(further from eager than the tolerance, but no further from an fp64 reference than eager): {fp64}.",

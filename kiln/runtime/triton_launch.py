@@ -41,8 +41,8 @@ class Launcher:
 
     def specialization(self, args):
         # what Triton specializes on: 16-byte aligned pointers, ints equal to 1 or divisible by 16
-        return tuple(a.data_ptr() % 16 == 0 if i in self.tensors else (a == 1, a % 16 == 0)
-                     for i, a in enumerate(args))
+        return ([args[i].data_ptr() % 16 == 0 for i in self.pointers],
+                [(args[i] == 1, args[i] % 16 == 0) for i in self.ints])
 
     def __call__(self, grid, *args):
         if self.compiled is not None and self.specialization(args) == self.key:
@@ -56,8 +56,9 @@ class Launcher:
                 self.direct, self.compiled = False, None
         compiled = self.fn[(grid,)](*args, **self.options)
         if self.direct:
-            self.tensors = {i for i, a in enumerate(args) if hasattr(a, "data_ptr")}
-            self.device = next(args[i].device.index for i in sorted(self.tensors)) if self.tensors else 0
+            self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
+            self.ints = [i for i, a in enumerate(args) if isinstance(a, int)]
+            self.device = args[self.pointers[0]].device.index if self.pointers else 0
             self.compiled, self.key = compiled, self.specialization(args)
 
 

@@ -27,8 +27,9 @@ def pyexpr(e):
     return PyIndexPrinter().doprint(sympy.sympify(e))
 
 
-def view(t, size, stride, offset):
-    return torch.as_strided(t, size, stride, t.storage_offset() + offset)
+# torch's fast paths for what a wrapper does most (Dynamo's guards module, in C++): a strided view at an
+# offset from the base's own, and allocations on the current device, without the dispatcher's per-call cost
+view = torch._C._dynamo.guards._reinterpret_tensor
 
 
 def new_seed():
@@ -40,7 +41,10 @@ class WrapperCode:
     def __init__(self, graph, sched, launch, name):
         self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
         self.lines = []
-        self.globals = {"torch": torch, "_view": view, "_seed": new_seed}
+        self.device_guard = None   # the CUDA device index, once a buffer is allocated there
+        self.globals = {"torch": torch, "_view": view, "_seed": new_seed,
+                        "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
+                        "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
         self.consts = 0
 
     def const(self, value):
@@ -87,9 +91,7 @@ class WrapperCode:
                 if buf.name in reuse:
                     w(f"    {buf.name} = {reuse[buf.name]}; del {reuse[buf.name]}  # reuses a dead buffer")
                 else:
-                    lay = buf.layout
-                    w(f"    {buf.name} = torch.empty_strided({self.shape(lay.sizes)}, {self.shape(lay.strides)}, "
-                      f"dtype={lay.dtype}, device={self.const(lay.device)})")
+                    w(f"    {buf.name} = {self.allocation(buf.layout)}")
             if isinstance(step, Kernel):
                 for node in step.nodes:
                     if node.scatter:   # updates its base in place
@@ -101,7 +103,20 @@ class WrapperCode:
                 w(f"    del {', '.join(sorted(dead_after[i]))}")
         rets = [self.output(o) for o in g.graph_outputs]
         w(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
+        if self.device_guard is not None:   # the fast CUDA allocator allocates on the current device
+            start = self.lines.index("    args.clear()") + 1
+            self.lines[start:] = [f"    with torch.cuda._DeviceGuard({self.device_guard}):"] + [
+                "    " + line for line in self.lines[start:]]
         return "\n".join(self.lines) + "\n"
+
+    def allocation(self, lay):
+        device = lay.device
+        if device.type == "cuda" and self.device_guard in (None, device.index):
+            self.device_guard = device.index or 0
+        elif device.type != "cpu":
+            return (f"torch.empty_strided({self.shape(lay.sizes)}, {self.shape(lay.strides)}, dtype={lay.dtype}, "
+                    f"device={self.const(device)})")
+        return f"_empty_{device.type}({self.shape(lay.sizes)}, {self.shape(lay.strides)}, {lay.dtype})"
 
     def plan_memory(self):
         """Which allocations take over a dead buffer of the same layout, and what to free after each step.

@@ -1462,6 +1462,50 @@ class SpelledFloat(float):
         return f"float('{float(self)}')"
 
 
+SORT_BY_RANK_MAX = 64   # rows this short sort by counting: n^2 compares per row, no data-dependent control flow
+
+
+@register(aten.sort.default, aten.sort.stable)
+def lower_sort(out, x, dim=-1, descending=False, stable=None):
+    """Short rows sort by rank: an element's rank is the number of elements that sort before it (equal
+    ones only from earlier positions, so the order is stable), a reduction; values and indices are then
+    scattered to their ranks. NaN sorts last ascending, first descending, as eager's comparators do.
+    An unstable sort may order ties any way; eager's is stable on rows of up to 16 (libstdc++'s
+    std::sort sorts those by insertion), so longer unstable sorts run eagerly rather than differ."""
+    dim = dim % len(x.sizes) if x.sizes else 0
+    n = ir.static_numel([x.sizes[dim]] if x.sizes else [1], None)
+    if not x.sizes or n is None or n > (SORT_BY_RANK_MAX if stable else 16) or x.dtype.is_complex:
+        return NotImplemented
+    values_meta, indices_meta = out
+    sizes, rank_dim = list(x.sizes), len(x.sizes)
+    acc = torch.int64 if x.dtype == torch.bool else opmath(x.dtype)
+    floating = acc.is_floating_point
+
+    def before(idx):
+        """1 if the element at position idx[-1] of idx's row sorts before the one at idx."""
+        here, j = list(idx[:-1]), idx[-1]
+        there = here[:dim] + [j] + here[dim + 1:]
+        a, b = (as_value(x, i, sizes, acc) for i in (here, there))
+        first = ops.gt(b, a) if descending else ops.lt(b, a)
+        if floating:   # NaN is greater than every number here, and equal to NaN
+            nan_first = ops.isnan(b) if descending else ops.isnan(a)
+            first = ops.logical_or(first, ops.logical_and(nan_first, ops.logical_not(
+                ops.isnan(a) if descending else ops.isnan(b))))
+            tie = ops.logical_or(ops.eq(a, b), ops.logical_and(ops.isnan(a), ops.isnan(b)))
+        else:
+            tie = ops.eq(a, b)
+        earlier = ops.lt(ops.index_expr(j, torch.int64), ops.index_expr(here[dim], torch.int64))
+        return ops.to_dtype(ops.logical_or(first, ops.logical_and(tie, earlier)), torch.int64, torch.bool)
+
+    pairs = Lazy(sizes + [sympy.Integer(n)], torch.int64, x.device, before, 12)
+    rank = make_reduction(indices_meta, pairs, [rank_dim], "sum", src_dtype=torch.int64, dtype=torch.int64)
+    target = along(dim, rank, sizes)
+    values = scatter(values_meta, x, sizes, src_value(x, sizes, opmath(x.dtype)), target)
+    positions = Lazy(sizes, torch.int64, x.device, lambda idx: ops.index_expr(idx[dim], torch.int64), 1)
+    indices = scatter(indices_meta, positions, sizes, lambda idx: ops.index_expr(idx[dim], torch.int64), target)
+    return [values, indices]
+
+
 @register(aten._cdist_forward.default)
 def lower_cdist(out, x1, x2, p, compute_mode=None):
     """p-norm distances of the rows of x1 and x2: a reduction over the feature dim (eager may use a

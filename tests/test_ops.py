@@ -537,6 +537,23 @@ def test_scatter_into_a_graph_input_and_reuse(check):
     check(fn, make_tensor((6, 5)), torch.tensor([0, 2, 2, 5]), make_tensor((4, 5)))
 
 
+def test_sort_short_rows_by_rank(check, stats_delta):
+    """Rows of up to 64 (16 unless stable) sort natively: ties stay in order, NaN sorts last ascending and
+    first descending, -0.0 ties 0.0; ints and bools too. A longer unstable sort runs eagerly."""
+    special = torch.tensor([[3., float("nan"), 1., 3., -0., 0., float("nan"), 2.]] * 2)
+    delta = stats_delta()
+    check(lambda x: torch.sort(x), make_tensor((4, 7)))
+    check(lambda x: torch.sort(x.t() * 2, dim=0, descending=True), make_tensor((5, 3)))
+    for descending in (False, True):
+        check(lambda x: torch.sort(x, stable=True, descending=descending), special)
+    check(lambda x: torch.sort(x), torch.randint(0, 3, (3, 9)))
+    check(lambda x: torch.sort(x, descending=True), torch.randint(0, 2, (3, 9)).bool())
+    check(lambda x: torch.argsort(x, dim=1, stable=True), torch.randint(0, 4, (3, 40)).float())
+    assert delta["fallback_ops"] == 0
+    check(lambda x: torch.sort(x)[0], make_tensor((2, 40)))
+    assert delta["fallback_ops"] == 1
+
+
 def test_cumulative(check, stats_delta):
     """cumsum / cumprod / logcumsumexp along any dim, over rows longer than a Triton block (carried between
     blocks), of ints (int64 results), with -inf in logcumsumexp, and with a producer fused in."""

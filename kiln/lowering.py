@@ -1873,9 +1873,9 @@ CHANNELS_LAST_DEVICES = {"cuda"}
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, *args):
     """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
-    (its NCHW kernels transpose internally). The input and weight copies fuse into its producer; consumers of the
-    output write eager's layout, and activations saved for the backward keep channels-last (the
-    forward reports their strides). Backward graphs keep the traced layouts."""
+    (its NCHW kernels transpose internally). The input and weight copies fuse into their producers;
+    consumers of the output write eager's layout, and activations saved for the backward keep
+    channels-last (the forward reports their strides). Backward graphs keep the traced layouts."""
     g = current()
     target = aten.convolution.default
     if not ((g.inference or g.saved_from is not None) and out.device.type in CHANNELS_LAST_DEVICES

@@ -660,8 +660,8 @@ def library_calls_are_native(rec):
     and Inductor's FallbackKernels of the same calls are no more eager. Records from before kiln made them
     externs, and Inductor's, list them as fallbacks."""
     from kiln.lowering import LIBRARY_CALLS
-    names = rec.get("fallback_names") or []
-    library = [n for n in names if n in set(map(str, LIBRARY_CALLS))]
+    names, calls = rec.get("fallback_names") or [], set(map(str, LIBRARY_CALLS))
+    library = [n for n in names if n in calls]
     if not library:
         return rec
     rec = dict(rec, fallback_names=[n for n in names if n not in library], library_calls=library)

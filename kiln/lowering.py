@@ -1022,19 +1022,55 @@ SCANS = {aten.cumsum.default: "sum", aten.cumprod.default: "prod", aten.logcumsu
 def lower_cumulative(out, x, dim, dtype=None):
     if not x.sizes:   # a 0-d tensor is its own scan
         return pointwise_value(out, lambda v: v, x)
-    g = current()
-    dim %= len(x.sizes)
-    combine = SCANS[g.current_node.target]
     sizes = [sym(s) for s in out.shape]
-    strides = meta_strides(out, sizes)
+    return scan(x, dim % len(x.sizes), SCANS[current().current_node.target], sizes, meta_strides(out, sizes),
+                out.dtype, out.device)
+
+
+def scan(x, dim, combine, sizes, strides, dtype, device):
+    """x combined cumulatively along dim (ir.Scan), into a buffer of dtype laid out with strides."""
+    g = current()
     if ir.static_numel(sizes, 1) == 0:
-        return g.empty(sizes, strides, out.dtype, out.device)
-    compute = opmath(out.dtype)
+        return g.empty(sizes, strides, dtype, device)
+    compute = opmath(dtype)
     body = lambda idx, ridx: as_value(x, list(idx[:dim]) + list(ridx) + list(idx[dim:]), sizes, compute)  # noqa: E731
-    buf = ir.ComputedBuffer(g.new_name(), ir.Layout(out.dtype, out.device, sizes, strides),
+    buf = ir.ComputedBuffer(g.new_name(), ir.Layout(dtype, device, sizes, strides),
                             node=ir.Scan(sizes[:dim] + sizes[dim + 1:], [sizes[dim]], combine, body, dim))
     g.buffers.append(buf)
     return View(buf, buf.layout.sizes, buf.layout.strides)
+
+
+@register(aten.nonzero_static.default)
+def lower_nonzero_static(out, x, *, size, fill_value=-1):
+    """The coordinates of the first `size` nonzero elements in row-major order, padded with fill_value.
+    A scan counts the nonzeros up to each element: a nonzero element writes its coordinates to that row
+    of the result; the others, and nonzeros past `size`, write to a spare row past the end."""
+    numel = ir.static_numel(x.sizes, None)
+    if not x.sizes or numel is None:
+        return NotImplemented
+    rows, nd, i64 = sympy.Integer(size), len(x.sizes), torch.int64
+    flat = [sympy.Integer(numel)]
+    nonzero = Lazy(flat, i64, x.device, lambda idx: ops.to_dtype(
+        ops.ne(x.load(ir.unflatten(idx[0], x.sizes)), ops.constant(0, x.dtype)), i64, torch.bool), 2)
+    counts = scan(nonzero, 0, "sum", flat, ir.contiguous_strides(flat), i64, x.device)
+
+    def target(idx):
+        row = ops.sub(counts.load([idx[0]]), ops.constant(1, i64))
+        kept = ops.logical_and(ops.ne(nonzero.load([idx[0]]), ops.constant(0, i64)),
+                               ops.lt(row, ops.constant(size, i64)))
+        return [indirect(ops.where(kept, row, ops.constant(size, i64)), rows + 1), idx[1]]
+
+    def coordinate(idx):   # the idx[1]-th coordinate of flat position idx[0]
+        coords = ir.unflatten(idx[0], x.sizes)
+        value = ops.index_expr(coords[-1], i64)
+        for d in range(nd - 2, -1, -1):
+            value = ops.where(ops.eq(ops.index_expr(idx[1], i64), ops.constant(d, i64)),
+                              ops.index_expr(coords[d], i64), value)
+        return value
+
+    padded = Lazy([rows + 1, sympy.Integer(nd)], i64, x.device, lambda idx: ops.constant(fill_value, i64))
+    result = scatter(out, padded, flat + [sympy.Integer(nd)], coordinate, target)
+    return View(result.buffer, [rows, sympy.Integer(nd)], result.strides, result.offset)   # less the spare row
 
 
 # ---------------------------------------------------------------- reductions

@@ -554,6 +554,18 @@ def test_sort_short_rows_by_rank(check, stats_delta):
     assert delta["fallback_ops"] == 1
 
 
+def test_nonzero_static(check, stats_delta):
+    """The first `size` nonzero coordinates, padded with fill_value; NaN is nonzero and -0.0 is not; a
+    size of 0, or fewer nonzeros than size, or more."""
+    delta = stats_delta()
+    check(lambda x: torch.nonzero_static(x, size=5), torch.randint(0, 2, (3, 4)).float())
+    check(lambda x: torch.nonzero_static(x.t(), size=2, fill_value=7), torch.randint(0, 2, (4, 3)).float())
+    check(lambda x: torch.nonzero_static(x, size=4), torch.tensor([0., float("nan"), -0., 2.]))
+    check(lambda x: torch.nonzero_static(x, size=30, fill_value=0), torch.randint(0, 3, (2, 3, 4)))
+    check(lambda x: torch.nonzero_static(x, size=0), make_tensor((2, 3)))
+    assert delta["fallback_ops"] == 0
+
+
 def test_cumulative(check, stats_delta):
     """cumsum / cumprod / logcumsumexp along any dim, over rows longer than a Triton block (carried between
     blocks), of ints (int64 results), with -inf in logcumsumexp, and with a producer fused in."""

@@ -6,6 +6,7 @@ registers, one pass over memory) when R fits, otherwise a loop over R per segmen
 """
 import math
 import os
+import re
 
 import sympy
 import torch
@@ -246,6 +247,11 @@ def next_pow2(n):
     return 1 << max(0, math.ceil(math.log2(max(n, 1))))
 
 
+def names_lane(index, lane):
+    """Whether Python source index uses the lane variable (x0 or r0), not merely a name containing it."""
+    return re.search(rf"\b{lane}\b", index) is not None
+
+
 class TritonIndexPrinter(IndexPrinter):
     DIV, MAX, MIN = "//", "tl.maximum", "tl.minimum"
 
@@ -282,15 +288,21 @@ class TritonKernel(KernelWriter):
         parts = ["xmask"] + (["rmask"] if full else []) + self.masks
         return " & ".join(parts)
 
-    def pointer(self, name, index):
-        # an address that names no lane still needs a block shape to pair with the block mask
-        lanes = "" if ("x0" in index or "r0" in index) else " + tl.zeros_like(x0)"
+    def pointer(self, name, index, store_full=False):
+        """name + index, broadcast to the block shape its mask needs: an address that names no lane gets
+        the rows'; a store of a full tile gets both lanes (a scatter's target may name only one)."""
+        if store_full:
+            need = ("x0", "r0")
+        else:
+            need = () if names_lane(index, "x0") or names_lane(index, "r0") else ("x0",)
+        lanes = "".join(f" + tl.zeros_like({lane})" for lane in need if not names_lane(index, lane))
         return f"{name} + ({index}){lanes}"
 
     def spell_load(self, name, index, dtype):
         full = self.placement.level == "full"
         # what every row reads (a norm's weight) should stay in L2 while the rows stream past it
-        policy = ", eviction_policy='evict_last'" if "x0" not in index and "r0" in index else ""
+        shared = names_lane(index, "r0") and not names_lane(index, "x0")
+        policy = ", eviction_policy='evict_last'" if shared else ""
         load = f"tl.load({self.pointer(name, index)}, mask={self.mask(full)}, other=0{policy})"
         return f"{load}.to(tl.float32)" if ir.dtype_is_low_precision(dtype) else load
 
@@ -333,7 +345,7 @@ class TritonKernel(KernelWriter):
         elif value.dtype != dtype:
             value = f"{value}.to({TL_DTYPES[dtype]})"
         fn = f"atomic_{SCATTER_ATOMICS[reduce]}" if reduce else "store"
-        self.scope.line(f"tl.{fn}({self.pointer(name, index)}, {value}, mask={self.mask(full)})")
+        self.scope.line(f"tl.{fn}({self.pointer(name, index, full)}, {value}, mask={self.mask(full)})")
 
     # -- the kernel
     def config(self):

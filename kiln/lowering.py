@@ -1506,8 +1506,9 @@ def lower_sort(out, x, dim=-1, descending=False, stable=None):
     """Short rows sort by rank: an element's rank is the number of elements that sort before it (equal
     ones only from earlier positions, so the order is stable), a reduction; values and indices are then
     scattered to their ranks. NaN sorts last ascending, first descending, as eager's comparators do.
-    An unstable sort may order ties any way; eager's is stable on rows of up to 16 (libstdc++'s
-    std::sort sorts those by insertion), so longer unstable sorts run eagerly rather than differ."""
+    An unstable sort may order ties any way. Eager's on the CPU is stable on rows of up to 16 (libstdc++'s
+    std::sort sorts those by insertion), so longer unstable sorts run eagerly rather than differ from it;
+    on CUDA eager's may order ties otherwise, and kiln's stable order is as valid a result."""
     dim = dim % len(x.sizes) if x.sizes else 0
     n = ir.static_numel([x.sizes[dim]] if x.sizes else [1], None)
     if not x.sizes or n is None or n > (SORT_BY_RANK_MAX if stable else 16) or x.dtype.is_complex:

@@ -309,6 +309,8 @@ def finalize(steps, output_names):
                 step.stores.add(name)
             else:
                 local.add(name)
+    # a kernel that stores nothing is dead (an output of a multi-output op nobody reads): drop it
+    steps[:] = [s for s in steps if isinstance(s, ir.ExternKernel) or s.stores]
     return local
 
 

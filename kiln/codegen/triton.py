@@ -300,8 +300,9 @@ class TritonKernel(KernelWriter):
 
     def spell_load(self, name, index, dtype):
         full = self.placement.level == "full"
-        # what every row reads (a norm's weight) should stay in L2 while the rows stream past it
-        shared = names_lane(index, "r0") and not names_lane(index, "x0")
+        # what every row reads (a norm's weight) should stay in L2 while the rows stream past it; an
+        # indirect index (idx*, a gather) may differ from row to row
+        shared = names_lane(index, "r0") and not names_lane(index, "x0") and "idx" not in index
         policy = ", eviction_policy='evict_last'" if shared else ""
         load = f"tl.load({self.pointer(name, index)}, mask={self.mask(full)}, other=0{policy})"
         return f"{load}.to(tl.float32)" if ir.dtype_is_low_precision(dtype) else load

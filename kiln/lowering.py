@@ -1539,7 +1539,7 @@ def lower_sort(out, x, dim=-1, descending=False, stable=None):
     target = along(dim, rank, sizes)
     values = scatter(values_meta, x, sizes, src_value(x, sizes, opmath(x.dtype)), target)
     positions = Lazy(sizes, torch.int64, x.device, lambda idx: ops.index_expr(idx[dim], torch.int64), 1)
-    indices = scatter(indices_meta, positions, sizes, lambda idx: ops.index_expr(idx[dim], torch.int64), target)
+    indices = scatter(indices_meta, positions, sizes, positions.load, target)
     return [values, indices]
 
 

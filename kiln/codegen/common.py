@@ -132,6 +132,11 @@ class KernelWriter:
         inner, self.scope = self.scope, self.scope.parent
         return inner
 
+    def close(self):
+        """Leave the innermost scope, its lines kept in the enclosing one (its values stay private to it)."""
+        inner = self.pop()
+        self.scope.lines += inner.lines
+
     def index(self, expr):
         expr = self.remap(expr) if self.remap else expr
         if self.r_offset:

@@ -372,8 +372,7 @@ class CppKernel(KernelWriter):
         self.push()
         for p in members:
             self.finish_value(p, self.run_body(p))
-        inner = self.pop()
-        self.scope.lines += inner.lines
+        self.close()
         self.scope.line("}")
 
     def scan_loop(self, p, R):
@@ -385,8 +384,7 @@ class CppKernel(KernelWriter):
         self.push()
         self.scope.line(REDUCTION_UPDATE[combine].format(acc=acc, v=self.run_body(p)))
         self.store(p.node.name, self.store_index(p), acc)
-        inner = self.pop()
-        self.scope.lines += inner.lines
+        self.close()
         self.scope.line("}")
 
     def reduction_loop(self, members, R):

@@ -60,6 +60,7 @@ LIBDEVICE = {
     "nextafter": ("libdevice.nextafter({0}, {1})", None),
 }
 
+
 def target_ops():
     """The ops table for where the kernels will run: libdevice on the GPU, tl formulas under the interpreter."""
     ops = dict(TRITON_OPS)
@@ -334,8 +335,7 @@ class TritonKernel(KernelWriter):
             result = body()
         finally:
             self.masks.pop()
-        inner = self.pop()
-        self.scope.lines += inner.lines
+        self.close()
         return self.emit(f"tl.where({cond}, {result}, {other})", result.dtype)
 
     def store(self, name, index, value, full, reduce=None):
@@ -502,8 +502,7 @@ class TritonKernel(KernelWriter):
                 self.update_looped(p, accs[p.node.name], value)
             else:
                 self.finish_value(p, value, full=True)
-        inner = self.pop()
-        self.scope.lines += inner.lines
+        self.close()
         for p in reductions:
             self.finish_value(p, self.reduce_tile(p, accs[p.node.name], looped=True), full=False)
 
@@ -524,8 +523,7 @@ class TritonKernel(KernelWriter):
         value = self.emit(f"tl.where(xmask & rmask, {self.run_body(p)}, {fill}).to({tl_type})", dtype)
         self.finish_value(p, self.emit(f"{fn}({carry}, tl.associative_scan({value}, 1, {fn}))", dtype), full=True)
         self.scope.line(f"{carry} = {fn}({carry}, tl.reduce({value}, 1, {fn})[:, None])")
-        inner = self.pop()
-        self.scope.lines += inner.lines
+        self.close()
 
     def masked_for_reduction(self, rt, value, dtype):
         return f"tl.where(xmask & rmask, {value}, {reduction_fill(rt, dtype)})"

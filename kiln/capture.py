@@ -57,7 +57,8 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
 
     return aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
                                  bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
-                                 decompositions=decomps, partition_fn=min_cut_rematerialization_partition)
+                                 decompositions=decomps, partition_fn=min_cut_rematerialization_partition,
+                                 keep_inference_input_mutations=True)
 
 
 def compile(model, *, dynamic=None, fullgraph=False, mode=None, options=None):

@@ -218,6 +218,7 @@ class Scan:
 class ComputedBuffer(Buffer):
     node: object = None               # Pointwise, Reduction, Scan or Scatter
     origins: tuple = ()               # the ATen ops this buffer computes, for names and the trace
+    mutates: str | None = None        # the graph input whose memory this buffer is written into (copy_)
 
     @functools.cached_property
     def analysis(self):

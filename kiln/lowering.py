@@ -217,6 +217,20 @@ class GraphLowering(torch.fx.Interpreter):
         self.buffers.append(buf)
         return View(buf, buf.layout.sizes, buf.layout.strides)
 
+    def keep_old_values(self, name):
+        """Before graph input `name` is overwritten: values still to be used that read it are computed now."""
+        dying = set(self.user_to_last_uses.get(self.current_node, ()))
+
+        def kept(v):
+            if isinstance(v, (list, tuple)):
+                return type(v)(kept(x) for x in v)
+            if not is_tensor(v) or name not in reads_of(v):
+                return v
+            return self.realize(v if isinstance(v, Lazy) else Lazy(list(v.sizes), v.dtype, v.device, v.load))
+        for fx in list(self.env):
+            if fx not in dying:
+                self.env[fx] = kept(self.env[fx])
+
     def reduction(self, sizes, rsizes, reduction_type, body, dtype, src_dtype, device):
         if ir.static_numel(sizes) == 0:
             return self.empty(sizes, ir.contiguous_strides(sizes), dtype, device)
@@ -380,6 +394,15 @@ def register(*targets):
 
 def is_tensor(x):
     return isinstance(x, (Lazy, View))
+
+
+def reads_of(value):
+    """The buffers a value loads."""
+    if isinstance(value, View):
+        return {value.buffer.name}
+    probe = ir.ComputedBuffer("probe", ir.Layout(value.dtype, value.device, list(value.sizes),
+                                                 ir.contiguous_strides(value.sizes)), node=ir.Pointwise(value.sizes, value.load))
+    return probe.reads()
 
 
 def opmath(dtype):
@@ -564,6 +587,29 @@ def lower_copy(out, x, *args, **kwargs):
 @register(aten.copy.default)
 def lower_functional_copy(out, dst, src, non_blocking=False):
     return lower_copy(out, src)
+
+
+@register(aten.copy_.default)
+def lower_copy_into_input(out, dst, src, non_blocking=False):
+    """An input mutation that AOTAutograd keeps in the graph (batch norm's running stats): src is stored
+    straight into the input's memory. The scheduler orders that store after every read of the old value."""
+    g = current()
+    whole = isinstance(dst, View) and isinstance(dst.buffer, ir.InputBuffer) and dst.offset == 0 and \
+        list(dst.sizes) == list(dst.buffer.layout.sizes) and list(dst.strides) == list(dst.buffer.layout.strides)
+    if not whole or not is_tensor(src) or src.device != dst.device:
+        return NotImplemented
+    sizes, name = list(dst.sizes), dst.buffer.name
+    g.keep_old_values(name)
+
+    def store(value):
+        buf = ir.ComputedBuffer(g.new_name(), dst.buffer.layout, mutates=name, node=ir.Pointwise(
+            sizes, lambda idx: as_value(value, idx, sizes, dst.dtype)))
+        a = buf.analysis
+        return buf if all(sympy.expand(e - a.store_index) == 0 for n, e in a.loads if n == name) else None
+    # a value that reads the input elsewhere than where it is stored (a flip) is computed in full first
+    buf = store(src) or store(g.realize(Lazy(list(src.sizes), src.dtype, src.device, src.load, 1, src.origins)))
+    g.buffers.append(buf)
+    return View(buf, sizes, dst.strides)
 
 
 @register(aten.full.default, aten.scalar_tensor.default, aten.full_like.default, aten.zeros.default,

@@ -178,15 +178,29 @@ class Kernel:
             deps.append(src)
         return deps
 
-    def add(self, placement, deps):
+    def overwrite_clash(self, placement, deps):
+        """Why placement, which stores into a graph input, may not run in this kernel: some node here
+        reads the input's old value elsewhere than where it is overwritten, or in a later loop."""
+        name, seg = placement.node.buf.mutates, self.segment_for(placement, deps)
+        written = placement.remap()(placement.node.buf.analysis.store_index)
+        for q in self.placements:
+            if any(n == name and (q.segment > seg or sympy.expand(q.remap()(e) - written) != 0)
+                   for n, e in q.node.buf.analysis.loads):
+                return f"{q.node.name} reads the old {name} elsewhere or later than it is overwritten"
+        return None
+
+    @staticmethod
+    def segment_for(placement, deps):
+        """The loop segment placement runs in: after its dependencies; even segments are inside the
+        R loops ("full"), odd ones between them ("outer")."""
         seg = -1 if placement.level == "outer" else 0
         for d in deps:
             after = d.segment + 1 if (d.node.is_reduction or d.level == "outer") else d.segment
             seg = max(seg, after)
-        want_odd = placement.level == "outer"
-        if (seg % 2 == 1) != want_odd:
-            seg += 1
-        placement.segment = seg
+        return seg + 1 if (seg % 2 == 1) != (placement.level == "outer") else seg
+
+    def add(self, placement, deps):
+        placement.segment = self.segment_for(placement, deps)
         self.placements.append(placement)
 
 
@@ -222,7 +236,10 @@ def schedule(buffers, output_names):
         decisions.append({"node": node, "kernel": kernel_label, "fused": fused, "with": other, "reason": reason})
         log.debug("%s %s %s: %s", node, "fused into" if fused else "not fused with", other, reason)
 
+    overwritten = set()   # graph inputs already stored into: nothing may read their old values after that
     for buf in buffers:
+        if buf.reads() & overwritten:
+            raise ValueError(f"{buf.name} reads {', '.join(sorted(buf.reads() & overwritten))} after it is overwritten")
         if isinstance(buf, ir.ExternKernel):
             steps.append(buf)
             for o in buf.outputs:
@@ -233,6 +250,9 @@ def schedule(buffers, output_names):
             continue
         node = SchedulerNode(buf)
         earliest = max([home[r] for r in node.reads if r in home], default=-1)
+        if buf.mutates:   # the store into an input waits for every reader of the old value
+            earliest = max([earliest] + [k for k, step in enumerate(steps) if buf.mutates in step_reads(step)])
+            overwritten.add(buf.mutates)
         chosen = None
         # a node may join the kernel holding its latest input, or any later one
         search = range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1)
@@ -262,8 +282,9 @@ def schedule(buffers, output_names):
                 decide(node.name, label, False, step.nodes[0].name, reason)
                 continue
             deps = target.check_reads(placement)
-            if isinstance(deps, str):
-                decide(node.name, label, False, step.nodes[0].name, deps)
+            if isinstance(deps, str) or buf.mutates and target.overwrite_clash(placement, deps):
+                decide(node.name, label, False, step.nodes[0].name,
+                       deps if isinstance(deps, str) else target.overwrite_clash(placement, deps))
                 continue
             target.add(placement, deps)
             steps[k] = target
@@ -292,8 +313,7 @@ def finalize(steps, output_names):
     """Names kernels and decides which computed buffers must reach memory."""
     readers = {}
     for i, step in enumerate(steps):
-        names = step.reads() if isinstance(step, ir.ExternKernel) else {r for n in step.nodes for r in n.reads}
-        for r in names:
+        for r in step_reads(step):
             readers.setdefault(r, set()).add(i)
     local = set()
     for i, step in enumerate(steps):
@@ -305,7 +325,7 @@ def finalize(steps, output_names):
             other_reader = readers.get(name, set()) - {i}
             cross_segment = not p.node.is_reduction and p.level == "full" and any(
                 q.segment != p.segment and name in q.node.reads for q in step.placements)
-            if name in output_names or other_reader or cross_segment:
+            if name in output_names or other_reader or cross_segment or p.node.buf.mutates:
                 step.stores.add(name)
             else:
                 local.add(name)
@@ -314,11 +334,15 @@ def finalize(steps, output_names):
     return local
 
 
+def step_reads(step):
+    return step.reads() if isinstance(step, ir.ExternKernel) else {r for n in step.nodes for r in n.reads}
+
+
 def kernel_name(i, kernel):
     ops_seen = []
     for n in kernel.nodes:
         for o in n.origins:
-            o = str(o).split(".")[-1] if "." in str(o) else str(o)
+            o = (str(o).split(".")[-1] if "." in str(o) else str(o)).strip("_")
             if o not in ops_seen:
                 ops_seen.append(o)
     return f"kernel{i}_" + "_".join(ops_seen[:4]).replace("-", "_")

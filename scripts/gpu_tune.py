@@ -1,6 +1,6 @@
 """Launch configs of kiln's Triton kernels for the issue's bandwidth-bound workloads, against Inductor.
 
-    PYTHONPATH=. python3 scripts/gpu_tune.py [--out DIR] [layer_norm] [gelu] [softmax] [resnet_eval]
+    PYTHONPATH=. python3 scripts/gpu_tune.py [--out DIR] [layer_norm] [gelu] [softmax] [resnet_eval] [to_channels_last] ...
 
 Each variant overrides the (XBLOCK, RBLOCK, num_warps) that kiln's heuristics pick for the workload's
 kernels of one kind (reduction, transposing or plain pointwise; TritonKernel.config), compiles afresh, and is timed with Inductor's compile of the same
@@ -29,7 +29,39 @@ WORKLOADS = {   # name -> (module, inputs): the issue's workloads
     "softmax": lambda: (W.Softmax(), [torch.randn(8192, 8192, device="cuda", dtype=BF16)]),
     "resnet_eval": lambda: (W.WORKLOADS["resnet_block"].make_module("cuda", torch.float32, "gpu"),
                             W.WORKLOADS["resnet_block"].make_inputs("cuda", torch.float32, "gpu")),
+    # the ResNet block's three bandwidth-bound kernels, alone: NCHW -> NHWC, NHWC batch norm + relu, and
+    # NHWC batch norm + residual + relu -> NCHW
+    "to_channels_last": lambda: (ChannelsLast(), [torch.randn(64, 128, 56, 56, device="cuda")]),
+    "bn_relu_cl": lambda: (BatchNormReLU().cuda().eval(), [cl(torch.randn(64, 128, 56, 56, device="cuda"))]),
+    "bn_relu_cl_infer": lambda: (BatchNormReLU().cuda().eval().requires_grad_(False),
+                                 [cl(torch.randn(64, 128, 56, 56, device="cuda"))]),
+    "bn_add_relu": lambda: (BatchNormReLU().cuda().eval(), [cl(torch.randn(64, 128, 56, 56, device="cuda")),
+                                                             torch.randn(64, 128, 56, 56, device="cuda")]),
 }
+
+
+def cl(x):
+    return x.contiguous(memory_format=torch.channels_last)
+
+
+class ChannelsLast(torch.nn.Module):
+    def forward(self, x):
+        return cl(x) * 2
+
+
+class BatchNormReLU(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bn = W.batch_norm(128)
+
+    def forward(self, x, residual=None):
+        return torch.relu(self.bn(x) + (0 if residual is None else residual))
+
+
+SMALL_TILES = [(x, r, w) for x, r in ((16, 128), (8, 128), (32, 128), (32, 64), (64, 64), (16, 64), (64, 32),
+                                     (128, 32), (32, 32), (128, 16)) for w in (2, 4, 8)]
+SQUARE_TILES = [(x, r, w) for x, r in ((64, 64), (32, 32), (64, 32), (32, 64), (128, 32), (32, 128), (16, 128))
+                for w in (2, 4, 8)]
 # (kernel kind, xblock, rblock, num_warps); None keeps the heuristic's choice
 VARIANTS = {
     "layer_norm": [("reduction", 1, None, w) for w in (4, 8, 16, 32)] + [("reduction", 2, None, 16)],
@@ -38,6 +70,10 @@ VARIANTS = {
     "resnet_eval": [("transpose", x, r, w) for x, r in ((64, 64), (32, 64), (64, 32), (32, 32)) for w in (4, 8)
                     if (x, r, w) != (64, 64, 8)] + [("pointwise", x, 128, w) for x in (4, 8, 16) for w in (2, 4)]
                    + [("pointwise", 32, 128, 8)],
+    "to_channels_last": [("transpose",) + t for t in SQUARE_TILES],
+    "bn_relu_cl": [("pointwise",) + t for t in SMALL_TILES],
+    "bn_relu_cl_infer": [("pointwise",) + t for t in SMALL_TILES],
+    "bn_add_relu": [("transpose",) + t for t in SQUARE_TILES],
 }
 HEURISTIC = TritonKernel.config
 

@@ -125,6 +125,22 @@ def test_scatter_is_its_copy_and_one_kernel_with_the_values_fused():
     assert (delta["kernels_generated"], delta["fallback_ops"]) == (3, 0), repr(delta)
 
 
+def test_batch_norm_running_stats_stored_in_place_by_the_stats_kernel(tmp_path):
+    """Train-mode batch norm: the statistics kernel also writes the new running stats into the caller's
+    tensors, so the graph returns only the output (AOTAutograd copies nothing back) in 2 kernels."""
+    x, mean, var = make_tensor((4, 3, 6, 6)), make_tensor((3,)), make_tensor((3,), low=0.5, high=2)
+    fn = lambda x, m, v: F.batch_norm(x, m, v, training=True, momentum=0.3)  # noqa: E731
+    m1, v1, m2, v2 = mean.clone(), var.clone(), mean.clone(), var.clone()
+    delta = StatsDelta()
+    out = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})(x, m1, v1)
+    compare_results(out, fn(x, m2, v2))
+    torch.testing.assert_close((m1, v1), (m2, v2))
+    assert (delta["kernels_generated"], delta["fallback_ops"]) == (2, 0), repr(delta)
+    (wrapper,) = [p.read_text() for p in tmp_path.glob("*/wrapper.py")]
+    assert "    buf" in wrapper and wrapper.count(" = arg1_1\n") == 1 and wrapper.count(" = arg2_1\n") == 1, wrapper
+    assert wrapper.strip().splitlines()[-1].count("buf") == 1, wrapper
+
+
 def test_scan_is_one_kernel_with_its_producer():
     kernels, _ = compiled_kernels(lambda x: (x.exp() * 2).cumsum(1), make_tensor((16, 100)))
     assert kernels == 1

@@ -8,7 +8,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from conftest import compare_results, kiln_compile, make_tensor
+from conftest import StatsDelta, compare_results, kiln_compile, make_tensor
 
 # -------------------------------------------------------------------------------- elementwise
 
@@ -880,6 +880,36 @@ def test_inplace_ops_on_inputs():
     compare_results(out, expected)
     torch.testing.assert_close(x1, x2)
     torch.testing.assert_close(y1, y2)
+
+
+def test_input_mutations_wait_for_readers_of_the_old_value():
+    """Inputs are overwritten in place only after every read of their old values: a library call, a
+    reduction over the whole input, a value read at other indices (flip, transpose), a returned value."""
+    def fn(x, w, s, z):
+        y = x @ w
+        total = x.sum(0)
+        x.copy_(x.flip(0) * 2)
+        w.add_(total[:, None])
+        s.mul_(2)
+        z.copy_(z.t() + 1)
+        return y, total, s + 1
+
+    def before_library_call(a):
+        a2 = (a * 2) @ a     # the update of a would fit the kernel computing a * 2, before the matmul
+        a.add_(1)
+        return a2
+    def after_row_sums(x, w):
+        s = (w * x[None, :]).sum(1)   # every row reads all of x; the update of x fits after each row
+        x.mul_(2)
+        return s
+    for f, inputs in ((fn, [make_tensor((5, 4)), make_tensor((4, 3)), make_tensor((3,)), make_tensor((4, 4))]),
+                      (before_library_call, [make_tensor((4, 4))]),
+                      (after_row_sums, [make_tensor((64,)), make_tensor((64, 64))])):
+        mine, theirs = [t.clone() for t in inputs], [t.clone() for t in inputs]
+        delta = StatsDelta()
+        compare_results(kiln_compile(f)(*mine), f(*theirs))
+        torch.testing.assert_close(mine, theirs)
+        assert delta["fallback_ops"] == 0, repr(delta)
 
 
 def test_scalar_inputs_and_outputs(check):

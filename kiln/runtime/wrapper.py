@@ -94,8 +94,8 @@ class WrapperCode:
                     w(f"    {buf.name} = {self.allocation(buf.layout)}")
             if isinstance(step, Kernel):
                 for node in step.nodes:
-                    if node.scatter:   # updates its base in place
-                        w(f"    {node.name} = {node.scatter.base}")
+                    if node.scatter or node.buf.mutates:   # updates its base, or a graph input, in place
+                        w(f"    {node.name} = {node.buf.mutates or node.scatter.base}")
                 w("    " + self.launch(step))
             else:
                 self.extern(step)
@@ -170,7 +170,8 @@ class WrapperCode:
 
     def allocations(self, step):
         if isinstance(step, Kernel):
-            return [p.node.buf for p in step.placements if p.node.name in step.stores and not p.node.scatter]
+            return [p.node.buf for p in step.placements
+                    if p.node.name in step.stores and not p.node.scatter and not p.node.buf.mutates]
         return []
 
     def extern(self, step):

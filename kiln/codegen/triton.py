@@ -289,6 +289,15 @@ class TritonKernel(KernelWriter):
         parts = ["xmask"] + (["rmask"] if full else []) + self.masks
         return " & ".join(parts)
 
+    def load_mask(self, index, full):
+        """The mask of the lanes a load's address depends on: a weight indexed by r0 alone is loaded as one
+        [1, RBLOCK] row, and what is computed from it stays that small, instead of once per row of the tile.
+        An indirect index (idx*) is only valid where the lanes that computed it are."""
+        lanes = [m for lane, m in (("x0", "xmask"), ("r0", "rmask")) if names_lane(index, lane)]
+        if "idx" in index or not lanes or self.masks:
+            return self.mask(full)
+        return " & ".join(lanes)
+
     def pointer(self, name, index, store_full=False):
         """name + index, broadcast to the block shape its mask needs: an address that names no lane gets
         the rows'; a store of a full tile gets both lanes (a scatter's target may name only one)."""
@@ -305,7 +314,7 @@ class TritonKernel(KernelWriter):
         # indirect index (idx*, a gather) may differ from row to row
         shared = names_lane(index, "r0") and not names_lane(index, "x0") and "idx" not in index
         policy = ", eviction_policy='evict_last'" if shared else ""
-        load = f"tl.load({self.pointer(name, index)}, mask={self.mask(full)}, other=0{policy})"
+        load = f"tl.load({self.pointer(name, index)}, mask={self.load_mask(index, full)}, other=0{policy})"
         return f"{load}.to(tl.float32)" if ir.dtype_is_low_precision(dtype) else load
 
     def spell_index_value(self, index, dtype):

@@ -238,8 +238,9 @@ def schedule(buffers, output_names):
 
     overwritten = set()   # graph inputs already stored into: nothing may read their old values after that
     for buf in buffers:
-        if buf.reads() & overwritten:
-            raise ValueError(f"{buf.name} reads {', '.join(sorted(buf.reads() & overwritten))} after it is overwritten")
+        stale = buf.reads() & overwritten
+        if stale:
+            raise ValueError(f"{buf.name} reads {', '.join(sorted(stale))} after it is overwritten")
         if isinstance(buf, ir.ExternKernel):
             steps.append(buf)
             for o in buf.outputs:
@@ -282,9 +283,9 @@ def schedule(buffers, output_names):
                 decide(node.name, label, False, step.nodes[0].name, reason)
                 continue
             deps = target.check_reads(placement)
-            if isinstance(deps, str) or buf.mutates and target.overwrite_clash(placement, deps):
-                decide(node.name, label, False, step.nodes[0].name,
-                       deps if isinstance(deps, str) else target.overwrite_clash(placement, deps))
+            refusal = deps if isinstance(deps, str) else target.overwrite_clash(placement, deps) if buf.mutates else None
+            if refusal:
+                decide(node.name, label, False, step.nodes[0].name, refusal)
                 continue
             target.add(placement, deps)
             steps[k] = target

@@ -49,4 +49,22 @@ def _table():
     # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives
     # wrong gradients. The op and its backward stay library calls (lowering.EXTERNS).
     table.pop(aten._scaled_dot_product_flash_attention_for_cpu.default, None)
+    for op, running_mean_out in ((aten._native_batch_norm_legit_functional.default, 3),
+                                 (aten._batch_norm_with_update_functional.default, 4)):
+        table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
     return table
+
+
+def _round_batch_mean_like_cpu(decomposition, running_mean_out):
+    """CPU eager rounds a bf16/fp16 batch's mean to the input's dtype before blending it into the running mean;
+    torch's decomposition blends the fp32 mean. Re-blend with the rounded mean so the updated running stats agree
+    with eager to the bit (CUDA eager blends the fp32 mean, as the decomposition does)."""
+    def batch_norm(input, weight, bias, running_mean, running_var, *rest):
+        outs = list(decomposition(input, weight, bias, running_mean, running_var, *rest))
+        training, momentum = (True, rest[0]) if len(rest) == 2 else rest[:2]
+        if training and input.device.type == "cpu" and input.dtype in (torch.bfloat16, torch.float16):
+            rounded_mean = outs[1].to(input.dtype).to(outs[1].dtype)
+            blend = momentum * rounded_mean + (1 - momentum) * running_mean
+            outs[running_mean_out] = blend.to(outs[running_mean_out].dtype)
+        return tuple(outs)
+    return batch_norm

@@ -56,13 +56,13 @@ def _table():
 
 
 def _round_batch_mean_like_cpu(decomposition, running_mean_out):
-    """CPU eager rounds a bf16/fp16 batch's mean to the input's dtype before blending it into the running mean;
-    torch's decomposition blends the fp32 mean. Re-blend with the rounded mean so the updated running stats agree
-    with eager to the bit (CUDA eager blends the fp32 mean, as the decomposition does)."""
+    """CPU eager rounds a bf16 batch's mean to bf16 before blending it into the running mean; torch's decomposition
+    blends the fp32 mean, one bf16 step off eager at times. Re-blend with the rounded mean. (fp16 and CUDA eager
+    blend the fp32 mean, as the decomposition does.)"""
     def batch_norm(input, weight, bias, running_mean, running_var, *rest):
         outs = list(decomposition(input, weight, bias, running_mean, running_var, *rest))
         training, momentum = (True, rest[0]) if len(rest) == 2 else rest[:2]
-        if training and input.device.type == "cpu" and input.dtype in (torch.bfloat16, torch.float16):
+        if training and input.device.type == "cpu" and input.dtype == torch.bfloat16:
             rounded_mean = outs[1].to(input.dtype).to(outs[1].dtype)
             blend = momentum * rounded_mean + (1 - momentum) * running_mean
             outs[running_mean_out] = blend.to(outs[running_mean_out].dtype)

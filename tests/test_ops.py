@@ -425,11 +425,13 @@ def test_batch_norm_running_stats_update(check):
 
 @pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton",
                     reason="Triton's interpreter rounds fp32 to bf16 toward zero (a GPU rounds to nearest)")
-def test_bf16_running_mean_rounded_as_cpu_eager_rounds_it():
-    """CPU eager rounds a bf16 batch mean to bf16 before blending it into the running mean; kiln's running mean
-    agrees to the bit. (The variance's last bit depends on eager's summation order: it is compared with a tolerance.)"""
-    x = (make_tensor((8, 16, 7)) * 3 + 2).bfloat16()
-    mean, var = make_tensor((16,)).bfloat16(), make_tensor((16,), low=0.5, high=2).bfloat16()
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_low_precision_running_mean_rounded_as_cpu_eager_rounds_it(dtype):
+    """CPU eager rounds a bf16 batch mean to bf16 before blending it into the running mean, and blends an fp16
+    batch's fp32 mean; kiln's running mean agrees to the bit. (The variance's last bit depends on eager's
+    summation order: it is compared with a tolerance.)"""
+    x = (make_tensor((8, 16, 7)) * 3 + 2).to(dtype)
+    mean, var = make_tensor((16,)).to(dtype), make_tensor((16,), low=0.5, high=2).to(dtype)
     m1, v1, m2, v2 = mean.clone(), var.clone(), mean.clone(), var.clone()
     fn = lambda x, m, v: F.instance_norm(x, m, v, use_input_stats=True, momentum=0.5)
     compare_results(kiln_compile(fn)(x, m1, v1), fn(x, m2, v2), tol=(2e-2, 2e-2))

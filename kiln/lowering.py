@@ -226,7 +226,7 @@ class GraphLowering(torch.fx.Interpreter):
                 return type(v)(kept(x) for x in v)
             if not is_tensor(v) or name not in reads_of(v):
                 return v
-            return self.realize(v if isinstance(v, Lazy) else Lazy(list(v.sizes), v.dtype, v.device, v.load))
+            return self.realize(v if isinstance(v, Lazy) else as_lazy(v))
         for fx in list(self.env):
             if fx not in dying:
                 self.env[fx] = kept(self.env[fx])
@@ -305,7 +305,7 @@ class GraphLowering(torch.fx.Interpreter):
             live = [(a, b) for a, b, s in zip(value.strides, strides, value.sizes) if s != 1]
             if all(sympy.expand(a - b) == 0 for a, b in live):
                 return value
-            value = Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
+            value = as_lazy(value)
         return self.realize(value, strides)
 
     def fallback(self, target, args, kwargs):
@@ -394,6 +394,11 @@ def register(*targets):
 
 def is_tensor(x):
     return isinstance(x, (Lazy, View))
+
+
+def as_lazy(value):
+    """A Lazy reading value: realized, it is a fresh buffer even where value is a view of one."""
+    return Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
 
 
 def reads_of(value):
@@ -607,7 +612,7 @@ def lower_copy_into_input(out, dst, src, non_blocking=False):
         a = buf.analysis
         return buf if all(sympy.expand(e - a.store_index) == 0 for n, e in a.loads if n == name) else None
     # a value that reads the input elsewhere than where it is stored (a flip) is computed in full first
-    buf = store(src) or store(g.realize(Lazy(list(src.sizes), src.dtype, src.device, src.load, 1, src.origins)))
+    buf = store(src) or store(g.realize(as_lazy(src)))
     g.buffers.append(buf)
     return View(buf, sizes, dst.strides)
 

@@ -72,6 +72,8 @@ class SchedulerNode:
         self.is_reduction = isinstance(node, ir.Reduction)
         self.scatter = node if isinstance(node, ir.Scatter) else None
         self.scan = node if isinstance(node, ir.Scan) else None
+        # the memory it updates in place: a scatter's base, or the graph input a copy_ overwrites
+        self.writes_into = buf.mutates or (node.base if self.scatter else None)
         self.alone = bool(self.scatter or self.scan)   # runs in its own order, so it shares no kernel
         self.dvars, self.rvars = a.vars
         exprs = [e for _, e in a.loads] + a.index_exprs + [a.store_index]
@@ -343,7 +345,7 @@ def kernel_name(i, kernel):
     ops_seen = []
     for n in kernel.nodes:
         for o in n.origins:
-            o = (str(o).split(".")[-1] if "." in str(o) else str(o)).strip("_")
+            o = str(o).split(".")[-1].strip("_")
             if o not in ops_seen:
                 ops_seen.append(o)
     return f"kernel{i}_" + "_".join(ops_seen[:4]).replace("-", "_")

@@ -248,6 +248,12 @@ def next_pow2(n):
     return 1 << max(0, math.ceil(math.log2(max(n, 1))))
 
 
+def indirect(index):
+    """Whether Python source index is gathered (reads an idx* value): it may differ from row to row, and
+    it is only valid where the lanes that computed it are."""
+    return "idx" in index
+
+
 def names_lane(index, lane):
     """Whether Python source index uses the lane variable (x0 or r0), not merely a name containing it."""
     return re.search(rf"\b{lane}\b", index) is not None
@@ -292,9 +298,9 @@ class TritonKernel(KernelWriter):
     def load_mask(self, index, full):
         """The mask of the lanes a load's address depends on: a weight indexed by r0 alone is loaded as one
         [1, RBLOCK] row, and what is computed from it stays that small, instead of once per row of the tile.
-        An indirect index (idx*) is only valid where the lanes that computed it are."""
+        An indirect index keeps the full mask."""
         lanes = [m for lane, m in (("x0", "xmask"), ("r0", "rmask")) if names_lane(index, lane)]
-        if "idx" in index or not lanes or self.masks:
+        if indirect(index) or not lanes or self.masks:
             return self.mask(full)
         return " & ".join(lanes)
 
@@ -310,9 +316,8 @@ class TritonKernel(KernelWriter):
 
     def spell_load(self, name, index, dtype):
         full = self.placement.level == "full"
-        # what every row reads (a norm's weight) should stay in L2 while the rows stream past it; an
-        # indirect index (idx*, a gather) may differ from row to row
-        shared = names_lane(index, "r0") and not names_lane(index, "x0") and "idx" not in index
+        # what every row reads (a norm's weight) should stay in L2 while the rows stream past it
+        shared = names_lane(index, "r0") and not names_lane(index, "x0") and not indirect(index)
         policy = ", eviction_policy='evict_last'" if shared else ""
         load = f"tl.load({self.pointer(name, index)}, mask={self.load_mask(index, full)}, other=0{policy})"
         return f"{load}.to(tl.float32)" if ir.dtype_is_low_precision(dtype) else load

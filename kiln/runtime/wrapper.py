@@ -94,8 +94,8 @@ class WrapperCode:
                     w(f"    {buf.name} = {self.allocation(buf.layout)}")
             if isinstance(step, Kernel):
                 for node in step.nodes:
-                    if node.scatter or node.buf.mutates:   # updates its base, or a graph input, in place
-                        w(f"    {node.name} = {node.buf.mutates or node.scatter.base}")
+                    if node.writes_into:
+                        w(f"    {node.name} = {node.writes_into}")
                 w("    " + self.launch(step))
             else:
                 self.extern(step)
@@ -170,8 +170,7 @@ class WrapperCode:
 
     def allocations(self, step):
         if isinstance(step, Kernel):
-            return [p.node.buf for p in step.placements
-                    if p.node.name in step.stores and not p.node.scatter and not p.node.buf.mutates]
+            return [p.node.buf for p in step.placements if p.node.name in step.stores and not p.node.writes_into]
         return []
 
     def extern(self, step):

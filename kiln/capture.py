@@ -18,6 +18,7 @@ from kiln.config import Options
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
 from kiln.patterns import rewrite_attention
+from kiln.runtime.module import build_cpp, build_triton
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
 log = logging.getLogger("kiln")
@@ -100,10 +101,11 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
             trace.stage("ir", format_ir(lowering))
         stage = "scheduling"
         output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}
-        sched = schedule(lowering.buffers, output_names)
+        triton = targets_triton(lowering, opts)
+        sched = schedule(lowering.buffers, output_names, shared_launches=triton)
         trace.fusion(sched.decisions)
         stage = "codegen"
-        module = build(lowering, sched, opts, name, trace)
+        module = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)
         if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
             context.output_strides.extend(lowering.output_strides())
         STATS["graphs_compiled"] += 1
@@ -127,14 +129,11 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
         return make_boxed_func(gm)
 
 
-def build(lowering, sched, opts, name, trace):
-    """C++ for CPU graphs, Triton for CUDA graphs (or anywhere with options={"target": "triton"})."""
-    from kiln.runtime import module
+def targets_triton(lowering, opts):
+    """Triton for CUDA graphs (or anywhere with options={"target": "triton"}), else C++."""
     devices = {b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout")} | \
               {o.layout.device.type for b in lowering.buffers for o in getattr(b, "outputs", [b]) if o is not None}
-    if opts.target == "triton" or "cuda" in devices:
-        return module.build_triton(lowering, sched, opts, name, trace)
-    return module.build_cpp(lowering, sched, opts, name, trace)
+    return opts.target == "triton" or "cuda" in devices
 
 
 def trace_before_decomposition(opts, gm, example_inputs):

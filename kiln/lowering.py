@@ -346,12 +346,14 @@ def meta_strides(meta, sizes):
 
 def tag_origins(result, target, args, new_buffers):
     """Values and buffers remember the ATen ops inlined into them, to name kernels and explain them."""
-    seen = [o for a in args if isinstance(a, Lazy) for o in a.origins]
+    lazies = [a for a in args if isinstance(a, Lazy) and a.origins]
     name = getattr(getattr(target, "overloadpacket", None), "__name__", str(target))
     if isinstance(result, Lazy):
-        result.origins = tuple(dict.fromkeys(seen + list(result.origins) + [name]))
+        result.origins = tuple(dict.fromkeys([o for a in lazies for o in a.origins] + list(result.origins) + [name]))
     for b in new_buffers:
         if isinstance(b, ir.ComputedBuffer) and not b.origins:
+            # the ops of the arguments it reads: a conv weight's relayout inlines none of the activation's
+            seen = [o for a in lazies if reads_of(a) & b.reads() for o in a.origins]
             b.origins = tuple(dict.fromkeys(seen + [name]))
     return result
 

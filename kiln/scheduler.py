@@ -16,6 +16,10 @@ from kiln import ir
 log = logging.getLogger("kiln.fusion")
 
 LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion)
+# An independent node joins an earlier kernel (one launch fewer; a conv weight's relayout joins the one
+# before) only when its output is this small: it is then held from that kernel on, not freed sooner.
+HOIST_MAX_BYTES = 16 << 20
+SMALL_KERNEL = 1 << 20   # elements: a pointwise kernel this small takes about as long as its launch on a GPU
 
 
 def loop_order(sizes, vars_, store_index):
@@ -83,6 +87,8 @@ class SchedulerNode:
         self.rsizes = [ir.product([node.rsizes[d] for d in g]) for g in self.rgroups]
         self.numel, self.rnumel = ir.product(self.sizes), ir.product(self.rsizes)
         self.reads = a.reads
+        numel = ir.static_numel(node.sizes)
+        self.nbytes = None if numel is None else numel * buf.dtype.itemsize
         self.origins = buf.origins or (node.reduction_type if self.is_reduction else "pointwise",)
 
     def remap(self, kernel_index):
@@ -138,6 +144,10 @@ class Kernel:
 
     def produced(self):
         return {p.node.name: p for p in self.placements}
+
+    def origins(self):
+        """The ATen ops its nodes compute, each named once."""
+        return list(dict.fromkeys(o for n in self.nodes for o in n.origins))
 
     def place(self, node):
         """A Placement for node in this kernel, or a reason why it does not fit."""
@@ -206,6 +216,49 @@ class Kernel:
         self.placements.append(placement)
 
 
+class LaunchGroup(Kernel):
+    """Independent pointwise kernels launched as one (Triton): programs [0, P0) run the first part, the next
+    P1 the second, and so on. A small kernel's launch costs microseconds, about what its work does."""
+
+    def __init__(self, parts):
+        self.parts = parts
+        self.placements = [p for k in parts for p in k.placements]
+        self.stores = set().union(*(k.stores for k in parts))
+        self.is_reduction, self.scatter, self.scan, self.alone = False, None, None, False
+        self.labels = [i for k in parts for i in k.labels]
+        self.name = kernel_name(self.labels, self)
+
+
+def launch_parts(step):
+    return step.parts if isinstance(step, LaunchGroup) else [step]
+
+
+def writes(kernel):
+    return kernel.stores | {n.writes_into for n in kernel.nodes if n.writes_into}
+
+
+def share_launches(steps, decide):
+    """Each pointwise kernel joins the launch before it when the two touch no common buffer that either writes,
+    and one side is small (two large kernels gain little, and may want different numbers of warps)."""
+    def small(k):
+        return (ir.static_numel([k.numel * k.rnumel]) or SMALL_KERNEL) < SMALL_KERNEL
+
+    def pointwise(step):
+        return isinstance(step, Kernel) and not any(k.is_reduction or k.alone for k in launch_parts(step))
+    out = []
+    for step in steps:
+        prev = out[-1] if out else None
+        if pointwise(step) and pointwise(prev) and (small(step) or all(small(k) for k in launch_parts(prev))):
+            clash = (step_reads(step) & writes(prev)) | (writes(step) & (step_reads(prev) | writes(prev)))
+            if not clash:
+                out[-1] = LaunchGroup(launch_parts(prev) + [step])
+                decide(step.name, out[-1].name, True, prev.name, "independent of the kernel before it, and one "
+                       "of them small: one launch runs both")
+                continue
+        out.append(step)
+    return out
+
+
 def fmt(e):
     return str(e).replace("*", "x")
 
@@ -231,7 +284,7 @@ class Schedule:
     local_buffers: set          # computed buffers never written to memory
 
 
-def schedule(buffers, output_names):
+def schedule(buffers, output_names, shared_launches=False):
     steps, decisions, home = [], [], {}
 
     def decide(node, kernel_label, fused, other, reason):
@@ -268,9 +321,10 @@ def schedule(buffers, output_names):
                 decide(node.name, label, False, step.nodes[0].name, "a scatter or scan kernel runs alone")
                 continue
             related = node.reads & (set(step.produced()) | {r for n in step.nodes for r in n.reads})
-            if not related and (k != len(steps) - 1 or step.is_reduction):
+            held_long = k != len(steps) - 1 and (node.nbytes is None or node.nbytes > HOIST_MAX_BYTES)
+            if not related and (held_long or step.is_reduction):
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
-                       "no shared data; moving it earlier would only lengthen buffer lifetimes" if k != len(steps) - 1
+                       "no shared data; moving it earlier would hold a large output longer" if held_long
                        else "no shared data; a reduction kernel's tiles are shaped for its rows")
                 continue
             target = step
@@ -309,6 +363,8 @@ def schedule(buffers, output_names):
         home[node.name] = chosen
 
     local = finalize(steps, output_names)
+    if shared_launches:
+        steps[:] = share_launches(steps, decide)
     return Schedule(steps, decisions, local)
 
 
@@ -322,7 +378,7 @@ def finalize(steps, output_names):
     for i, step in enumerate(steps):
         if isinstance(step, ir.ExternKernel):
             continue
-        step.name = kernel_name(i, step)
+        step.name, step.labels = kernel_name([i], step), [i]
         produced = step.produced()
         for name, p in produced.items():
             other_reader = readers.get(name, set()) - {i}
@@ -341,11 +397,7 @@ def step_reads(step):
     return step.reads() if isinstance(step, ir.ExternKernel) else {r for n in step.nodes for r in n.reads}
 
 
-def kernel_name(i, kernel):
-    ops_seen = []
-    for n in kernel.nodes:
-        for o in n.origins:
-            o = str(o).split(".")[-1].strip("_")
-            if o not in ops_seen:
-                ops_seen.append(o)
-    return f"kernel{i}_" + "_".join(ops_seen[:4]).replace("-", "_")
+def kernel_name(labels, kernel):
+    """kernel<its step number(s)>_<the first ops it computes>."""
+    ops_seen = list(dict.fromkeys(str(o).split(".")[-1].strip("_") for o in kernel.origins()))
+    return f"kernel{'_'.join(map(str, labels))}_" + "_".join(ops_seen[:4]).replace("-", "_")

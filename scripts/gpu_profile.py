@@ -1,11 +1,15 @@
 """Top CUDA kernels of kiln and Inductor for one workload, side by side (torch.profiler).
 
-    PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bfloat16] [--trace DIR]
+    PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bfloat16] [--trace DIR] [--timeline]
 
 --trace also writes kiln's trace of the workload (kernels, wrapper, per-kernel times) to DIR.
+--timeline also prints one step's GPU launches in order: the median duration of each and of the idle gap
+before it, and the step's span from the first start to the last end (20 steps back to back).
 """
 import argparse
+import json
 import statistics
+import tempfile
 import time
 
 import torch
@@ -22,6 +26,7 @@ def main():
     p.add_argument("--dtype", default="float32")
     p.add_argument("--size", default="gpu")
     p.add_argument("--trace", help="write kiln's trace, with per-kernel times, to this folder")
+    p.add_argument("--timeline", action="store_true", help="print one step's launches in order, with gaps")
     a = p.parse_args()
     dtype = getattr(torch, a.dtype)
     w = W.WORKLOADS[a.workload]
@@ -60,6 +65,28 @@ def main():
               f"{sum(e.device_time_total for e in events) / 5 / 1e3:.3f} ms of GPU time")
         for e in sorted(events, key=lambda e: -e.device_time_total)[:14]:
             print(f"{e.device_time_total / 5:10.1f}  x{e.count // 5:<3} {e.key[:90]}")
+        if a.timeline:
+            timeline(name, step)
+
+
+def timeline(name, step, steps=20):
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        prof.export_chrome_trace(f.name)
+        events = json.load(open(f.name))["traceEvents"]
+    launches = sorted((e for e in events if e.get("cat") in ("kernel", "gpu_memset", "gpu_memcpy")),
+                      key=lambda e: e["ts"])
+    n = len(launches) // steps
+    runs = [launches[i * n:(i + 1) * n] for i in range(3, steps - 2)]   # the first and last steps overlap others
+    span = statistics.median(r[-1]["ts"] + r[-1]["dur"] - r[0]["ts"] for r in runs)
+    print(f"===== {name}: one step's GPU timeline, {n} launches, span {span:.1f} us (median of {len(runs)})")
+    print("   gap us    dur us  launch")
+    for i in range(n):
+        gap = statistics.median(r[i]["ts"] - r[i - 1]["ts"] - r[i - 1]["dur"] for r in runs) if i else 0.0
+        print(f"  {gap:7.1f} {statistics.median(r[i]['dur'] for r in runs):9.1f}  {runs[0][i]['name'][:90]}")
 
 
 if __name__ == "__main__":

@@ -79,6 +79,34 @@ def test_independent_ops_share_kernels():
     assert kernels == 1
 
 
+def test_small_independent_op_joins_an_earlier_kernel_across_a_library_call():
+    """a.cos() shares nothing with the mm before it: it joins the kernel of x.sin(), one launch fewer (a conv
+    weight's relayout joins the one before the previous conv)."""
+    x, y, a = make_tensor((24, 40)), make_tensor((40, 8)), make_tensor((24, 40))
+    kernels, _ = compiled_kernels(lambda x, y, a: (x.sin() @ y, a.cos()), x, y, a)
+    assert kernels == 1
+
+
+def test_small_independent_kernels_share_a_launch_on_triton():
+    """Two kernels over different iteration spaces, neither reading what the other writes: Triton launches them
+    as one (programs split between them); C++ runs them one after the other."""
+    x, w = make_tensor((37, 45)), make_tensor((7, 3))
+    kernels, _ = compiled_kernels(lambda x, w: (x * 2, w.exp()), x, w)
+    assert kernels == (1 if os.environ.get("KILN_TARGET") == "triton" else 2)
+
+
+def test_dependent_kernels_keep_their_own_launches():
+    """The second kernel reads what the first writes (a value of 16 ops, stored rather than recomputed),
+    so the two may not run side by side."""
+    def fn(x):
+        e = x
+        for _ in range(16):
+            e = e.sin()
+        return e, e[:, :3] * 2 + e[:, 5:8]
+    kernels, _ = compiled_kernels(fn, make_tensor((37, 45)))
+    assert kernels == 2
+
+
 # Fused patterns with sizes past the inner-loop chunk (1024) and the OpenMP threshold: correct results.
 PATTERNS = {
     "transpose_mix": (lambda x, y: (x.exp().t() + y, (x.t() * y).sum(0), x.t().contiguous() * 2 + y),

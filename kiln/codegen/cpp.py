@@ -329,7 +329,7 @@ class CppKernel(KernelWriter):
             else:
                 self.pointwise_loop(members, R)
         parallel = f"if({N} * {R} >= {PARALLEL_MIN_ELEMENTS})"
-        lines = [f"// {k.name}: {', '.join(o for n in k.nodes for o in n.origins)}"]
+        lines = [f"// {k.name}: {', '.join(k.origins())}"]
         lines.append(f'extern "C" void {k.name}({self.signature()}) {{')
         if rows:
             lines += [f"    #pragma omp parallel for {parallel}", f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{"]

@@ -13,6 +13,7 @@ import torch
 
 from kiln import ir
 from kiln.codegen.common import IndexPrinter, KernelWriter, Value, result_dtype
+from kiln.scheduler import LaunchGroup
 
 TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
              torch.bfloat16: "tl.bfloat16", torch.int8: "tl.int8", torch.int16: "tl.int16", torch.int32: "tl.int32",
@@ -371,8 +372,9 @@ class TritonKernel(KernelWriter):
             rblock = min(next_pow2(R or 1024), 1024)
             return min(next_pow2(N), max(1, 1024 // rblock)), rblock, False, 4
         if not k.is_reduction:
-            if self.transposing():
-                return min(next_pow2(N), 64), min(next_pow2(R or 64), 64), False, 8
+            if self.transposing():   # square tiles; 32x32 on small ones (a conv weight), to spread over the SMs
+                side = 64 if N * (R or 64) >= 1 << 20 else 32
+                return min(next_pow2(N), side), min(next_pow2(R or side), side), False, 8 if side == 64 else 4
             if N == 1:   # one long contiguous run: 512 elements over 2 warps, 8 per thread in two vectors
                 return 1, min(next_pow2(R or 512), 512), False, 2
             rblock = min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE)
@@ -426,7 +428,9 @@ class TritonKernel(KernelWriter):
                 return at(0, 1) - at(0, 0) != 1 and all(at(i + 1, 0) - at(i, 0) == 1 for i in range(3))
         return False
 
-    def generate(self):
+    def generate(self, part=False):
+        """The kernel's source and its (N, R) sources. A part of a launch group takes its program id as
+        the argument `pid`, its index among the part's own programs."""
         k = self.kernel
         self.xblock, self.rblock, self.persistent, self.num_warps = self.config()
         N, R = (self.print_index(self.index(e)) for e in (k.numel, k.rnumel))
@@ -445,22 +449,23 @@ class TritonKernel(KernelWriter):
             else:
                 self.reduction_segment(members, R)
         wide = "" if self.small_indices() else ".to(tl.int64)"
+        pid = "pid" if part else "tl.program_id(0)"
+        pid_line = [] if part and not wide else [f"    pid = {pid}{wide}"]   # a part's own argument, when int32
         head = ["@triton.jit",
-                f"def {k.name}({self.signature()}, N, R, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):",
-                f"    # {', '.join(o for n in k.nodes for o in n.origins)}"]
+                f"def {k.name}({'pid, ' if part else ''}{self.signature()}, N, R, XBLOCK: tl.constexpr, "
+                f"RBLOCK: tl.constexpr):",
+                f"    # {', '.join(k.origins())}"]
         xmask, rmask = self.bound_masks()
         if k.is_reduction or k.scan:
-            head += [f"    x0 = (tl.program_id(0){wide} * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
+            head += [f"    x0 = ({pid}{wide} * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
                      xmask, "    rbase = tl.arange(0, RBLOCK)[None, :]"]
             if self.persistent:
                 head += ["    r0 = rbase", rmask]
         elif self.single_xblock():   # every program on the same rows: no division to find its tile
-            head += [f"    pid = tl.program_id(0){wide}",
-                     "    x0 = tl.arange(0, XBLOCK)[:, None]",
-                     "    r0 = (pid * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
+            head += pid_line + ["    x0 = tl.arange(0, XBLOCK)[:, None]",
+                                "    r0 = (pid * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
         else:
-            head += ["    rblocks = tl.cdiv(R, RBLOCK)",
-                     f"    pid = tl.program_id(0){wide}",
+            head += ["    rblocks = tl.cdiv(R, RBLOCK)", *pid_line,
                      "    x0 = ((pid // rblocks) * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
                      "    r0 = ((pid % rblocks) * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
         return "\n".join(head + self.scope.lines), (N, R)
@@ -594,17 +599,52 @@ class TritonKernel(KernelWriter):
 
 
 def generate_module(kernels, graph, debug=False):
-    """Module source with every kernel; per kernel its launch facts (buffer args, symbols, N, R, config) and text."""
+    """Module source with every kernel; per kernel its launch facts (its parts' buffer args, symbols, N, R and
+    config) and its text."""
     lib = "" if interpreting() else "from triton.language.extra import libdevice"
     texts, launches = {}, {}
     for kernel in kernels:
-        writer = TritonKernel(kernel, graph, debug)
-        texts[kernel.name], _ = writer.generate()
-        launches[kernel.name] = dict(buffers=list(writer.args), symbols=sorted(writer.symbols),
-                                     numel=kernel.numel, rnumel=kernel.rnumel, xblock=writer.xblock,
-                                     rblock=writer.rblock, num_warps=writer.num_warps,
-                                     reduction=kernel.is_reduction or kernel.scan is not None)
+        group = isinstance(kernel, LaunchGroup)
+        parts, sources = [], []
+        for part in kernel.parts if group else [kernel]:
+            writer = TritonKernel(part, graph, debug)
+            sources.append(writer.generate(part=group)[0])
+            parts.append(dict(name=part.name, buffers=list(writer.args), symbols=sorted(writer.symbols),
+                              numel=part.numel, rnumel=part.rnumel, xblock=writer.xblock, rblock=writer.rblock,
+                              num_warps=writer.num_warps, reduction=part.is_reduction or part.scan is not None))
+        launches[kernel.name] = info = dict(
+            parts=parts, buffers=list(dict.fromkeys(b for p in parts for b in p["buffers"])),
+            symbols=sorted({s for p in parts for s in p["symbols"]}), num_warps=max(p["num_warps"] for p in parts))
+        if group:
+            sources.append(group_source(kernel, info))
+        texts[kernel.name] = "\n\n".join(sources)
     return "\n\n".join([PRELUDE.format(libdevice=lib), *texts.values()]) + "\n", launches, texts
+
+
+def group_source(group, info):
+    """The kernel of a launch group: each program runs the part its id falls in."""
+    parts = info["parts"]
+    counts = [f"P{j}" for j in range(len(parts) - 1)]
+    params = [*info["buffers"], *info["symbols"], *(f"{d}{j}" for j in range(len(parts)) for d in "NR"), *counts,
+              *(f"{d}BLOCK{j}: tl.constexpr" for j in range(len(parts)) for d in "XR")]
+    lines = ["@triton.jit", f"def {group.name}({', '.join(params)}):",
+             f"    # one launch of independent kernels: {', '.join(p['name'] for p in parts)}",
+             "    pid = tl.program_id(0)"]
+    for j, p in enumerate(parts):
+        test = "else" if j == len(parts) - 1 else f"{'if' if j == 0 else 'elif'} pid < {' + '.join(counts[:j + 1])}"
+        args = ["pid" + "".join(f" - {c}" for c in counts[:j]), *p["buffers"], *p["symbols"], f"N{j}", f"R{j}",
+                f"XBLOCK{j}", f"RBLOCK{j}"]
+        lines += [f"    {test}:", f"        {p['name']}({', '.join(args)})"]
+    return "\n".join(lines)
+
+
+def launch_call(info, printer):
+    """The grid and the arguments of a launch, as Python source; a group's parts take their programs in turn."""
+    parts = info["parts"]
+    grids = [grid_expr(p, printer) for p in parts]
+    args = [*info["buffers"], *info["symbols"], *(printer(p[d]) for p in parts for d in ("numel", "rnumel")),
+            *grids[:-1], *(str(p[b]) for p in parts for b in ("xblock", "rblock"))]
+    return " + ".join(grids), args
 
 
 def grid_expr(launch, printer):

@@ -49,10 +49,8 @@ def build_triton(lowering, sched, opts, name, trace):
     fns = {k.name: Launcher(getattr(module, k.name), launches[k.name]["num_warps"], opts.debug) for k in kernels}
 
     def launch(k):
-        info = launches[k.name]
-        args = [*info["buffers"], *info["symbols"], pyexpr(info["numel"]), pyexpr(info["rnumel"]),
-                str(info["xblock"]), str(info["rblock"])]
-        return f"{k.name}({triton.grid_expr(info, pyexpr)}, {', '.join(args)})"
+        grid, args = triton.launch_call(launches[k.name], pyexpr)
+        return f"{k.name}({grid}, {', '.join(args)})"
     return finish(lowering, sched, name, trace, launch, fns, source, len(kernels),
                   {n: info["buffers"] for n, info in launches.items()}, ".py", opts.trace_profile)
 
@@ -98,7 +96,7 @@ def trace_kernels(trace, lowering, sched, kernel_args, ext):
             moved = [layouts[a] for a in kernel_args.get(step.name, ())]
             nbytes = sum((int(lay.numel) if lay.numel.is_number else 0) * lay.dtype.itemsize for lay in moved)
             table.append({"name": step.name, "file": step.name + ext, "bytes": nbytes,
-                          "source_ops": list(dict.fromkeys(o for n in step.nodes for o in n.origins)),
+                          "source_ops": step.origins(),
                           "nodes": [n.name for n in step.nodes]})
     trace.kernels(table)
     return table

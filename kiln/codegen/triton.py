@@ -612,9 +612,10 @@ def generate_module(kernels, graph, debug=False):
             parts.append(dict(name=part.name, buffers=list(writer.args), symbols=sorted(writer.symbols),
                               numel=part.numel, rnumel=part.rnumel, xblock=writer.xblock, rblock=writer.rblock,
                               num_warps=writer.num_warps, reduction=part.is_reduction or part.scan is not None))
-        launches[kernel.name] = info = dict(
+        largest = max(parts, key=lambda p: ir.static_numel([p["numel"] * p["rnumel"]], math.inf))
+        launches[kernel.name] = info = dict(   # a group runs with the warps its largest part was tuned for
             parts=parts, buffers=list(dict.fromkeys(b for p in parts for b in p["buffers"])),
-            symbols=sorted({s for p in parts for s in p["symbols"]}), num_warps=max(p["num_warps"] for p in parts))
+            symbols=sorted({s for p in parts for s in p["symbols"]}), num_warps=largest["num_warps"])
         if group:
             sources.append(group_source(kernel, info))
         texts[kernel.name] = "\n\n".join(sources)

@@ -1,6 +1,6 @@
 """kiln on a GPU: correctness on CUDA, then the issue's benchmark against Inductor, in one process.
 
-    PYTHONPATH=. python3 scripts/gpu_check.py --out DIR [--skip-bench] [--only NAME,...]
+    PYTHONPATH=. python3 scripts/gpu_check.py --out DIR [--skip-bench] [--only NAME,...] [--rounds N]
 
 Writes DIR/gpu_check.json and DIR/gpu_check.md (device, versions, date, command) and prints the table.
 """
@@ -227,6 +227,7 @@ def main(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.environ.get("OUT", "gpu_out"))
     p.add_argument("--skip-bench", action="store_true")
+    p.add_argument("--rounds", type=int, default=3, help="alternating rounds per workload (best round counts)")
     p.add_argument("--skip-checks", action="store_true")
     p.add_argument("--only", default="", help="comma-separated workloads to benchmark")
     p.add_argument("--checks", default="", help="comma-separated substrings: run only the checks they name")
@@ -245,7 +246,7 @@ def main(argv=None):
     print(f"copy ceiling {ceiling:.2f} TB/s", flush=True)
     overhead = {}
     if not args.skip_bench:
-        run_bench(rows, ceiling, [o for o in args.only.split(",") if o])
+        run_bench(rows, ceiling, [o for o in args.only.split(",") if o], args.rounds)
         overhead = launch_overhead()
         print("launch overhead", overhead, flush=True)
     with open(os.path.join(args.out, "gpu_check.json"), "w") as f:

@@ -350,11 +350,12 @@ def tag_origins(result, target, args, new_buffers):
     name = getattr(getattr(target, "overloadpacket", None), "__name__", str(target))
     if isinstance(result, Lazy):
         result.origins = tuple(dict.fromkeys([o for a in lazies for o in a.origins] + list(result.origins) + [name]))
-    for b in new_buffers:
-        if isinstance(b, ir.ComputedBuffer) and not b.origins:
-            # the ops of the arguments it reads: a conv weight's relayout inlines none of the activation's
-            seen = [o for a in lazies if reads_of(a) & b.reads() for o in a.origins]
-            b.origins = tuple(dict.fromkeys(seen + [name]))
+    unnamed = [b for b in new_buffers if isinstance(b, ir.ComputedBuffer) and not b.origins]
+    arg_reads = [(a, reads_of(a)) for a in lazies] if unnamed else []
+    for b in unnamed:
+        # the ops of the arguments it reads: a conv weight's relayout inlines none of the activation's
+        seen = [o for a, reads in arg_reads if reads & b.reads() for o in a.origins]
+        b.origins = tuple(dict.fromkeys(seen + [name]))
     return result
 
 

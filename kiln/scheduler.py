@@ -134,6 +134,7 @@ class Kernel:
             self.numel = ir.product(node.sizes[:-1])
             self.rnumel = node.sizes[-1] if node.sizes else sympy.Integer(1)
         self.name = None
+        self.labels = []         # its step number, once scheduled (a launch group's: its parts')
         self.stores = set()      # buffers written to memory
         self.x, self.r = sympy.Symbol("x0", integer=True, nonnegative=True), \
             sympy.Symbol("r0", integer=True, nonnegative=True)

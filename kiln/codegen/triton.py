@@ -13,7 +13,7 @@ import torch
 
 from kiln import ir
 from kiln.codegen.common import IndexPrinter, KernelWriter, Value, result_dtype
-from kiln.scheduler import LaunchGroup
+from kiln.scheduler import LaunchGroup, launch_parts
 
 TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
              torch.bfloat16: "tl.bfloat16", torch.int8: "tl.int8", torch.int16: "tl.int16", torch.int32: "tl.int32",
@@ -606,7 +606,7 @@ def generate_module(kernels, graph, debug=False):
     for kernel in kernels:
         group = isinstance(kernel, LaunchGroup)
         parts, sources = [], []
-        for part in kernel.parts if group else [kernel]:
+        for part in launch_parts(kernel):
             writer = TritonKernel(part, graph, debug)
             sources.append(writer.generate(part=group)[0])
             parts.append(dict(name=part.name, buffers=list(writer.args), symbols=sorted(writer.symbols),

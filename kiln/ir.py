@@ -241,6 +241,7 @@ class ExternKernel:
     returns_tuple: bool
     fallback: bool
     origins: tuple = ()
+    check_strides: bool = False        # the wrapper restrides an output that the call returned laid out otherwise
 
     def reads(self):
         return {r.buffer.name for r in tensor_refs((self.args, self.kwargs))}

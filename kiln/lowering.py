@@ -257,11 +257,15 @@ class GraphLowering(torch.fx.Interpreter):
         follow its inputs' (attention, convolution), and the outputs' layouts are taken from the trace.
         With out_strides, the caller has chosen the layouts of the arguments and of the outputs."""
         node = self.current_node
+        relaid = []   # whether kiln passes an argument laid out otherwise than when the graph was traced
 
         def to_ref(a, fx=None):
             if isinstance(a, (Lazy, View)):
                 meta = fx.meta.get("val") if isinstance(fx, torch.fx.Node) and out_strides is None else None
-                return self.share(fx, a, self.realize_as_traced(a, meta, target)).ref()
+                ref = self.share(fx, a, self.realize_as_traced(a, meta, target)).ref()
+                relaid.append(not isinstance(meta, torch.Tensor) or not same_strides(
+                    ref.strides, [sym(s) for s in meta.stride()], ref.sizes))
+                return ref
             if isinstance(a, (list, tuple)):
                 fxs = fx if isinstance(fx, (list, tuple)) and len(fx) == len(a) else [None] * len(a)
                 return type(a)(to_ref(x, f) for x, f in zip(a, fxs))
@@ -275,12 +279,15 @@ class GraphLowering(torch.fx.Interpreter):
         meta = self.current_node.meta.get("val")
         returns_tuple = isinstance(meta, (list, tuple))
         metas = list(meta) if returns_tuple else [meta]
-        strides = out_strides or [[sym(s) for s in m.stride()] if isinstance(m, torch.Tensor) else None
-                                  for m in metas]
+        strides = out_strides or (any(relaid) and propagated_strides(meta, target, args, kwargs)) or \
+            [[sym(s) for s in m.stride()] if isinstance(m, torch.Tensor) else None for m in metas]
         outputs = [ir.Buffer(self.new_name(), ir.Layout(m.dtype, m.device, [sym(s) for s in m.shape], st))
                    if isinstance(m, torch.Tensor) else None for m, st in zip(metas, strides)]
+        # a library call's output layout may follow its arguments', which kiln may have laid out otherwise than
+        # the trace did: unless kiln fixed the layouts itself, the wrapper checks what the call returned
         kernel = ir.ExternKernel(self.new_name("extern"), target, args, kwargs, outputs, returns_tuple, fallback,
-                                 origins=(str(target),))
+                                 origins=(str(target),),
+                                 check_strides=out_strides is None and target not in LAYOUT_AGNOSTIC)
         self.buffers.append(kernel)
         views = [View(o, o.layout.sizes, o.layout.strides) if o is not None else None for o in outputs]
         return views if returns_tuple else views[0]
@@ -337,6 +344,39 @@ def dense_meta_strides(meta, sizes):
         except Exception:   # symbolic strides we cannot decide on
             pass
     return None
+
+
+def same_strides(a, b, sizes):
+    """Whether two layouts of these sizes are the same (a size-1 dim's stride does not matter)."""
+    return len(a) == len(b) and all(n == 1 or sympy.expand(x - y) == 0 for x, y, n in zip(a, b, sizes))
+
+
+def propagated_strides(meta, target, args, kwargs):
+    """The strides of target's outputs for the arguments as kiln lays them out, found by running it on fake
+    tensors of those layouts; None where the sizes are symbolic or the op cannot run on fake tensors (the
+    wrapper then checks the layout the call returns)."""
+    first = meta[0] if isinstance(meta, (list, tuple)) and meta else meta
+    fake_mode = getattr(first, "fake_mode", None)
+    refs = list(ir.tensor_refs((args, kwargs)))
+    if fake_mode is None or not all(static_ints(r.sizes) is not None and static_ints(r.strides) is not None
+                                    for r in refs):
+        return None
+
+    def fake(a):
+        if isinstance(a, ir.TensorRef):
+            lay = a.buffer.layout   # (the offset does not change an output's layout)
+            return torch.empty_strided(static_ints(a.sizes), static_ints(a.strides), dtype=lay.dtype,
+                                       device=lay.device)
+        if isinstance(a, (list, tuple)):
+            return type(a)(fake(x) for x in a)
+        return int(a) if isinstance(a, sympy.Integer) else a
+    try:
+        with fake_mode:
+            result = target(*fake(args), **{k: fake(v) for k, v in kwargs.items()})
+    except Exception:
+        return None
+    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    return [[sym(s) for s in r.stride()] if isinstance(r, torch.Tensor) else None for r in results]
 
 
 def meta_strides(meta, sizes):

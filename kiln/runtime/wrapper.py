@@ -32,6 +32,14 @@ def pyexpr(e):
 view = torch._C._dynamo.guards._reinterpret_tensor
 
 
+def restrided(t, sizes, strides):
+    """An extern's result t laid out with the strides kiln planned for it (and compiled its readers for):
+    a copy where the library returned another layout."""
+    if t.numel() == 0 or all(n == 1 or a == b for a, b, n in zip(t.stride(), strides, sizes)):
+        return t
+    return torch.empty_strided(sizes, strides, dtype=t.dtype, device=t.device).copy_(t)
+
+
 def new_seed():
     # drawn from torch's default generator, so torch.manual_seed makes runs repeatable
     return int(torch.randint(2 ** 31 - 1, (), dtype=torch.int64))
@@ -42,7 +50,7 @@ class WrapperCode:
         self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
         self.lines = []
         self.device_guard = None   # the CUDA device index, once a buffer is allocated there
-        self.globals = {"torch": torch, "_view": view, "_seed": new_seed,
+        self.globals = {"torch": torch, "_view": view, "_seed": new_seed, "_restrided": restrided,
                         "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
                         "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
         self.consts = 0
@@ -86,6 +94,9 @@ class WrapperCode:
         for seed in g.rng_seeds:
             w(f"    {seed.name} = _seed()")
         reuse, dead_after = self.plan_memory()
+        self.read = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")} | {
+            r for step in self.sched.steps for r in (step.reads() if not isinstance(step, Kernel) else
+                                                      {r for n in step.nodes for r in n.reads})}
         for i, step in enumerate(self.sched.steps):
             for buf in self.allocations(step):
                 if buf.name in reuse:
@@ -179,6 +190,11 @@ class WrapperCode:
         outs = [o.name if o is not None else "_" for o in step.outputs]
         lhs = (", ".join(outs) + ("," if len(outs) == 1 else "")) if step.returns_tuple else outs[0]
         self.lines.append(f"    {lhs} = {fn}({', '.join(args)})  # {step.target}")
+        for o in step.outputs if step.check_strides else ():
+            if o is not None and o.name in self.read:
+                strides = self.shape(o.layout.strides)
+                self.lines.append(f"    if {o.name}.stride() != {strides}: "
+                                  f"{o.name} = _restrided({o.name}, {self.shape(o.layout.sizes)}, {strides})")
 
     def output(self, o):
         if isinstance(o, ir.TensorRef) or hasattr(o, "buffer"):

@@ -1,0 +1,39 @@
+"""Library calls and fallbacks whose output layout follows their arguments': kiln may lay the arguments out
+otherwise than the trace did, so nothing downstream may assume the traced output strides (issue 24)."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import kiln_compile, run_and_compare
+from kiln import lowering
+
+B, N, H, D = 2, 5, 2, 16
+
+
+def fused_qkv_attention(qkv):
+    """timm's ViT/DeiT attention: one qkv projection, split by a permute and unbind."""
+    b, n, _ = qkv.shape
+    q, k, v = qkv.reshape(b, n, 3, H, D).permute(2, 0, 3, 1, 4).unbind(0)
+    return F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(b, n, H * D)
+
+
+def test_fused_qkv_attention_forward(check):
+    check(fused_qkv_attention, torch.randn(B, N, 3 * H * D))
+
+
+def test_fused_qkv_attention_backward(check_grad):
+    check_grad(fused_qkv_attention, torch.randn(B, N, 3 * H * D, requires_grad=True))
+
+
+def test_fused_qkv_attention_dynamic():
+    """Symbolic sizes: the output layout cannot be planned on fake tensors, so the wrapper checks it."""
+    compiled = kiln_compile(fused_qkv_attention, dynamic=True)
+    for n in (N, N + 2, N + 3):
+        x = torch.randn(B, n, 3 * H * D)
+        torch.testing.assert_close(compiled(x), fused_qkv_attention(x), atol=1e-5, rtol=1e-5)
+
+
+def test_wrapper_restrides_an_unplanned_layout(monkeypatch):
+    """Without the plan from fake tensors, the wrapper's check alone keeps the result right."""
+    monkeypatch.setattr(lowering, "propagated_strides", lambda *args: None)
+    run_and_compare(fused_qkv_attention, [torch.randn(B, N, 3 * H * D)])

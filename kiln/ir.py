@@ -97,6 +97,13 @@ def simplify_index(expr):
         expr = sympy.expand(expr - ti - tj + c * merged)
 
 
+FLOAT_SCALAR = "scalar"   # names the symbols that stand for float scalars the wrapper computes from sizes
+
+
+def is_float_scalar(name):
+    return name.startswith(FLOAT_SCALAR)
+
+
 def sym(x):
     """A torch size (int, SymInt, or already a SymPy expression: a size argument that came from a
     symbolic graph input) as a SymPy expression."""

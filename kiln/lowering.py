@@ -91,6 +91,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.fallback_ops = []
         self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
+        self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
         self._names = 0
         self.current_node = None
 
@@ -155,6 +156,7 @@ class GraphLowering(torch.fx.Interpreter):
             return SCALAR_FUNCTIONS[target](*args)
         if target is torch.ops.higher_order.with_effects:
             return lower_with_effects(self, *args, **kwargs)
+        args, kwargs = torch.utils._pytree.tree_map(self.float_scalar, (args, kwargs))
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
             self.spelled_pointwise(target)
         # kernels have no complex types, so ops on complex tensors run eagerly; library calls take any
@@ -164,6 +166,18 @@ class GraphLowering(torch.fx.Interpreter):
             if result is not NotImplemented:
                 return tag_origins(result, target, args, self.buffers[first_new:])
         return self.fallback(target, args, kwargs)
+
+    def float_scalar(self, x):
+        """A float computed from symbolic sizes (1 / s0) as a symbol the wrapper binds to its value, computed
+        in Python as eager computes it: kernels see sizes as integers, and would divide as integers."""
+        if not isinstance(x, sympy.Expr) or x.is_number or x.is_integer:
+            return x
+        for name, expr in self.float_scalars.items():
+            if expr == x:
+                return name
+        name = sympy.Symbol(f"{ir.FLOAT_SCALAR}{len(self.float_scalars)}", real=True)
+        self.float_scalars[name] = x
+        return name
 
     def on_triton(self, device):
         """Whether values on device become Triton code (else C++)."""
@@ -464,7 +478,8 @@ def as_value(x, idx, out_sizes, dtype):
         v = x.load([sympy.Integer(0) if s == 1 else i for i, s in zip(idx[lead:], x.sizes)])
         return v if x.dtype == dtype else ops.to_dtype(v, dtype, x.dtype)
     if isinstance(x, sympy.Expr) and not x.is_number:
-        return ops.to_dtype(ops.index_expr(x, torch.int64), dtype, torch.int64)
+        src = torch.int64 if x.is_integer else torch.float64   # (a float is a symbol: see float_scalar)
+        return ops.to_dtype(ops.index_expr(x, src), dtype, src)
     return ops.constant(x, dtype)
 
 

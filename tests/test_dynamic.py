@@ -106,3 +106,26 @@ def test_index_divided_by_a_symbolic_sum():
         for got, expected in zip(compiled(x), fn(x)):
             assert torch.equal(got, expected)
     assert delta["graphs_compiled"] == 1 and delta["fallback_ops"] == 0
+
+
+def test_float_scalar_of_a_symbolic_size():
+    """x * (1 / n): a float computed from a size (it was truncated to an integer, giving 0)."""
+    fn = lambda x: (x * (1 / x.shape[0]), x / (x.shape[1] * 0.5))  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    for batch in BATCHES:
+        x = make_tensor((batch, 12))
+        compare_results(compiled(x), fn(x), fn(x.double()), what=f"batch {batch}")
+
+
+def test_batch_norm_training_after_a_batch_size_change():
+    """The default options: a second batch size makes Dynamo recompile with symbolic sizes, whose batch
+    norm backward and running variance divide by n - 1."""
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.BatchNorm1d(16), torch.nn.ReLU(),
+                                torch.nn.Linear(16, 4))
+    compiled = kiln_compile(model, dynamic=None)   # torch.compile's default
+    for batch in (8, 6, 5):
+        model.zero_grad(set_to_none=True)
+        x = make_tensor((batch, 8))
+        result = run_fwd_bwd(None, [x], module=model, compiled=compiled)
+        torch.testing.assert_close(model[1].running_var, result.eager_module[1].running_var)
+        model.load_state_dict(result.eager_module.state_dict())   # both start the next step from eager's state

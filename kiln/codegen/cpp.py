@@ -350,7 +350,7 @@ class CppKernel(KernelWriter):
         for name, mode in self.args.items():
             const = "const " if mode == "in" else ""
             params.append(f"{const}{CTYPES[self.graph.buffer_dtype(name)]}* __restrict__ {name}")
-        params += [f"int64_t {s}" for s in sorted(self.symbols)]
+        params += [f"{'double' if ir.is_float_scalar(s) else 'int64_t'} {s}" for s in sorted(self.symbols)]
         return ", ".join(params)
 
     def emit_node(self, p):

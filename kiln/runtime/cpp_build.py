@@ -15,6 +15,8 @@ import tempfile
 
 import torch
 
+from kiln import ir
+
 log = logging.getLogger("kiln.cache")
 
 CXX = os.environ.get("CXX", "g++")
@@ -73,7 +75,8 @@ def load(source, cache_dir, signatures, extra_flags=()):
     fns = {}
     for name, (buffers, symbols) in signatures.items():
         fn = getattr(lib, name)
-        fn.argtypes = [ctypes.c_void_p] * len(buffers) + [ctypes.c_int64] * len(symbols)
+        fn.argtypes = [ctypes.c_void_p] * len(buffers) + [
+            ctypes.c_double if ir.is_float_scalar(s) else ctypes.c_int64 for s in symbols]
         fn.restype = None
         fns[name] = fn
     return lib, fns

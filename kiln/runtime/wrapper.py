@@ -91,6 +91,8 @@ class WrapperCode:
         w(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = args" if names else "    pass")
         w("    args.clear()")
         self.bind_symbols(names)
+        for name, expr in g.float_scalars.items():
+            w(f"    {name} = float({pyexpr(expr)})")
         for seed in g.rng_seeds:
             w(f"    {seed.name} = _seed()")
         reuse, dead_after = self.plan_memory()

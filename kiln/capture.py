@@ -50,10 +50,12 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
         log.warning("kiln: the attention rewrite failed for graph %d; compiling it as written: %s: %s", gid,
                     type(e).__name__, str(e).splitlines()[0] if str(e) else "")
     before = trace_before_decomposition(opts, gm, example_inputs)
+    user_strides = eager_output_strides(gm)
 
     def compiler(kind):
         def compile_one(graph, inputs):
-            return compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (gm.code, before))
+            return compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (gm.code, before),
+                                 user_strides if kind != "backward" else None)
         return compile_one
 
     return aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
@@ -72,7 +74,29 @@ def compile(model, *, dynamic=None, fullgraph=False, mode=None, options=None):
     return torch.compile(model, backend=backend, dynamic=dynamic, fullgraph=fullgraph)
 
 
-def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
+def eager_output_strides(gm):
+    """The strides of the Dynamo graph's outputs, as eager lays them out. After functionalization and
+    decomposition an output's traced layout may be another: y = x.clone(); y[..., ::2] = 5 becomes a
+    `where` laid out row-major, where eager's y keeps x's strides."""
+    output = next(n for n in gm.graph.nodes if n.op == "output")
+    values = [getattr(a, "meta", {}).get("example_value") for a in output.args[0]] \
+        if isinstance(output.args[0], (list, tuple)) else []
+    return [v.stride() if isinstance(v, torch.Tensor) and v.layout == torch.strided else None for v in values]
+
+
+def user_output_strides(context, user_strides):
+    """{forward graph output index: eager's strides} for the user's outputs that AOTAutograd returns as the
+    graph computes them (not views it regenerates); mutated inputs it updates come first."""
+    metadata = getattr(context, "fw_metadata", None)
+    if metadata is None or user_strides is None or len(metadata.output_info) != len(user_strides):
+        return {}
+    from torch._functorch._aot_autograd.schemas import OutputType
+    first = len(metadata.mutated_inp_runtime_indices)
+    return {first + i: strides for i, (info, strides) in enumerate(zip(metadata.output_info, user_strides))
+            if info.output_type == OutputType.non_alias and strides is not None}
+
+
+def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_strides=None):
     """An ATen graph -> a Python callable; on failure, the graph itself runs eagerly."""
     trace = GraphTrace(opts.trace, name)
     stage = "lowering"
@@ -95,7 +119,8 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", "")):
         reports_strides = context is not None and context.output_strides is not None   # a forward graph
         saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
         lowering = GraphLowering(gm, name, inference=name.endswith("inference"), saved_from=saved_from,
-                                 example_inputs=example_inputs, target=opts.target)
+                                 example_inputs=example_inputs, target=opts.target,
+                                 output_strides=user_output_strides(context, user_strides))
         lowering.run()
         if trace.enabled:
             trace.stage("ir", format_ir(lowering))

@@ -14,7 +14,7 @@ class Options:
     trace_profile: bool = False       # time every kernel once and record it in the trace
     target: str | None = None         # "cpp" or "triton"; None picks by device
     cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
-    debug: bool = False               # bounds checks on indirect indexing (KILN_DEBUG=1)
+    debug: bool = False               # Triton kernels built in Triton's debug mode (KILN_DEBUG=1)
 
     @staticmethod
     def make(mode=None, options=None):

@@ -97,6 +97,14 @@ def simplify_index(expr):
         expr = sympy.expand(expr - ti - tj + c * merged)
 
 
+INDEX_FLAGS = "kiln_flags"   # the graph's int64[4] error flags: site, index, size, and 1 while no index failed
+
+
+def index_check_site(graph, kernel):
+    """The number a kernel reports an out-of-bounds index with (its kernel is named in the error)."""
+    return graph.index_checks.setdefault(kernel.name, (len(graph.index_checks) + 1, kernel.origins()))[0]
+
+
 FLOAT_SCALAR = "scalar"   # names the symbols that stand for float scalars the wrapper computes from sizes
 
 
@@ -313,7 +321,7 @@ class _AnalysisHandler:
         self.out.index_exprs.append(expr)
         return self._value()
 
-    def indirect_indexing(self, value, size, check=True):
+    def indirect_indexing(self, value, size, check=True, wrap=False):
         self.n += 1
         return sympy.Symbol(f"indirect{self.n}", integer=True)
 
@@ -371,7 +379,7 @@ class _TextHandler:
     def to_dtype(self, x, dtype, src_dtype=None):
         return self.value(f"to_{str(dtype).replace('torch.', '')}({x})")
 
-    def indirect_indexing(self, value, size, check=True):
+    def indirect_indexing(self, value, size, check=True, wrap=False):
         return sympy.Symbol(f"({value})", integer=True)
 
     def masked(self, cond, body, other):

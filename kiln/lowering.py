@@ -76,7 +76,8 @@ class View:
 class GraphLowering(torch.fx.Interpreter):
     """Runs an ATen FX graph with IR values instead of tensors."""
 
-    def __init__(self, gm, name="graph", inference=False, saved_from=None, example_inputs=None, target=None):
+    def __init__(self, gm, name="graph", inference=False, saved_from=None, example_inputs=None, target=None,
+                 output_strides=None):
         super().__init__(gm)
         self.target = target          # "triton" forces Triton for every device; otherwise it is picked by device
         # the layouts the graph will be called with: for a backward graph, AOTAutograd has restrided
@@ -87,15 +88,19 @@ class GraphLowering(torch.fx.Interpreter):
         # a forward graph's outputs from this index on are saved for its backward graph: they may keep
         # kiln's layouts (AOTAutograd hands the backward their real strides)
         self.saved_from = saved_from
+        self.eager_output_strides = output_strides or {}   # output index -> the strides eager gives the user
         self.buffers = []             # ComputedBuffer | ExternKernel in program order
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.fallback_ops = []
         self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
+        self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
         self._names = 0
         self.current_node = None
 
     def buffer_dtype(self, name):
+        if name == ir.INDEX_FLAGS:
+            return torch.int64
         for b in self.graph_inputs:
             if isinstance(b, ir.InputBuffer) and b.name == name:
                 return b.dtype
@@ -200,15 +205,18 @@ class GraphLowering(torch.fx.Interpreter):
     def output(self, target, args, kwargs):
         vals = self.current_node.args[0]
         saved_from = len(vals) if self.saved_from is None else self.saved_from
-        self.graph_outputs = [self.output_value(v, o, i >= saved_from) for i, (v, o) in enumerate(zip(args[0], vals))]
+        self.graph_outputs = [self.output_value(v, o, i >= saved_from, self.eager_output_strides.get(i))
+                              for i, (v, o) in enumerate(zip(args[0], vals))]
         return self.graph_outputs
 
-    def output_value(self, value, node, saved):
+    def output_value(self, value, node, saved, eager_strides=None):
         """The output laid out as eager's; a saved activation may keep kiln's layout (static, at offset 0)."""
         if not isinstance(value, (Lazy, View)):
             return value
         meta = node.meta["val"]
         strides = [sym(s) for s in meta.stride()]
+        if eager_strides is not None and len(eager_strides) == len(strides):
+            strides = [sym(s) for s in eager_strides]
         if isinstance(value, View) and (value.strides == strides or ir.static_numel(value.sizes) == 0 or (
                 saved and value.offset == 0 and meta.storage_offset() == 0 and static_ints(value.strides))):
             return value
@@ -921,8 +929,10 @@ def lower_pad(out, x, pad, value=0):
     return Lazy(sizes, out.dtype, out.device, loader, x.opcount + 2)
 
 
-def indirect(value, size):
-    return ops.indirect_indexing(value, size)
+def indirect(value, size, wrap=False):
+    """The index value loads, into a dim of this size; negative ones count from the end where wrap is set (as
+    x[i] and put count them; gather, scatter and embedding raise), and out-of-bounds ones raise an IndexError."""
+    return ops.indirect_indexing(value, size, wrap=wrap)
 
 
 def broadcast_sizes(shapes):
@@ -957,7 +967,7 @@ def advanced_indexing(x_sizes, indices):
                 src.append(next(rest))
                 continue
             tidx = [sympy.Integer(0) if s == 1 else i for i, s in zip(bidx[nb - len(t.sizes):], t.sizes)]
-            src.append(indirect(t.load(tidx), x_sizes[d]))
+            src.append(indirect(t.load(tidx), x_sizes[d], wrap=True))
         return src
     return rest_sizes[:first] + bshape + rest_sizes[first:], position
 
@@ -1088,7 +1098,7 @@ def lower_put(out, x, index, source, accumulate=False):
     numel = product(x.sizes)
 
     def target(idx):
-        return ir.unflatten(indirect(index.load(idx), numel), x.sizes)
+        return ir.unflatten(indirect(index.load(idx), numel, wrap=True), x.sizes)
 
     def value(idx):   # source has as many elements as index, in any shape
         flat = ir.strided_index(idx, ir.contiguous_strides(sizes))

@@ -37,3 +37,14 @@ def test_wrapper_restrides_an_unplanned_layout(monkeypatch):
     """Without the plan from fake tensors, the wrapper's check alone keeps the result right."""
     monkeypatch.setattr(lowering, "propagated_strides", lambda *args: None)
     run_and_compare(fused_qkv_attention, [torch.randn(B, N, 3 * H * D)])
+
+
+def test_output_keeps_eager_layout_after_an_in_place_update(check, check_grad):
+    """y = x.clone(); y[..., ::2] = 5: functionalized, y is a `where` that traces row-major, but eager's y
+    keeps x's transposed strides."""
+    def fn(x):
+        y = x.clone()
+        y[..., ::2] = 5
+        return y, y * 2
+    check(fn, torch.randn(4, 6).t())
+    check_grad(fn, torch.randn(4, 6).t().requires_grad_())

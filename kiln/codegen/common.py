@@ -3,6 +3,7 @@
 A backend subclasses KernelWriter and supplies how to spell loads, stores, loops and the ops table.
 """
 import dataclasses
+import re
 
 import sympy
 import torch
@@ -98,8 +99,9 @@ class KernelWriter:
     OPS = {}
     printer = IndexPrinter()
 
-    def __init__(self, kernel, graph, debug=False):
-        self.kernel, self.graph, self.debug = kernel, graph, debug
+    def __init__(self, kernel, graph):
+        self.kernel, self.graph = kernel, graph
+        self.index_checks = {}    # a checked indirect index -> the name of its in-bounds test
         self.scope = Scope()
         self.counter = 0
         self.args = {}            # buffer name -> "in" / "out"
@@ -168,10 +170,22 @@ class KernelWriter:
             return x
         return self.emit(self.spell_cast(x, dtype), dtype)
 
-    def indirect_indexing(self, value, size, check=True):
+    def indirect_indexing(self, value, size, check=True, wrap=False):
+        """An index read from memory; with wrap, negative ones count from the end (x[i], not gather). Out-of-bounds ones are
+        replaced by 0, so that no load reads outside its buffer; stores through them are skipped, and the
+        kernel reports the index through the graph's error flags, which the wrapper turns into an
+        IndexError (kiln_index_error)."""
         name = self.fresh("idx")
-        self.declare_index(name, value, self.print_index(self.index(sympy.sympify(size))))
+        size = self.print_index(self.index(sympy.sympify(size)))
+        if check:
+            self.index_checks[name] = f"{name}_ok"
+            self.args.setdefault(ir.INDEX_FLAGS, "out")
+        self.declare_index(name, value, size, check, wrap, ir.index_check_site(self.graph, self.kernel))
         return sympy.Symbol(name, integer=True)
+
+    def index_tests(self, index):
+        """The in-bounds tests of the checked indirect indices a store's address uses."""
+        return [ok for name, ok in self.index_checks.items() if re.search(rf"\b{name}\b", index)]
 
     def masked(self, cond, body, other):
         """body() only where cond holds (its loads may be out of bounds elsewhere), else other."""

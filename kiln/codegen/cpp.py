@@ -120,9 +120,12 @@ static inline int64_t kiln_imax(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t kiln_imin(int64_t a, int64_t b) { return a < b ? a : b; }
 typedef uint16_t kiln_bf16;
 static inline float kiln_load(kiln_bf16 v) { uint32_t u = (uint32_t)v << 16; float f; __builtin_memcpy(&f, &u, 4); return f; }
-static inline void kiln_index_error(int64_t index, int64_t size) {   // debug mode: an index past the end
-    dprintf(2, "kiln: index %lld is out of bounds for size %lld\n", (long long)index, (long long)size);
-    __builtin_abort();
+__attribute__((cold, noinline)) static void kiln_index_error(int64_t* flags, int64_t site, int64_t index,
+                                                              int64_t size) {   // read by the wrapper
+    __atomic_store_n(&flags[0], site, __ATOMIC_RELAXED);
+    __atomic_store_n(&flags[1], index, __ATOMIC_RELAXED);
+    __atomic_store_n(&flags[2], size, __ATOMIC_RELAXED);
+    __atomic_store_n(&flags[3], 0, __ATOMIC_RELAXED);
 }
 static inline float kiln_load(_Float16 v) { return (float)v; }
 template <typename T> static inline T kiln_load(T v) { return v; }
@@ -214,8 +217,8 @@ class CppKernel(KernelWriter):
     OPS = CPP_OPS
     COSTLY = frozenset(LIBMVEC + MATH2 + tuple(SPECIAL_FUNCTIONS) + ("lgamma", "pow", "sigmoid"))
 
-    def __init__(self, kernel, graph, debug=False, keeps=None, forms=None):
-        super().__init__(kernel, graph, debug)
+    def __init__(self, kernel, graph, keeps=None, forms=None):
+        super().__init__(kernel, graph)
         self.keeps = {c: (f"keep{i}", loop, dtype) for i, (c, (loop, dtype)) in enumerate((keeps or {}).items())}
         self.wanted = {}          # canonical form -> (the first loop that computes it, dtype): worth keeping
         self.first_loop = {}
@@ -257,10 +260,13 @@ class CppKernel(KernelWriter):
     def declare(self, v, expr):
         self.scope.line(f"{ctype(v.dtype)} {v.name} = {expr};")
 
-    def declare_index(self, name, value, size):
-        self.scope.line(f"int64_t {name} = {value}; {name} = {name} < 0 ? {name} + {size} : {name};")
-        if self.debug:
-            self.scope.line(f"if ({name} < 0 || {name} >= {size}) kiln_index_error({name}, {size});")
+    def declare_index(self, name, value, size, check, wrap, site):
+        self.scope.line(f"int64_t {name} = {value};" + (f" {name} = {name} < 0 ? {name} + {size} : {name};" if wrap else ""))
+        if check:
+            ok = self.index_checks[name]
+            self.scope.line(f"const bool {ok} = {name} >= 0 && {name} < {size};")
+            self.scope.line(f"if (__builtin_expect(!{ok}, 0)) {{ kiln_index_error({ir.INDEX_FLAGS}, {site}, {value}, "
+                            f"{size}); {name} = 0; }}")
 
     def spell_load(self, name, index, dtype):
         return f"kiln_load({name}[{index}])" if ir.dtype_is_low_precision(dtype) else f"{name}[{index}]"
@@ -308,7 +314,9 @@ class CppKernel(KernelWriter):
             value = f"kiln_to_bf16({value})"
         elif ctype(dtype) != ctype(value.dtype) or dtype == torch.float16:
             value = f"static_cast<{CTYPES[dtype]}>({value})"
-        self.scope.line(f"{name}[{index}] = {value};")
+        tests = self.index_tests(str(index))   # an out-of-bounds index stores nothing
+        guard = f"if ({' && '.join(tests)}) " if tests else ""
+        self.scope.line(f"{guard}{name}[{index}] = {value};")
 
     # -- the kernel
     def generate(self):
@@ -537,15 +545,15 @@ def uses_special_functions(kernel_texts):
     return any(f"kiln_{op}(" in text for text in kernel_texts for op in SPECIAL_FUNCTIONS)
 
 
-def generate_module(kernels, graph, debug=False):
+def generate_module(kernels, graph):
     """One translation unit with every kernel: (source, {kernel: (arg names, symbol names)}, {kernel: its text})."""
     texts, signatures = {}, {}
     for kernel in kernels:
-        writer = CppKernel(kernel, graph, debug)
+        writer = CppKernel(kernel, graph)
         texts[kernel.name] = writer.generate()
         rows = ir.static_numel([kernel.rnumel], None)
         if writer.wanted and rows is not None and rows <= KEEP_ROW_MAX:
-            writer = CppKernel(kernel, graph, debug, keeps=writer.wanted, forms=writer.forms)
+            writer = CppKernel(kernel, graph, keeps=writer.wanted, forms=writer.forms)
             texts[kernel.name] = writer.generate()
         signatures[kernel.name] = (list(writer.args), sorted(writer.symbols))
     return "\n\n".join([PRELUDE, *texts.values()]) + "\n", signatures, texts

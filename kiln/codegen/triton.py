@@ -267,8 +267,8 @@ class TritonIndexPrinter(IndexPrinter):
 class TritonKernel(KernelWriter):
     printer = TritonIndexPrinter()
 
-    def __init__(self, kernel, graph, debug=False):
-        super().__init__(kernel, graph, debug)
+    def __init__(self, kernel, graph):
+        super().__init__(kernel, graph)
         self.OPS = target_ops()
         self.masks = []
 
@@ -286,11 +286,19 @@ class TritonKernel(KernelWriter):
     def declare(self, v, expr):
         self.scope.line(f"{v.name} = {expr}")
 
-    def declare_index(self, name, value, size):
+    def declare_index(self, name, value, size, check, wrap, site):
         self.scope.line(f"{name} = {value}.to(tl.int64)")
-        self.scope.line(f"{name} = tl.where({name} < 0, {name} + {size}, {name})")
-        if self.debug:
-            self.scope.line(f"tl.device_assert(({name} >= 0) & ({name} < {size}), 'kiln: index out of bounds')")
+        if wrap:
+            self.scope.line(f"{name} = tl.where({name} < 0, {name} + {size}, {name})")
+        if check:
+            ok, flags = self.index_checks[name], ir.INDEX_FLAGS
+            self.scope.line(f"{ok} = ({name} >= 0) & ({name} < {size})")
+            # only the lanes that compute: masked-off lanes may hold any index
+            bad = f"{name}_bad"
+            self.scope.line(f"{bad} = (~{ok}) & {self.mask(self.placement.level == 'full')}")
+            for slot, v in enumerate((site, value, size, 0)):
+                self.scope.line(f"tl.store({flags} + {slot} + 0 * {bad}, {v}, mask={bad})")
+            self.scope.line(f"{name} = tl.where({ok}, {name}, 0)")
 
     def mask(self, full):
         parts = ["xmask"] + (["rmask"] if full else []) + self.masks
@@ -361,7 +369,8 @@ class TritonKernel(KernelWriter):
         elif value.dtype != dtype:
             value = f"{value}.to({TL_DTYPES[dtype]})"
         fn = f"atomic_{SCATTER_ATOMICS[reduce]}" if reduce else "store"
-        self.scope.line(f"tl.{fn}({self.pointer(name, index, full)}, {value}, mask={self.mask(full)})")
+        mask = " & ".join([self.mask(full), *self.index_tests(index)])   # an out-of-bounds index stores nothing
+        self.scope.line(f"tl.{fn}({self.pointer(name, index, full)}, {value}, mask={mask})")
 
     # -- the kernel
     def config(self):
@@ -489,6 +498,8 @@ class TritonKernel(KernelWriter):
         return all(s is not None and s < 2 ** 31 for s in sizes)
 
     def graph_numel(self, name):
+        if name == ir.INDEX_FLAGS:
+            return 4
         for b in self.graph.graph_inputs + [o for b in self.graph.buffers
                                             for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b])]:
             if b is not None and getattr(b, "name", None) == name:
@@ -598,7 +609,7 @@ class TritonKernel(KernelWriter):
         self.scope.line(f"{acc.name} = {combine}({acc.name}, {masked})")
 
 
-def generate_module(kernels, graph, debug=False):
+def generate_module(kernels, graph):
     """Module source with every kernel; per kernel its launch facts (its parts' buffer args, symbols, N, R and
     config) and its text."""
     lib = "" if interpreting() else "from triton.language.extra import libdevice"
@@ -607,7 +618,7 @@ def generate_module(kernels, graph, debug=False):
         group = isinstance(kernel, LaunchGroup)
         parts, sources = [], []
         for part in launch_parts(kernel):
-            writer = TritonKernel(part, graph, debug)
+            writer = TritonKernel(part, graph)
             sources.append(writer.generate(part=group)[0])
             parts.append(dict(name=part.name, buffers=list(writer.args), symbols=sorted(writer.symbols),
                               numel=part.numel, rnumel=part.rnumel, xblock=writer.xblock, rblock=writer.rblock,

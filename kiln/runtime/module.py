@@ -21,7 +21,7 @@ def build_cpp(lowering, sched, opts, name, trace):
     from kiln.codegen import cpp
     from kiln.runtime import cpp_build
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
-    source, signatures, texts = cpp.generate_module(kernels, lowering, opts.debug)
+    source, signatures, texts = cpp.generate_module(kernels, lowering)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.cpp")
     fns = {}
@@ -42,7 +42,7 @@ def build_triton(lowering, sched, opts, name, trace):
     from kiln.runtime.triton_launch import Launcher, load_module
     from kiln.runtime.wrapper import pyexpr
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
-    source, launches, texts = triton.generate_module(kernels, lowering, opts.debug)
+    source, launches, texts = triton.generate_module(kernels, lowering)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
     module = load_module(source, opts.kernel_cache_dir) if kernels else None
@@ -93,7 +93,7 @@ def trace_kernels(trace, lowering, sched, kernel_args, ext):
     table = []
     for step in sched.steps:
         if isinstance(step, Kernel):
-            moved = [layouts[a] for a in kernel_args.get(step.name, ())]
+            moved = [layouts[a] for a in kernel_args.get(step.name, ()) if a in layouts]   # (not the error flags)
             nbytes = sum((int(lay.numel) if lay.numel.is_number else 0) * lay.dtype.itemsize for lay in moved)
             table.append({"name": step.name, "file": step.name + ext, "bytes": nbytes,
                           "source_ops": step.origins(),

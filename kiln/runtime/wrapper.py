@@ -3,6 +3,7 @@ frees or reuses dead buffers, and returns the graph's outputs with eager's strid
 import sympy
 import torch
 from sympy.printing.str import StrPrinter
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln import ir
 from kiln.scheduler import Kernel
@@ -38,6 +39,13 @@ def restrided(t, sizes, strides):
     if t.numel() == 0 or all(n == 1 or a == b for a, b, n in zip(t.stride(), strides, sizes)):
         return t
     return torch.empty_strided(sizes, strides, dtype=t.dtype, device=t.device).copy_(t)
+
+
+def index_error(flags, sites):
+    site, index, size, _ = flags.tolist()
+    flags.copy_(torch.tensor([0, 0, 0, 1]))   # the next call starts clean
+    kernel, ops = sites[site]
+    raise IndexError(f"index {index} is out of bounds for size {size} (in kiln kernel {kernel}: {', '.join(ops)})")
 
 
 def new_seed():
@@ -114,6 +122,8 @@ class WrapperCode:
                 self.extern(step)
             if dead_after.get(i):
                 w(f"    del {', '.join(sorted(dead_after[i]))}")
+        if g.index_checks:
+            self.check_indices()
         rets = [self.output(o) for o in g.graph_outputs]
         w(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
         if self.device_guard is not None:   # the fast CUDA allocator allocates on the current device
@@ -121,6 +131,27 @@ class WrapperCode:
             self.lines[start:] = [f"    with torch.cuda._DeviceGuard({self.device_guard}):"] + [
                 "    " + line for line in self.lines[start:]]
         return "\n".join(self.lines) + "\n"
+
+    def check_indices(self):
+        """The kernels that read indices from memory report an out-of-bounds one in the graph's flags (and
+        neither read nor write through it): the call raises as eager does, on the CPU an IndexError naming the
+        index and the kernel's ops. On a GPU, reading the flags would wait for the kernels, so an asynchronous
+        assert reports it at the next synchronization, as eager's device-side asserts do."""
+        g = self.graph
+        devices = {b.layout.device for b in g.graph_inputs if hasattr(b, "layout")} | {
+            o.layout.device for b in g.buffers for o in getattr(b, "outputs", [b]) if o is not None}
+        device = next((d for d in devices if d.type == "cuda"), torch.device("cpu"))
+        with unset_fake_temporarily():   # (AOTAutograd compiles under its fake mode)
+            flags = torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=device)
+            ok = flags.numpy()[3:] if device.type == "cpu" else flags[3]
+        sites = {site: (name, ops) for name, (site, ops) in g.index_checks.items()}
+        self.globals.update({ir.INDEX_FLAGS: flags, "_index_ok": ok, "_index_error": index_error,
+                             "_index_sites": sites})
+        if device.type == "cpu":
+            self.lines.append(f"    if not _index_ok[0]: _index_error({ir.INDEX_FLAGS}, _index_sites)")
+        else:
+            self.lines.append(f"    torch._assert_async(_index_ok, 'kiln: an index read by {self.name} is out of "
+                              f"bounds (ops: {', '.join(sorted({o for _, ops in sites.values() for o in ops}))})')")
 
     def allocation(self, lay):
         device = lay.device

@@ -1,0 +1,64 @@
+"""Indices read from tensors are checked, by default, on both targets: an out-of-bounds index raises an
+IndexError naming the index and the kernel's ops, and no kernel reads or writes through it (issue 24: kiln
+returned garbage for w[[1, 12]], and an accumulating index_put_ with index 11 corrupted the heap)."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import kiln_compile
+
+ROWS = 10
+
+# name -> (function of (w, i), the bad index tensor, a good one); w is ROWS x 3
+OPS = {
+    "index": (lambda w, i: w[i] * 2, [1, 12], [1, -3, 9]),
+    "embedding": (lambda w, i: F.embedding(i, w) + 1, [[1, 10]], [[0, 9]]),
+    "index_select": (lambda w, i: w.index_select(0, i) * 2, [3, 10], [3, 9]),
+    "gather": (lambda w, i: w.gather(0, i.view(-1, 1).expand(-1, 3)) * 2, [2, 10], [2, 9]),
+    "index_put": (lambda w, i: w.index_put((i,), torch.ones(len(i), 3), accumulate=True), [1, 11], [1, -1]),
+    "scatter_add": (lambda w, i: w.scatter_add(0, i.view(-1, 1).expand(-1, 3), torch.ones(len(i), 3)), [0, 10],
+                    [0, 9]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_out_of_bounds_index_raises(name):
+    fn, bad, good = OPS[name]
+    compiled = kiln_compile(fn)
+    w = torch.randn(ROWS, 3)
+    with pytest.raises(IndexError, match=r"index -?\d+ is out of bounds for size \d+"):
+        compiled(w, torch.tensor(bad))
+    # the error is not sticky: the next call with good indices is right
+    torch.testing.assert_close(compiled(w, torch.tensor(good)), fn(w, torch.tensor(good)))
+
+
+@pytest.mark.parametrize("name", ["embedding", "gather", "index_select"])
+def test_negative_index_raises_where_eager_raises(name):
+    fn, _, good = OPS[name]
+    w = torch.randn(ROWS, 3)
+    with pytest.raises((IndexError, RuntimeError)):
+        fn(w, torch.tensor([-1]))
+    with pytest.raises(IndexError):
+        kiln_compile(fn)(w, torch.tensor([-1]))
+
+
+def test_out_of_bounds_scatter_writes_nothing_outside_its_tensor():
+    """The target is a view into a larger buffer: a write through index 11 of 10 rows would land in the
+    rows after it, which belong to the caller."""
+    base = torch.zeros(3 * ROWS, 3)
+    target = base[ROWS:2 * ROWS]
+
+    def fn(w, i):
+        w.index_put_((i,), torch.ones(len(i), 3), accumulate=True)
+    with pytest.raises(IndexError):
+        kiln_compile(fn)(target, torch.tensor([ROWS + 1, -ROWS - 2, 2 * ROWS]))
+    assert not base[:ROWS].any() and not base[2 * ROWS:].any()
+
+
+def test_index_check_with_symbolic_sizes():
+    compiled = kiln_compile(lambda w, i: w[i] + 1, dynamic=True)
+    for rows in (ROWS, ROWS + 3):
+        w = torch.randn(rows, 3)
+        torch.testing.assert_close(compiled(w, torch.tensor([0, rows - 1])), w[[0, rows - 1]] + 1)
+        with pytest.raises(IndexError, match=f"index {rows} is out of bounds for size {rows}"):
+            compiled(w, torch.tensor([0, rows]))

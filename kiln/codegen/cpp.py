@@ -262,11 +262,12 @@ class CppKernel(KernelWriter):
 
     def declare_index(self, name, value, size, check, wrap, site):
         self.scope.line(f"int64_t {name} = {value};" + (f" {name} = {name} < 0 ? {name} + {size} : {name};" if wrap else ""))
-        if check:
+        if check:   # branch-free, so that the loop still vectorizes: reported once per outer iteration
             ok = self.index_checks[name]
             self.scope.line(f"const bool {ok} = {name} >= 0 && {name} < {size};")
-            self.scope.line(f"if (__builtin_expect(!{ok}, 0)) {{ kiln_index_error({ir.INDEX_FLAGS}, {site}, {value}, "
-                            f"{size}); {name} = 0; }}")
+            self.scope.line(f"{name}_any |= !{ok}; {name}_bad = kiln_imax({name}_bad, {ok} ? {NO_INDEX} : {value}); "
+                            f"{name} = {ok} ? {name} : 0;")
+            self.index_reports.append((name, site, size))
 
     def spell_load(self, name, index, dtype):
         return f"kiln_load({name}[{index}])" if ir.dtype_is_low_precision(dtype) else f"{name}[{index}]"
@@ -324,6 +325,7 @@ class CppKernel(KernelWriter):
         N, R = (self.print_index(self.index(e)) for e in (k.numel, k.rnumel))
         rows = k.is_reduction or k.scan   # one row per x0: a reduction's, or a scan's
         body = self.scope = Scope(None, 2 if rows else 3)
+        self.index_reports = []
         segments = sorted({p.segment for p in k.placements})
         for seg in segments:
             members = [p for p in k.placements if p.segment == seg]
@@ -349,7 +351,10 @@ class CppKernel(KernelWriter):
         if self.symbolic_stretch:
             lines.append(f"        const int64_t rstretch = ({R}) / {LANES};")
         lines += [f"        {ctype(dtype)} {name}[{R}];" for name, _, dtype in self.keeps.values()]
+        lines += [f"        bool {n}_any = false; int64_t {n}_bad = {NO_INDEX};" for n, _, _ in self.index_reports]
         lines += without_unused(body.lines) if self.keeps else body.lines
+        lines += [f"        if ({n}_any) kiln_index_error({ir.INDEX_FLAGS}, {site}, {n}_bad, {size});"
+                  for n, site, size in self.index_reports]
         lines += (["    }"] if rows else ["        }", "    }"]) + ["}"]
         return "\n".join(lines)
 
@@ -519,6 +524,9 @@ class CppKernel(KernelWriter):
 
 
 TEMP_DECLARATION = re.compile(r"\s*\w+ (tmp\d+) = ")
+
+
+NO_INDEX = "(-9223372036854775807LL - 1)"   # below every index: the start of a max over the bad ones
 
 
 def without_unused(lines):

@@ -1,0 +1,130 @@
+"""Peak CUDA memory of eager, Inductor and kiln on real models, and what kiln holds at its peak.
+
+    PYTHONPATH=. python3 scripts/gpu_memory.py --out DIR [--models vit_base,deit_tiny,...] [--train]
+
+Peak memory is max_memory_allocated during one step, above what was allocated before it (the inputs and
+parameters). For kiln, the CUDA allocator's history is replayed to the peak, and the blocks live there are
+listed by size with the line of the generated wrapper (or of torch) that allocated them; the wrappers are
+written next to the results, so that each line can be read.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import torch
+
+import kiln
+
+# timm names (the issue's rows), built with random weights: nothing is downloaded
+MODELS = {"vit_base": "vit_base_patch16_224", "deit_tiny": "deit_tiny_patch16_224", "convnext_atto": "convnext_atto",
+          "regnetx_002": "regnetx_002", "resnet18": "resnet18"}
+
+
+def build(name, train):
+    import timm
+    model = timm.create_model(MODELS[name], pretrained=False).cuda()
+    x = torch.randn(32, 3, 224, 224, device="cuda")
+    if train:
+        return model.train(), x
+    return model.eval().to(torch.bfloat16), x.to(torch.bfloat16)
+
+
+def step_fn(f, x, train):
+    def step():
+        if train:
+            f(x).float().sum().backward()
+        else:
+            with torch.no_grad():
+                f(x)
+    return step
+
+
+def peak_mib(step):
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    step()
+    torch.cuda.synchronize()
+    return (torch.cuda.max_memory_allocated() - base) / 2 ** 20
+
+
+def live_at_peak(step):
+    """The blocks live at the step's peak: [(MiB, where it was allocated)], largest first."""
+    torch.cuda.memory._record_memory_history(max_entries=200000)
+    step()
+    torch.cuda.synchronize()
+    snap = torch.cuda.memory._snapshot()
+    torch.cuda.memory._record_memory_history(enabled=None)
+    events = [e for trace in snap["device_traces"] for e in trace]
+    live, total, best, best_live = {}, 0, -1, {}
+    for e in events:
+        if e["action"] == "alloc":
+            live[e["addr"]] = e
+            total += e["size"]
+        elif e["action"] in ("free_requested",) and e["addr"] in live:
+            total -= live.pop(e["addr"])["size"]
+        if total > best:
+            best, best_live = total, dict(live)
+
+    def where(e):
+        frames = e.get("frames") or []
+        for f in frames:
+            if "kiln wrapper" in f["filename"]:
+                return f"{f['filename']}:{f['line']}"
+        for f in frames:
+            if "torch" not in f["filename"] and "python3" not in f["filename"]:
+                return f"{f['filename']}:{f['line']} {f['name']}"
+        return frames[0]["filename"] + ":" + str(frames[0]["line"]) if frames else "?"
+    rows = sorted(((e["size"] / 2 ** 20, where(e)) for e in best_live.values()), reverse=True)
+    return best / 2 ** 20, rows[:25]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", required=True)
+    p.add_argument("--models", default=",".join(MODELS))
+    p.add_argument("--train", action="store_true")
+    p.add_argument("--budget-s", type=float, default=500)
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    start = time.time()
+    results = []
+    for name in a.models.split(","):
+        if time.time() - start > a.budget_s:
+            print(f"budget spent: {name} and later models not run")
+            break
+        row = {"model": name, "train": a.train}
+        try:
+            torch._dynamo.reset()
+            model, x = build(name, a.train)
+            trace = f"/tmp/kiln_memory_trace_{name}"   # (the wrappers are copied into the results)
+            for backend in ("eager", "inductor", "kiln"):
+                torch._dynamo.reset()
+                f = model if backend == "eager" else torch.compile(model, backend="inductor") \
+                    if backend == "inductor" else kiln.compile(model, options={"trace": trace})
+                step = step_fn(f, x, a.train)
+                step()
+                step()
+                model.zero_grad(set_to_none=True)
+                row[backend] = round(peak_mib(step), 1)
+                model.zero_grad(set_to_none=True)
+                if backend == "kiln":
+                    row["kiln_replayed_peak"], row["kiln_live"] = live_at_peak(step)
+                    model.zero_grad(set_to_none=True)
+            row["wrappers"] = {d: open(os.path.join(trace, d, "wrapper.py")).read()
+                               for d in sorted(os.listdir(trace)) if os.path.exists(os.path.join(trace, d, "wrapper.py"))}
+        except Exception as e:   # one model's failure is a row
+            row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+        results.append(row)
+        print(json.dumps({k: v for k, v in row.items() if k not in ("kiln_live", "wrappers")}), flush=True)
+        for mib, where in row.get("kiln_live", [])[:8]:
+            print(f"    {mib:8.1f} MiB  {where}")
+        sys.stdout.flush()
+    with open(os.path.join(a.out, f"memory{'_train' if a.train else ''}.json"), "w") as fh:
+        json.dump(results, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,9 +1,13 @@
 """Indices read from tensors are checked, by default, on both targets: an out-of-bounds index raises an
 IndexError naming the index and the kernel's ops, and no kernel reads or writes through it (issue 24: kiln
 returned garbage for w[[1, 12]], and an accumulating index_put_ with index 11 corrupted the heap)."""
+import os
+
 import pytest
 import torch
 import torch.nn.functional as F
+
+import kiln
 
 from conftest import kiln_compile
 
@@ -62,3 +66,23 @@ def test_index_check_with_symbolic_sizes():
         torch.testing.assert_close(compiled(w, torch.tensor([0, rows - 1])), w[[0, rows - 1]] + 1)
         with pytest.raises(IndexError, match=f"index {rows} is out of bounds for size {rows}"):
             compiled(w, torch.tensor([0, rows]))
+
+
+def test_the_smallest_int64_index_is_reported():
+    """The C++ check keeps the largest bad index, starting from the smallest int64: that index itself must
+    still be seen."""
+    fn = OPS["gather"][0]
+    with pytest.raises(IndexError):
+        kiln_compile(fn)(torch.randn(ROWS, 3), torch.tensor([0, -2 ** 63]))
+
+
+@pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton", reason="the C++ kernel's structure")
+def test_row_index_is_computed_once_per_row(tmp_path):
+    """An embedding's row index does not change along the row: the C++ kernel computes and checks it before
+    the vectorized loop over the row, which then only copies (the check inside the loop kept g++ from
+    vectorizing it)."""
+    kiln.compile(OPS["embedding"][0], options={"strict": True, "trace": str(tmp_path)})(
+        torch.randn(ROWS, 3), torch.tensor([[1, 2]]))
+    source = next(tmp_path.glob("*/kernel*embedding*.cpp")).read_text()
+    loop = source.split("#pragma omp simd")[1].split("}")[0]
+    assert "idx" in source and "_ok" not in loop and "_bad" not in loop

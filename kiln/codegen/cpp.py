@@ -6,6 +6,7 @@ Each kernel is `extern "C" void name(pointers..., int64_t sizes...)`:
 fp16/bf16 values are computed in float and rounded where eager would round.
 """
 import collections
+import dataclasses
 import math
 import re
 
@@ -225,6 +226,7 @@ class CppKernel(KernelWriter):
         self.canon = {}           # variable -> its value as an expression of loads and outer variables, interned
         self.forms = dict(forms or {})   # canonical form -> short name; a second generation reuses the first's
         self.loop_id, self.loop_scopes = None, set()
+        self.hoist = None         # where values invariant along the vectorized loop being written go
         self.conditional = False  # whether the loop body being written has masked loads
         self.symbolic_stretch = False
 
@@ -258,16 +260,33 @@ class CppKernel(KernelWriter):
         return v
 
     def declare(self, v, expr):
-        self.scope.line(f"{ctype(v.dtype)} {v.name} = {expr};")
+        self.place([f"{ctype(v.dtype)} {v.name} = {expr};"], expr, [v.name])
+
+    def place(self, lines, reads, names):
+        """Declarations of names, computed from the expression text reads: before a vectorized loop where
+        nothing they read changes along it (an embedding's row index: computed, and checked, once per row),
+        else where the code is being written."""
+        h = self.hoist
+        if h is not None and self.scope is h.body and not (set(re.findall(r"\b\w+\b", reads)) & h.variant):
+            h.outer.lines[h.at:h.at] = ["    " * h.outer.indent + line for line in lines]
+            h.at += len(lines)
+            return
+        for line in lines:
+            self.scope.line(line)
+        if h is not None:
+            h.variant.update(names)
 
     def declare_index(self, name, value, size, check, wrap, site):
-        self.scope.line(f"int64_t {name} = {value};" + (f" {name} = {name} < 0 ? {name} + {size} : {name};" if wrap else ""))
+        lines = [f"int64_t {name} = {value};" + (f" {name} = {name} < 0 ? {name} + {size} : {name};" if wrap else "")]
         if check:   # branch-free, so that the loop still vectorizes: reported once per outer iteration
+            # the largest bad index is kept (g++ vectorizes a max, not an or; an index of NO_INDEX itself is
+            # kept as NO_INDEX + 1, to be seen)
             ok = self.index_checks[name]
-            self.scope.line(f"const bool {ok} = {name} >= 0 && {name} < {size};")
-            self.scope.line(f"{name}_any |= !{ok}; {name}_bad = kiln_imax({name}_bad, {ok} ? {NO_INDEX} : {value}); "
-                            f"{name} = {ok} ? {name} : 0;")
+            lines += [f"const bool {ok} = {name} >= 0 && {name} < {size};",
+                      f"{name}_bad = kiln_imax({name}_bad, {ok} ? {NO_INDEX} : kiln_imax({value}, {NO_INDEX} + 1)); "
+                      f"{name} = {ok} ? {name} : 0;"]
             self.index_reports.append((name, site, size))
+        self.place(lines, f"{value} {size}", [name, f"{name}_ok"])
 
     def spell_load(self, name, index, dtype):
         return f"kiln_load({name}[{index}])" if ir.dtype_is_low_precision(dtype) else f"{name}[{index}]"
@@ -299,6 +318,8 @@ class CppKernel(KernelWriter):
 
     def spell_masked(self, cond, inner, result, other):
         v = Value(self.fresh(), result.dtype)
+        if self.hoist is not None:
+            self.hoist.variant.add(v.name)
         self.scope.line(f"{ctype(v.dtype)} {v.name} = {other};")
         self.scope.line(f"if ({cond}) {{")
         self.scope.lines += inner.lines
@@ -351,9 +372,9 @@ class CppKernel(KernelWriter):
         if self.symbolic_stretch:
             lines.append(f"        const int64_t rstretch = ({R}) / {LANES};")
         lines += [f"        {ctype(dtype)} {name}[{R}];" for name, _, dtype in self.keeps.values()]
-        lines += [f"        bool {n}_any = false; int64_t {n}_bad = {NO_INDEX};" for n, _, _ in self.index_reports]
+        lines += [f"        int64_t {n}_bad = {NO_INDEX};" for n, _, _ in self.index_reports]
         lines += without_unused(body.lines) if self.keeps else body.lines
-        lines += [f"        if ({n}_any) kiln_index_error({ir.INDEX_FLAGS}, {site}, {n}_bad, {size});"
+        lines += [f"        if ({n}_bad != {NO_INDEX}) kiln_index_error({ir.INDEX_FLAGS}, {site}, {n}_bad, {size});"
                   for n, site, size in self.index_reports]
         lines += (["    }"] if rows else ["        }", "    }"]) + ["}"]
         return "\n".join(lines)
@@ -378,13 +399,19 @@ class CppKernel(KernelWriter):
             self.store(name, self.store_index(p), value, p.node.scatter and p.node.scatter.reduce)
 
     def pointwise_loop(self, members, R):
+        # values that do not change along r0 are computed before the loop; not in a scatter, whose loop
+        # may store what such a value would load
+        hoist = None if self.kernel.scatter else Hoist(self.scope, len(self.scope.lines))
         self.scope.line(f"const int64_t rend = kiln_imin(rc + {CHUNK}, {R});")
         if not self.kernel.scatter:
             self.scope.line("#pragma omp simd")
         self.scope.line("for (int64_t r0 = rc; r0 < rend; r0++) {")
         self.push()
+        if hoist is not None:
+            hoist.body, self.hoist = self.scope, hoist
         for p in members:
             self.finish_value(p, self.run_body(p))
+        self.hoist = None
         self.close()
         self.scope.line("}")
 
@@ -524,6 +551,15 @@ class CppKernel(KernelWriter):
 
 
 TEMP_DECLARATION = re.compile(r"\s*\w+ (tmp\d+) = ")
+
+
+@dataclasses.dataclass
+class Hoist:
+    """The place before a vectorized loop (outer's lines at `at`) for the loop body's invariant values."""
+    outer: Scope
+    at: int
+    body: Scope = None
+    variant: set = dataclasses.field(default_factory=lambda: {"r0", "rend"})   # names that change along r0
 
 
 NO_INDEX = "(-9223372036854775807LL - 1)"   # below every index: the start of a max over the bad ones

@@ -1,0 +1,38 @@
+"""The issue-24 repros on CUDA: timm's fused-qkv attention in bf16 (forward and backward against eager, fp64 rule),
+and an out-of-bounds index (in a child process: a device-side assert ends the CUDA context, as eager's does)."""
+import subprocess
+import sys
+
+import torch
+import torch.nn.functional as F
+
+import kiln
+from kiln.tools.accuracy import accuracy_error
+
+
+def attention(qkv, heads=12):
+    b, n, c = qkv.shape
+    q, k, v = qkv.reshape(b, n, 3, heads, c // 3 // heads).permute(2, 0, 3, 1, 4).unbind(0)
+    return F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(b, n, c // 3)
+
+
+def main():
+    for dtype in (torch.bfloat16, torch.float32):
+        x = torch.randn(8, 197, 3 * 768, device="cuda", dtype=dtype, requires_grad=True)
+        torch._dynamo.reset()
+        compiled = kiln.compile(attention, options={"strict": True})
+        outs = []
+        for f, inp in ((compiled, x), (attention, x), (attention, x.detach().double().requires_grad_())):
+            out = f(inp)
+            (g,) = torch.autograd.grad(out.float().square().sum(), inp)
+            outs.append([out, g])
+        print(f"fused-qkv attention {dtype}: {accuracy_error(*outs) or 'passes the fp64 rule'}")
+    child = ("import torch, kiln; w = torch.randn(10, 4, device='cuda'); "
+             "print(kiln.compile(lambda w, i: w[i] * 2, options={'strict': True})(w, torch.tensor([1, 12], device='cuda')));"
+             "torch.cuda.synchronize()")
+    r = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=300)
+    print("out-of-bounds index on CUDA: exit", r.returncode, "|", (r.stderr.strip().splitlines() or [""])[-1][:200])
+
+
+if __name__ == "__main__":
+    main()

@@ -193,3 +193,16 @@ def test_residual_stream_is_stored_once_per_layer(tmp_path):
     launches = [line for line in wrapper.splitlines() if "kernel" in line and "(" in line]
     most = max(len(set(re.findall(r"\bbuf\d+\b", line))) for line in launches)
     assert most <= 3, f"a kernel reads or writes {most} computed buffers"
+
+
+def test_pointwise_kernel_writes_over_an_input_that_dies_in_it(tmp_path):
+    """gelu(x @ w): the product dies in the GELU kernel, which reads each element only where it writes it, so
+    the GELU writes over it; eager holds both at once. A kernel that reads its input elsewhere (a transpose)
+    must not."""
+    compiled = kiln.compile(lambda x, w: (F.gelu(x @ w), (x @ w).t() + 1),
+                            options={"strict": True, "trace": str(tmp_path)})
+    x, w = make_tensor((8, 8)), make_tensor((8, 8))
+    with torch.no_grad():
+        compare_results(compiled(x, w), (F.gelu(x @ w), (x @ w).t() + 1))
+    wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
+    assert wrapper.count("which dies here") == 1, wrapper

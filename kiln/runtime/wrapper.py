@@ -41,6 +41,17 @@ def restrided(t, sizes, strides):
     return torch.empty_strided(sizes, strides, dtype=t.dtype, device=t.device).copy_(t)
 
 
+def reads_only_where_written(kernel, out, src):
+    """Whether kernel may write out over src: one pointwise node stores out, it is the only one that reads
+    src, and it reads src only at the element it writes, so every element is read before it is overwritten."""
+    writer = next((n for n in kernel.nodes if n.name == out), None)
+    if writer is None or src not in writer.reads or writer.is_reduction or writer.scatter or writer.scan or \
+            writer.writes_into or any(src in n.reads for n in kernel.nodes if n is not writer):
+        return False
+    a = writer.buf.analysis
+    return all(sympy.expand(index - a.store_index) == 0 for name, index in a.loads if name == src)
+
+
 def index_error(flags, sites):
     site, index, size, _ = flags.tolist()
     flags.copy_(torch.tensor([0, 0, 0, 1]))   # the next call starts clean
@@ -103,7 +114,7 @@ class WrapperCode:
             w(f"    {name} = float({pyexpr(expr)})")
         for seed in g.rng_seeds:
             w(f"    {seed.name} = _seed()")
-        reuse, dead_after = self.plan_memory()
+        reuse, in_place, dead_after = self.plan_memory()
         self.read = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")} | {
             r for step in self.sched.steps for r in (step.reads() if not isinstance(step, Kernel) else
                                                       {r for n in step.nodes for r in n.reads})}
@@ -111,6 +122,8 @@ class WrapperCode:
             for buf in self.allocations(step):
                 if buf.name in reuse:
                     w(f"    {buf.name} = {reuse[buf.name]}; del {reuse[buf.name]}  # reuses a dead buffer")
+                elif buf.name in in_place:
+                    w(f"    {buf.name} = {in_place[buf.name]}  # written over {in_place[buf.name]}, which dies here")
                 else:
                     w(f"    {buf.name} = {self.allocation(buf.layout)}")
             if isinstance(step, Kernel):
@@ -163,9 +176,11 @@ class WrapperCode:
         return f"_empty_{device.type}({self.shape(lay.sizes)}, {self.shape(lay.strides)}, {lay.dtype})"
 
     def plan_memory(self):
-        """Which allocations take over a dead buffer of the same layout, and what to free after each step.
+        """Which allocations take over a dead buffer of the same layout (reuse), which are written over a
+        buffer that dies in the very kernel that writes them (in_place), and what to free after each step.
 
-        Freeing at last use keeps peak memory at or under eager's."""
+        Freeing at last use keeps peak memory at or under eager's; writing in place keeps it under, where
+        eager holds an op's input and output at once (a GELU's)."""
         g = self.graph
         outputs = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")}
         owned = {}   # buffers this wrapper allocates or receives from externs
@@ -182,19 +197,26 @@ class WrapperCode:
                 used = step.reads() | {o.name for o in step.outputs if o is not None}
             for n in used:
                 last[n] = i
-        free, reuse, dead_after = {}, {}, {}
+        free, reuse, in_place, dead_after = {}, {}, {}, {}
         for i, step in enumerate(self.sched.steps):
+            dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases}
             for buf in self.allocations(step):
                 pool = free.get(self.layout_key(buf.layout))
                 if pool:
                     reuse[buf.name] = pool.pop()
                     dead_after[last[reuse[buf.name]]].discard(reuse[buf.name])
+                    continue
+                over = next((n for n in sorted(dying) if self.layout_key(owned[n].layout) == self.layout_key(
+                    buf.layout) and reads_only_where_written(step, buf.name, n)), None)
+                if over is not None:
+                    in_place[buf.name] = over
+                    dying.discard(over)   # its memory lives on as buf's
             for n, at in last.items():
                 if at == i and n in owned and n not in outputs:
-                    if n not in bases:
+                    if n in dying:
                         free.setdefault(self.layout_key(owned[n].layout), []).append(n)
                     dead_after.setdefault(i, set()).add(n)
-        return reuse, dead_after
+        return reuse, in_place, dead_after
 
     def bind_symbols(self, names):
         """Each size symbol is read off the first input that carries it as a size, a stride or itself."""

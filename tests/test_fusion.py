@@ -206,3 +206,18 @@ def test_pointwise_kernel_writes_over_an_input_that_dies_in_it(tmp_path):
         compare_results(compiled(x, w), (F.gelu(x @ w), (x @ w).t() + 1))
     wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
     assert wrapper.count("which dies here") == 1, wrapper
+
+
+def test_dead_buffer_is_not_held_across_a_library_call(tmp_path):
+    """The first product dies in the first flip's kernel; the second flip needs a buffer of its layout (and
+    cannot write over what it reads elsewhere). Held for that reuse across the second matmul, the dead
+    product would sit beside that matmul's output, which eager would have placed in its memory."""
+    def fn(x, w, w2):
+        u = (x @ w).flip(0)[:, :4] + 1
+        return (u @ w2).flip(0) + 1
+    compiled = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})
+    args = make_tensor((8, 8)), make_tensor((8, 8)), make_tensor((4, 8))
+    with torch.no_grad():
+        compare_results(compiled(*args), fn(*args))
+    wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
+    assert "reuses a dead buffer" not in wrapper, wrapper

@@ -134,8 +134,17 @@ class GraphLowering(torch.fx.Interpreter):
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
         if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or len(n.users) > 1 and (
                 value.opcount > REALIZE_SHARED_OPCOUNT or self.computed_reads(value) > REALIZE_SHARED_READS)):
-            value = self.realize(value)
+            value = self.realize(value, self.strides_for_users(n, value))
         return value
+
+    def strides_for_users(self, n, value):
+        """The layout to store a value in: the channels-last one that a convolution reading it will run in,
+        where one does (its other users read any layout). Stored as eager lays it out, it would be copied
+        for the convolution, and a training step would save both copies for its backward."""
+        if any(u.target is aten.convolution.default and u.args[0] is n and runs_channels_last(self, u.meta.get("val"))
+               for u in n.users):
+            return channels_last_strides(value.sizes)
+        return None
 
     def computed_reads(self, value):
         """How many buffers computed in this graph a value reads (graph inputs stay alive regardless)."""
@@ -2036,6 +2045,12 @@ def channels_last_strides(sizes):
 CHANNELS_LAST_DEVICES = {"cuda"}
 
 
+def runs_channels_last(g, out):
+    """Whether a convolution with this output runs channels-last in graph g."""
+    return isinstance(out, torch.Tensor) and (g.inference or g.saved_from is not None) and \
+        out.device.type in CHANNELS_LAST_DEVICES and out.dim() == 4 and out.dtype != torch.float64
+
+
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, *args):
     """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
@@ -2044,8 +2059,7 @@ def lower_convolution(out, x, weight, *args):
     channels-last (the forward reports their strides). Backward graphs keep the traced layouts."""
     g = current()
     target = aten.convolution.default
-    if not ((g.inference or g.saved_from is not None) and out.device.type in CHANNELS_LAST_DEVICES
-            and out.dim() == 4 and out.dtype != torch.float64):
+    if not runs_channels_last(g, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
     x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))

@@ -6,6 +6,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+import kiln
 from conftest import StatsDelta, compare_results, kiln_compile, run_fwd_bwd
 from kiln import lowering
 from kiln.tools.workloads import WORKLOADS
@@ -156,3 +157,17 @@ def test_graph_break_fwd_bwd(check_grad):
         print("break")
         return F.layer_norm(h, h.shape[-1:]) * 2
     check_grad(fn, torch.randn(4, 8, requires_grad=True), torch.randn(8, 8, requires_grad=True))
+
+
+def test_conv_input_saved_for_backward_is_stored_once(monkeypatch, tmp_path):
+    """relu(bn(conv(x))) feeds the next convolution and is saved for the backward: it is stored once, in the
+    channels-last layout that convolution runs in. Stored as eager lays it out and copied for the
+    convolution, both copies were saved (ResNet-18's training step peaked 33% above eager's)."""
+    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+                                torch.nn.Conv2d(8, 4, 3, padding=1))
+    x = torch.randn(2, 3, 6, 6, requires_grad=True)
+    compiled = kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})
+    run_fwd_bwd(None, [x], module=model, compiled=compiled, tol=(2e-4, 2e-4), grad_tol=(1e-3, 1e-3))
+    forward = next(tmp_path.glob("*forward/wrapper.py")).read_text()
+    assert forward.count("_empty_cpu((2, 8, 6, 6, )") == 1, forward

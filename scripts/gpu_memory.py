@@ -31,23 +31,31 @@ def build(name, train):
     return model.eval().to(torch.bfloat16), x.to(torch.bfloat16)
 
 
-def step_fn(f, x, train):
+def step_fn(f, x, train, marks=None):
+    """One step; with marks, the memory held after the forward (saved activations and the output) is noted."""
     def step():
         if train:
-            f(x).float().sum().backward()
+            loss = f(x).float().sum()
+            if marks is not None:
+                torch.cuda.synchronize()
+                marks.append(torch.cuda.memory_allocated())
+            loss.backward()
         else:
             with torch.no_grad():
                 f(x)
     return step
 
 
-def peak_mib(step):
+def peak_mib(step, marks):
+    """(peak, held after the forward) in MiB above what was allocated before the step."""
     torch.cuda.synchronize()
     torch.cuda.reset_peak_memory_stats()
     base = torch.cuda.memory_allocated()
+    marks.clear()
     step()
     torch.cuda.synchronize()
-    return (torch.cuda.max_memory_allocated() - base) / 2 ** 20
+    after_forward = (marks[0] - base) / 2 ** 20 if marks else None
+    return (torch.cuda.max_memory_allocated() - base) / 2 ** 20, after_forward
 
 
 def live_at_peak(step):
@@ -73,9 +81,9 @@ def live_at_peak(step):
         for f in frames:
             if "kiln wrapper" in f["filename"]:
                 return f"{f['filename']}:{f['line']}"
-        for f in frames:
-            if "torch" not in f["filename"] and "python3" not in f["filename"]:
-                return f"{f['filename']}:{f['line']} {f['name']}"
+        for f in frames:   # eager's: the model's own line
+            if "/torch/" not in f["filename"] and "python3." not in f["filename"]:
+                return f"{f['filename'].split('site-packages/')[-1]}:{f['line']} {f['name']}"
         return frames[0]["filename"] + ":" + str(frames[0]["line"]) if frames else "?"
     rows = sorted(((e["size"] / 2 ** 20, where(e)) for e in best_live.values()), reverse=True)
     return best / 2 ** 20, rows[:25]
@@ -104,23 +112,28 @@ def main():
                 torch._dynamo.reset()
                 f = model if backend == "eager" else torch.compile(model, backend="inductor") \
                     if backend == "inductor" else kiln.compile(model, options={"trace": trace})
-                step = step_fn(f, x, a.train)
+                marks = []
+                step = step_fn(f, x, a.train, marks)
                 step()
                 step()
                 model.zero_grad(set_to_none=True)
-                row[backend] = round(peak_mib(step), 1)
+                peak, after_forward = peak_mib(step, marks)
+                row[backend] = round(peak, 1)
+                if after_forward is not None:
+                    row[f"{backend}_after_forward"] = round(after_forward, 1)
                 model.zero_grad(set_to_none=True)
-                if backend == "kiln":
-                    row["kiln_replayed_peak"], row["kiln_live"] = live_at_peak(step)
+                if backend in ("eager", "kiln"):
+                    row[f"{backend}_replayed_peak"], row[f"{backend}_live"] = live_at_peak(step)
                     model.zero_grad(set_to_none=True)
             row["wrappers"] = {d: open(os.path.join(trace, d, "wrapper.py")).read()
                                for d in sorted(os.listdir(trace)) if os.path.exists(os.path.join(trace, d, "wrapper.py"))}
         except Exception as e:   # one model's failure is a row
             row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
         results.append(row)
-        print(json.dumps({k: v for k, v in row.items() if k not in ("kiln_live", "wrappers")}), flush=True)
-        for mib, where in row.get("kiln_live", [])[:8]:
-            print(f"    {mib:8.1f} MiB  {where}")
+        print(json.dumps({k: v for k, v in row.items() if not k.endswith("_live") and k != "wrappers"}), flush=True)
+        for backend in ("eager", "kiln"):
+            for mib, where in row.get(f"{backend}_live", [])[:6]:
+                print(f"    {backend} {mib:8.1f} MiB  {where}")
         sys.stdout.flush()
     with open(os.path.join(a.out, f"memory{'_train' if a.train else ''}.json"), "w") as fh:
         json.dump(results, fh, indent=1)

@@ -85,9 +85,9 @@ def failure_site(e):
     while e is not None:
         if hasattr(e, "kiln_decomposition"):
             op, node = e.kiln_decomposition
-            return f"kiln's decomposition of {op}", node
+            return f"decomposition of {op}", node
         e = e.__cause__ or e.__context__
-    return "AOTAutograd (tracing with kiln's decompositions)", None
+    return "AOTAutograd's trace with kiln's decompositions", None
 
 
 def first_line(e):

@@ -111,8 +111,8 @@ def test_reset_unloads_kernel_libraries(tmp_path):
 def test_shared_library_stays_loaded_while_a_graph_uses_it(tmp_path):
     source = 'extern "C" void kiln_add1(float* x, long n) { for (long i = 0; i < n; i++) x[i] += 1; }\n'
     signatures = {"kiln_add1": (["x"], ["n"])}
-    first = cpp_build.load(source, str(tmp_path), signatures)[1]
-    second = cpp_build.load(source, str(tmp_path), signatures)[1]
+    first = cpp_build.load(source, str(tmp_path), signatures)
+    second = cpp_build.load(source, str(tmp_path), signatures)
     [path] = cached_libraries(tmp_path)
     del first
     gc.collect()

@@ -121,4 +121,4 @@ def load(source, cache_dir, signatures, extra_flags=()):
             log.info("kiln cache: %s failed to load (%s); rebuilding it", path, e)
             continue
         weakref.finalize(lib, _ctypes.dlclose, lib._handle).atexit = False   # at exit the process unmaps all
-        return lib, fns
+        return fns

@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 import kiln
+import kiln.scheduler
 from kiln.runtime import cpp_build
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -155,13 +156,18 @@ def test_decomposition_failure_raises_when_strict():
         kiln.compile(addcmul_with_float_value, options={"strict": True})(*int_inputs())
 
 
-def test_fallback_graph_trains(monkeypatch, caplog):
-    """A graph whose compile fails inside AOTAutograd runs eagerly, backward included."""
+@pytest.mark.parametrize("stage", ["AOTAutograd", "scheduling"])
+def test_fallback_graph_trains(stage, monkeypatch, caplog):
+    """A graph whose compile fails runs eagerly, backward included: Dynamo's graph when AOTAutograd's trace
+    fails, AOTAutograd's forward and backward graphs when kiln's compile of them fails."""
     def broken(*args, **kwargs):
-        raise RuntimeError("a broken decomposition")
-    table = kiln.capture.kiln_decompositions()
-    table[torch.ops.aten.gelu.default] = broken
-    monkeypatch.setattr(kiln.capture, "kiln_decompositions", lambda: table)
+        raise RuntimeError("a broken stage")
+    if stage == "AOTAutograd":
+        table = kiln.capture.kiln_decompositions()
+        table[torch.ops.aten.gelu.default] = broken
+        monkeypatch.setattr(kiln.capture, "kiln_decompositions", lambda: table)
+    else:
+        monkeypatch.setattr(kiln.scheduler, "schedule", broken)
     torch._dynamo.reset()
 
     def step(x, w):
@@ -175,5 +181,6 @@ def test_fallback_graph_trains(monkeypatch, caplog):
     expected.backward()
     torch.testing.assert_close(loss, expected)
     torch.testing.assert_close(w.grad, w_eager.grad)
-    [warning] = kiln_warnings(caplog)
-    assert "AOTAutograd" in warning and "a broken decomposition" in warning, warning
+    warnings = kiln_warnings(caplog)
+    assert len(warnings) == (1 if stage == "AOTAutograd" else 2), warnings   # the forward's, then the backward's
+    assert all(stage in w and "a broken stage" in w for w in warnings), warnings

@@ -7,7 +7,6 @@ import logging
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 import torch

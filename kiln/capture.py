@@ -40,10 +40,11 @@ def reset_stats():
 def kiln_backend(gm, example_inputs, mode=None, options=None):
     """The `torch.compile` backend: `torch.compile(m, backend="kiln")`.
 
-    A failure anywhere in kiln's part (the rewrite, kiln's decompositions, AOTAutograd's trace with them,
-    and compile_graph for what it does not catch itself) makes Dynamo's graph run eagerly, with one
-    warning. Dynamo has run that graph on fake tensors already, so an error eager would raise does not
-    end here; if one does, the eager run raises it again, as eager would."""
+    A failure in kiln's part (the rewrite, kiln's decompositions, AOTAutograd's trace with them, and
+    compile_graph for what it does not catch itself) makes the graph run eagerly, with one warning. The
+    judge of what is kiln's: the same AOTAutograd trace without kiln's table and compilers (aot_eager). If
+    that fails too, its error is raised as aot_eager would raise it, for Dynamo to handle (a graph break
+    for data-dependent outputs) or for the user (an error eager raises too)."""
     opts = options if isinstance(options, Options) else Options.make(mode, options)
     gid = next(_graph_ids)
     try:
@@ -51,11 +52,20 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     except Exception as e:
         if opts.strict:
             raise
+        compiled = aot_eager(gm, example_inputs)
         stage, node = failure_site(e)
         log.warning("kiln: %s failed%s for graph %d; running this graph eagerly: %s: %s", stage,
                     f" at node {node}" if node else "", gid, type(e).__name__, first_line(e))
         STATS["graphs_fallback"] += 1
-        return gm
+        return compiled
+
+
+def aot_eager(gm, example_inputs):
+    """AOTAutograd as kiln calls it, without kiln's decompositions and compilers: its graphs run op by op."""
+    def eager(graph, inputs):
+        return make_boxed_func(graph)
+    return aot_module_simplified(gm, example_inputs, fw_compiler=eager,
+                                 partition_fn=min_cut_rematerialization_partition, keep_inference_input_mutations=True)
 
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):

@@ -149,6 +149,21 @@ def test_decomposition_failure_falls_back_to_eager(caplog):
     assert kiln.stats()["graphs_fallback"] == 1
 
 
+def test_failure_that_is_not_kilns_is_left_to_dynamo(caplog):
+    """AOTAutograd cannot trace narrow at a tensor's value without kiln's decompositions either: Dynamo breaks
+    the graph there (as for aot_eager), and kiln neither warns nor counts a fallback."""
+    torch._dynamo.reset()
+    kiln.reset_stats()
+
+    def f(x, start):
+        return x.narrow(0, start, 2) * 2
+    x, start = torch.randn(5, 3), torch.tensor(1)
+    with caplog.at_level(logging.WARNING, logger="kiln"):
+        out = kiln.compile(f, options={"strict": False})(x, start)
+    torch.testing.assert_close(out, f(x, start))
+    assert kiln_warnings(caplog) == [] and kiln.stats()["graphs_fallback"] == 0
+
+
 def test_decomposition_failure_raises_when_strict():
     torch._dynamo.reset()
     with pytest.raises(Exception, match="cannot be safely cast"):

@@ -172,8 +172,8 @@ def test_decomposition_failure_raises_when_strict():
 
 @pytest.mark.parametrize("stage", ["AOTAutograd", "scheduling"])
 def test_fallback_graph_trains(stage, monkeypatch, caplog):
-    """A graph whose compile fails runs eagerly, backward included: Dynamo's graph when AOTAutograd's trace
-    fails, AOTAutograd's forward and backward graphs when kiln's compile of them fails."""
+    """A graph whose compile fails runs eagerly, backward included: traced again without kiln's table when
+    AOTAutograd's trace with it fails, AOTAutograd's graphs as they are when kiln's compile of them fails."""
     def broken(*args, **kwargs):
         raise RuntimeError("a broken stage")
     if stage == "AOTAutograd":

@@ -38,9 +38,37 @@ def reset_stats():
 
 
 def kiln_backend(gm, example_inputs, mode=None, options=None):
-    """The `torch.compile` backend: `torch.compile(m, backend="kiln")`."""
+    """The `torch.compile` backend: `torch.compile(m, backend="kiln")`.
+
+    A failure in kiln's part (the rewrite, kiln's decompositions, AOTAutograd's trace with them, and
+    compile_graph for what it does not catch itself) makes the graph run eagerly, with one warning. The
+    judge of what is kiln's: the same AOTAutograd trace without kiln's table and compilers (aot_eager). If
+    that fails too, its error is raised as aot_eager would raise it, for Dynamo to handle (a graph break
+    for data-dependent outputs) or for the user (an error eager raises too)."""
     opts = options if isinstance(options, Options) else Options.make(mode, options)
     gid = next(_graph_ids)
+    try:
+        return compile_dynamo_graph(gm, example_inputs, opts, gid)
+    except Exception as e:
+        if opts.strict:
+            raise
+        compiled = aot_eager(gm, example_inputs)
+        stage, node = failure_site(e)
+        log.warning("kiln: %s failed%s for graph %d; running this graph eagerly: %s: %s", stage,
+                    f" at node {node}" if node else "", gid, type(e).__name__, first_line(e))
+        STATS["graphs_fallback"] += 1
+        return compiled
+
+
+def aot_eager(gm, example_inputs):
+    """AOTAutograd as kiln calls it, without kiln's decompositions and compilers: its graphs run op by op."""
+    def eager(graph, inputs):
+        return make_boxed_func(graph)
+    return aot_module_simplified(gm, example_inputs, fw_compiler=eager,
+                                 partition_fn=min_cut_rematerialization_partition, keep_inference_input_mutations=True)
+
+
+def compile_dynamo_graph(gm, example_inputs, opts, gid):
     decomps = kiln_decompositions()
     try:
         STATS["attention_rewrites"] += rewrite_attention(gm)
@@ -48,7 +76,7 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
         if opts.strict:
             raise
         log.warning("kiln: the attention rewrite failed for graph %d; compiling it as written: %s: %s", gid,
-                    type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+                    type(e).__name__, first_line(e))
     before = trace_before_decomposition(opts, gm, example_inputs)
     user_strides = eager_output_strides(gm)
 
@@ -62,6 +90,20 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
                                  bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
                                  decompositions=decomps, partition_fn=min_cut_rematerialization_partition,
                                  keep_inference_input_mutations=True)
+
+
+def failure_site(e):
+    """(stage, Dynamo node) of an exception from kiln_backend: a decomposition tags what it failed on."""
+    while e is not None:
+        if hasattr(e, "kiln_decomposition"):
+            op, node = e.kiln_decomposition
+            return f"decomposition of {op}", node
+        e = e.__cause__ or e.__context__
+    return "AOTAutograd's trace with kiln's decompositions", None
+
+
+def first_line(e):
+    return str(e).splitlines()[0] if str(e) else ""
 
 
 def compile(model, *, dynamic=None, fullgraph=False, mode=None, options=None):
@@ -148,7 +190,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         op = getattr(getattr(lowering, "current_node", None), "target", None) if stage == "lowering" else None
         where = f" at {op}" if op is not None else ""
         log.warning("kiln: %s failed%s for graph %s; running this graph eagerly: %s: %s",
-                    stage, where, name, type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+                    stage, where, name, type(e).__name__, first_line(e))
         STATS["graphs_fallback"] += 1
         trace.finish()
         return make_boxed_func(gm)

@@ -34,7 +34,27 @@ COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, ate
 
 
 def kiln_decompositions():
-    return dict(_table())
+    return dict(_tagged_table())
+
+
+@functools.cache
+def _tagged_table():
+    return {op: _tagged(op, fn) for op, fn in _table().items()}
+
+
+def _tagged(op, decomposition):
+    """decomposition, marking an exception it raises with the op and the Dynamo node being traced, for the
+    one warning of the eager fallback (kiln.capture.failure_site)."""
+    @functools.wraps(decomposition)
+    def decompose(*args, **kwargs):
+        try:
+            return decomposition(*args, **kwargs)
+        except Exception as e:
+            if not hasattr(e, "kiln_decomposition"):   # the innermost decomposition is the one that failed
+                sources = torch.fx.traceback.get_current_meta().get("from_node") or [None]
+                e.kiln_decomposition = (op, getattr(sources[0], "name", None))
+            raise
+    return decompose
 
 
 @functools.cache

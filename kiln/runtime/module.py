@@ -28,7 +28,7 @@ def build_cpp(lowering, sched, opts, name, trace):
     if kernels:
         link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir) \
             if cpp.uses_special_functions(texts.values()) else []
-        _, fns = cpp_build.load(source, opts.kernel_cache_dir, signatures, link)
+        fns = cpp_build.load(source, opts.kernel_cache_dir, signatures, link)
 
     def launch(k):
         buffers, symbols = signatures[k.name]

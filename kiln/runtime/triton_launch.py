@@ -1,14 +1,14 @@
 """Loads a graph's generated Triton module from the on-disk cache.
 
 @triton.jit reads its function's source from a file, so the module is written to the cache
-(atomically, named by the hash of its text) and imported from there. Triton caches the compiled
-binaries across processes itself (TRITON_CACHE_DIR).
+(atomically, named by the hash of its text) and run from there, after checking that the file still
+holds that text. Triton caches the compiled binaries across processes itself (TRITON_CACHE_DIR).
 """
 import hashlib
-import importlib.util
 import logging
 import os
 import tempfile
+import types
 
 import torch
 
@@ -18,15 +18,25 @@ def load_module(source, cache_dir):
     folder = os.path.join(cache_dir, "triton")
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"kiln_{key}.py")
-    if not os.path.exists(path):
+    if not holds(path, source):   # missing, or cut short or edited since: write it again, whole
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".py")
         with os.fdopen(fd, "w") as f:
             f.write(source)
         os.replace(tmp, path)
-    spec = importlib.util.spec_from_file_location(f"kiln_{key}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # run from the text just checked, not through import: that would trust a bytecode cache (__pycache__)
+    # that nothing checks. @triton.jit reads each function's source back from path.
+    module = types.ModuleType(f"kiln_{key}")
+    module.__file__ = path
+    exec(compile(source, path, "exec"), module.__dict__)
     return module
+
+
+def holds(path, source):
+    try:
+        with open(path) as f:
+            return f.read() == source
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 class Launcher:

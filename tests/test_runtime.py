@@ -1,0 +1,200 @@
+"""kiln's runtime robustness: kernel caches that check what they load, compiled graphs that give their
+libraries back, and failures inside kiln that make a graph run eagerly (issue 24)."""
+import gc
+import glob
+import hashlib
+import logging
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import kiln
+import kiln.scheduler
+from kiln.runtime import cpp_build
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# compiles in a fresh process (a crash there must not take pytest with it) and prints "ok" if kiln's result
+# matches eager with no fallback
+SCRIPT = """
+import torch, kiln
+torch.manual_seed(0)
+f = lambda x: (x.sin() * 2 + 1).relu() / (x.exp() + 1)
+x = torch.randn(1000)
+out = kiln.compile(f, options={"strict": True, "target": TARGET})(x)
+torch.testing.assert_close(out, f(x))
+assert kiln.stats()["graphs_fallback"] == 0
+print("ok")
+"""
+
+
+def run_script(cache, target="cpp", env=()):
+    env = {**{k: v for k, v in os.environ.items() if k not in ("KILN_TARGET", "TRITON_INTERPRET")},
+           "KILN_CACHE_DIR": str(cache), "PYTHONPATH": REPO, **dict(env)}
+    result = subprocess.run([sys.executable, "-c", SCRIPT.replace("TARGET", repr(target))], capture_output=True,
+                            text=True, env=env, timeout=300, cwd=REPO)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", \
+        f"rc {result.returncode}\n{result.stdout}\n{result.stderr[-3000:]}"
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def cached_libraries(cache):
+    return glob.glob(os.path.join(cache, "cpp", "*", "kiln_*.so"))
+
+
+def test_truncated_library_is_rebuilt(tmp_path):
+    run_script(tmp_path)
+    [path] = cached_libraries(tmp_path)
+    good = sha256(path)
+    with open(path, "r+b") as f:   # cut short in place, as a full disk or a killed writer leaves it
+        f.truncate(os.path.getsize(path) // 2)
+    run_script(tmp_path)   # used to die of SIGBUS in dlopen or in the first kernel call
+    assert sha256(path) == good
+
+
+def test_library_that_fails_to_load_is_rebuilt(tmp_path):
+    run_script(tmp_path)
+    [path] = cached_libraries(tmp_path)
+    good = sha256(path)
+    # a well-formed library with the right recorded hash that does not have the kernels: loading fails
+    empty = tmp_path / "empty.cpp"
+    empty.write_text("int unrelated() { return 0; }\n")
+    subprocess.run([cpp_build.CXX, "-shared", "-fPIC", str(empty), "-o", path], check=True)
+    with open(path + ".sha256", "w") as f:
+        f.write(sha256(path))
+    run_script(tmp_path)   # used to fall back to eager in every process from then on
+    assert sha256(path) == good
+
+
+def test_edited_triton_module_is_rewritten(tmp_path):
+    pytest.importorskip("triton")
+    run_script(tmp_path, "triton", {"TRITON_INTERPRET": "1"})
+    [path] = glob.glob(os.path.join(tmp_path, "triton", "kiln_*.py"))
+    with open(path) as f:
+        good = f.read()
+    with open(path, "w") as f:
+        f.write("raise RuntimeError('the edited module was loaded')\n" + good)
+    run_script(tmp_path, "triton", {"TRITON_INTERPRET": "1"})
+    with open(path) as f:
+        assert f.read() == good
+
+
+def mapped_kiln_libraries():
+    with open("/proc/self/maps") as f:
+        return {line.split()[-1] for line in f if os.path.basename(line.split()[-1]).startswith("kiln_")}
+
+
+def test_reset_unloads_kernel_libraries(tmp_path):
+    torch._dynamo.reset()
+    gc.collect()
+    before = mapped_kiln_libraries()
+    f = torch.compile(lambda x: (x.sin() * 2).relu(), backend=lambda gm, inputs: kiln.kiln_backend(
+        gm, inputs, options={"target": "cpp", "strict": True, "cache_dir": str(tmp_path)}), dynamic=False)
+    for n in (5, 6, 7):   # static shapes: one graph, and one library, each
+        x = torch.randn(n)
+        torch.testing.assert_close(f(x), (x.sin() * 2).relu())
+    loaded = mapped_kiln_libraries() - before
+    assert len(loaded) == 3, loaded
+    torch._dynamo.reset()
+    gc.collect()
+    assert not loaded & mapped_kiln_libraries()
+
+
+def test_shared_library_stays_loaded_while_a_graph_uses_it(tmp_path):
+    source = 'extern "C" void kiln_add1(float* x, long n) { for (long i = 0; i < n; i++) x[i] += 1; }\n'
+    signatures = {"kiln_add1": (["x"], ["n"])}
+    first = cpp_build.load(source, str(tmp_path), signatures)
+    second = cpp_build.load(source, str(tmp_path), signatures)
+    [path] = cached_libraries(tmp_path)
+    del first
+    gc.collect()
+    assert path in mapped_kiln_libraries()
+    x = torch.zeros(4)
+    second["kiln_add1"](x.data_ptr(), 4)
+    assert x.tolist() == [1, 1, 1, 1]
+    del second
+    gc.collect()
+    assert path not in mapped_kiln_libraries()
+
+
+def addcmul_with_float_value(x, a, b):
+    return torch.addcmul(x, a, b, value=0.5)
+
+
+def int_inputs():
+    x = torch.arange(6, dtype=torch.int32)
+    return x, x + 1, x + 2
+
+
+def kiln_warnings(caplog):
+    return [r.getMessage() for r in caplog.records if r.name.startswith("kiln") and r.levelno >= logging.WARNING]
+
+
+def test_decomposition_failure_falls_back_to_eager(caplog):
+    torch._dynamo.reset()
+    kiln.reset_stats()
+    with caplog.at_level(logging.WARNING, logger="kiln"):
+        out = kiln.compile(addcmul_with_float_value, options={"strict": False})(*int_inputs())
+    torch.testing.assert_close(out, addcmul_with_float_value(*int_inputs()), atol=0, rtol=0)
+    [warning] = kiln_warnings(caplog)
+    assert "decomposition of aten.addcmul" in warning and "at node addcmul" in warning, warning
+    assert kiln.stats()["graphs_fallback"] == 1
+
+
+def test_failure_that_is_not_kilns_is_left_to_dynamo(caplog):
+    """AOTAutograd cannot trace narrow at a tensor's value without kiln's decompositions either: Dynamo breaks
+    the graph there (as for aot_eager), and kiln neither warns nor counts a fallback."""
+    torch._dynamo.reset()
+    kiln.reset_stats()
+
+    def f(x, start):
+        return x.narrow(0, start, 2) * 2
+    x, start = torch.randn(5, 3), torch.tensor(1)
+    with caplog.at_level(logging.WARNING, logger="kiln"):
+        out = kiln.compile(f, options={"strict": False})(x, start)
+    torch.testing.assert_close(out, f(x, start))
+    assert kiln_warnings(caplog) == [] and kiln.stats()["graphs_fallback"] == 0
+
+
+def test_decomposition_failure_raises_when_strict():
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="cannot be safely cast"):
+        kiln.compile(addcmul_with_float_value, options={"strict": True})(*int_inputs())
+
+
+@pytest.mark.parametrize("stage", ["AOTAutograd", "scheduling"])
+def test_fallback_graph_trains(stage, monkeypatch, caplog):
+    """A graph whose compile fails runs eagerly, backward included: traced again without kiln's table when
+    AOTAutograd's trace with it fails, AOTAutograd's graphs as they are when kiln's compile of them fails."""
+    def broken(*args, **kwargs):
+        raise RuntimeError("a broken stage")
+    if stage == "AOTAutograd":
+        table = kiln.capture.kiln_decompositions()
+        table[torch.ops.aten.gelu.default] = broken
+        monkeypatch.setattr(kiln.capture, "kiln_decompositions", lambda: table)
+    else:
+        monkeypatch.setattr(kiln.scheduler, "schedule", broken)
+    torch._dynamo.reset()
+
+    def step(x, w):
+        return F.gelu(x @ w).square().sum()
+    x, w = torch.randn(8, 16), torch.randn(16, 4, requires_grad=True)
+    with caplog.at_level(logging.WARNING, logger="kiln"):
+        loss = kiln.compile(step, options={"strict": False})(x, w)
+        loss.backward()
+    w_eager = w.detach().clone().requires_grad_()
+    expected = step(x, w_eager)
+    expected.backward()
+    torch.testing.assert_close(loss, expected)
+    torch.testing.assert_close(w.grad, w_eager.grad)
+    warnings = kiln_warnings(caplog)
+    assert len(warnings) == (1 if stage == "AOTAutograd" else 2), warnings   # the forward's, then the backward's
+    assert all(stage in w and "a broken stage" in w for w in warnings), warnings

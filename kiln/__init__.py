@@ -3,6 +3,7 @@
     fast = kiln.compile(model)                 # or torch.compile(model, backend="kiln")
     kiln.stats()                               # counters: graphs, kernels, fallbacks
 """
+from kiln import logs  # noqa: F401  (applies KILN_LOGS)
 from kiln.capture import compile, kiln_backend, reset_stats, stats
 
 triton_compiler = compile   # the name the design documents use

@@ -338,3 +338,10 @@ def test_report_renders_in_chromium(tmp_path):
     png = tmp_path / "report.png"
     chromium("--hide-scrollbars", "--window-size=1280,2000", f"--screenshot={png}", page, tmp_path=tmp_path)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20000
+
+
+def test_kiln_logs_applies_to_a_plain_compile():
+    """KILN_LOGS works for a user who only imports kiln (kiln.logs was never imported by the package)."""
+    stderr = run_python("import torch, kiln; kiln.compile(lambda x: x.sin() + 1)(torch.randn(4))",
+                        KILN_LOGS="codegen").stderr
+    assert "INFO kiln.codegen: kiln: compiled" in stderr, stderr

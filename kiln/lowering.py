@@ -73,7 +73,11 @@ class View:
         return ops.load(self.buffer.name, ir.strided_index([i for i, _ in live], [s for _, s in live], self.offset))
 
     def ref(self):
-        return ir.TensorRef(self.buffer, list(self.sizes), list(self.strides), self.offset)
+        """The view as a library call receives it. A dim of size 1 gets the span of the others as its stride,
+        as eager's views have, rather than the 0 it has in kiln's index arithmetic: libraries may read it."""
+        span = sympy.Max(1, *[st * s for st, s in zip(self.strides, self.sizes) if s != 1])
+        strides = [span if s == 1 else st for st, s in zip(self.strides, self.sizes)]
+        return ir.TensorRef(self.buffer, list(self.sizes), strides, self.offset)
 
 
 # ---------------------------------------------------------------- the graph walk
@@ -742,6 +746,8 @@ def view_of(x, sizes, reindex):
     if isinstance(x, View):
         new = ir.index_vars("v", len(sizes))
         expr = ir.strided_index(reindex(new), x.strides, x.offset) if x.sizes else x.offset
+        # a dim of size 1 is only ever indexed at 0 (a slice of one q out of q, k, v stays a view)
+        expr = sympy.sympify(expr).xreplace({v: sympy.Integer(0) for v, s in zip(new, sizes) if s == 1})
         if expr.has(ir.FloorDiv, ir.ModularIndexing):   # a reshape across dims: fold what fits back together
             expr = ir.simplify_index(expr)
         strides = [expr.coeff(v) if s != 1 else sympy.Integer(0) for v, s in zip(new, sizes)]

@@ -1,6 +1,7 @@
 """The design documents' examples, end to end through kiln: outputs, gradients and module state
 against eager (fp64 reference). Models and tiny sizes come from kiln.tools.workloads."""
 import copy
+import re
 
 import pytest
 import torch
@@ -171,3 +172,18 @@ def test_conv_input_saved_for_backward_is_stored_once(monkeypatch, tmp_path):
     run_fwd_bwd(None, [x], module=model, compiled=compiled, tol=(2e-4, 2e-4), grad_tol=(1e-3, 1e-3))
     forward = next(tmp_path.glob("*forward/wrapper.py")).read_text()
     assert forward.count("_empty_cpu((2, 8, 6, 6, )") == 1, forward
+
+
+def test_backward_lets_go_of_each_saved_activation_after_its_last_use(tmp_path):
+    """A backward graph's inputs are the activations saved for it; eager frees each once its part of the
+    backward is done. The wrapper held them all to the end (ResNet-18's backward peaked 230 MiB above eager)."""
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 16), torch.nn.Tanh(),
+                                torch.nn.Linear(16, 4))
+    compiled = kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})
+    run_fwd_bwd(None, [torch.randn(4, 8, requires_grad=True)], module=model, compiled=compiled)
+    backward = next(tmp_path.glob("*backward/wrapper.py")).read_text()
+    inputs = re.search(r"^    (.*) = args$", backward, re.M).group(1).replace(" ", "").rstrip(",").split(",")
+    returned = backward.rsplit("return", 1)[1]
+    deleted = {name for line in re.findall(r"^ +del (.*)$", backward, re.M) for name in line.split(", ")}
+    kept = [name for name in inputs if name not in deleted and not re.search(rf"\b{name}\b", returned)]
+    assert not kept, f"held to the end: {kept}\n{backward}"

@@ -186,6 +186,7 @@ class WrapperCode:
         buffer while cuDNN allocated the next 31 MiB output)."""
         g = self.graph
         outputs = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")}
+        inputs = {b.name for b in g.graph_inputs if isinstance(b, ir.InputBuffer)}
         owned = {}   # buffers this wrapper allocates or receives from externs
         last = {}
         bases = set()  # updated in place by a scatter, which owns the memory from then on
@@ -194,7 +195,8 @@ class WrapperCode:
                 owned.update({b.name: b for b in self.allocations(step)})
                 owned.update({n.name: n.buf for n in step.nodes if n.scatter})
                 bases |= {n.scatter.base for n in step.nodes if n.scatter}
-                used = {r for n in step.nodes for r in n.reads} | set(step.stores)
+                used = {r for n in step.nodes for r in n.reads} | set(step.stores) | {
+                    n.writes_into for n in step.nodes if n.writes_into}
             else:
                 owned.update({o.name: o for o in step.outputs if o is not None})
                 used = step.reads() | {o.name for o in step.outputs if o is not None}
@@ -222,6 +224,10 @@ class WrapperCode:
                 if at == i and n in owned and n not in outputs:
                     if n in dying:
                         free.setdefault(self.layout_key(owned[n].layout), []).append(n)
+                    dead_after.setdefault(i, set()).add(n)
+                elif at == i and n in inputs and n not in outputs:
+                    # never reused (the caller may hold it), but let go: a backward graph's inputs are the
+                    # activations saved for it, which eager frees one by one as the backward goes
                     dead_after.setdefault(i, set()).add(n)
         return reuse, in_place, dead_after
 

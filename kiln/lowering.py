@@ -2062,10 +2062,15 @@ def lower_convolution(out, x, weight, *args):
     """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
     (its NCHW kernels transpose internally). The input and weight copies fuse into their producers;
     consumers of the output write eager's layout, and activations saved for the backward keep
-    channels-last (the forward reports their strides). Backward graphs keep the traced layouts."""
+    channels-last (the forward reports their strides). Backward graphs keep the traced layouts.
+    A graph input (an image) is read as the caller laid it out: a channels-last copy of it would be one
+    more pass over it, and a second copy held beside cuDNN's workspace at the stem (DeiT's bf16 inference
+    peaked there, 9 MiB above eager)."""
     g = current()
     target = aten.convolution.default
-    if not runs_channels_last(g, out):
+    caller_layout = isinstance(x, View) and isinstance(x.buffer, ir.InputBuffer) and not same_strides(
+        x.strides, channels_last_strides(x.sizes), x.sizes)
+    if not runs_channels_last(g, out) or caller_layout:
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
     x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))

@@ -2068,9 +2068,8 @@ def lower_convolution(out, x, weight, *args):
     peaked there, 9 MiB above eager)."""
     g = current()
     target = aten.convolution.default
-    caller_layout = isinstance(x, View) and isinstance(x.buffer, ir.InputBuffer) and not same_strides(
-        x.strides, channels_last_strides(x.sizes), x.sizes)
-    if not runs_channels_last(g, out) or caller_layout:
+    if not runs_channels_last(g, out) or isinstance(x, View) and isinstance(x.buffer, ir.InputBuffer) and \
+            not same_strides(x.strides, channels_last_strides(x.sizes), x.sizes):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
     x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))

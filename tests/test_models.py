@@ -187,3 +187,13 @@ def test_backward_lets_go_of_each_saved_activation_after_its_last_use(tmp_path):
     deleted = {name for line in re.findall(r"^ +del (.*)$", backward, re.M) for name in line.split(", ")}
     kept = [name for name in inputs if name not in deleted and not re.search(rf"\b{name}\b", returned)]
     assert not kept, f"held to the end: {kept}\n{backward}"
+
+
+def test_conv1d_where_convolutions_run_channels_last(monkeypatch):
+    """Whisper's audio stem: a 1-D convolution of a graph input, where 2-D ones run channels-last (the
+    check of the caller's layout assumed four dims)."""
+    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+    conv = torch.nn.Conv1d(4, 8, 3, padding=1)
+    x = torch.randn(2, 4, 10)
+    with torch.no_grad():
+        compare_results(kiln_compile(conv)(x), conv(x))

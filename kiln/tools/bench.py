@@ -38,7 +38,7 @@ from pathlib import Path
 import torch
 
 from kiln.tools import accuracy
-from kiln.tools.workloads import SUITES, WORKLOADS
+from kiln.tools.workloads import SUITES, WORKLOADS, suite_workloads, workload
 
 REPO_ROOT = str(Path(__file__).resolve().parents[2])
 CACHE_VARS = {"KILN_CACHE_DIR": "kiln", "TORCHINDUCTOR_CACHE_DIR": "inductor", "TRITON_CACHE_DIR": "triton"}
@@ -80,9 +80,9 @@ def _time_calls(step, calls, device) -> float:
 
 
 def _build(spec):
-    workload, dtype = WORKLOADS[spec["workload"]], getattr(torch, spec["dtype"])
-    return (workload.make_module(spec["device"], dtype, spec["size"], spec["train"]),
-            workload.make_inputs(spec["device"], dtype, spec["size"]))
+    w, dtype = workload(spec["workload"]), getattr(torch, spec["dtype"])
+    return (w.make_module(spec["device"], dtype, spec["size"], spec["train"]),
+            w.make_inputs(spec["device"], dtype, spec["size"]))
 
 
 def _make_step(module, inputs, train):
@@ -486,7 +486,8 @@ def parse_args(argv):
                "Exit status 1 if any row failed.")
     parser.add_argument("--suite", choices=SUITES, default="quick",
                         help="quick: the design documents' examples sized for a 2-core CPU (default); gpu: the "
-                             "same, sized to fill an H100; models: a small GPT-2 and a small conv net")
+                             "same, sized to fill an H100; models: real transformers/timm architectures with "
+                             "random weights (kiln.tools.models; small configs on the CPU, full ones on CUDA)")
     parser.add_argument("--workloads", help=f"comma-separated, instead of the suite's; any of {', '.join(WORKLOADS)}")
     parser.add_argument("--size", choices=["tiny", "quick", "gpu"], help="size preset (default: the suite's)")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cuda" if torch.cuda.is_available() else "cpu")
@@ -499,8 +500,9 @@ def parse_args(argv):
     parser.add_argument("--out", type=Path, default=Path("out/bench"), help="output directory (default: %(default)s)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds before a worker is stopped (%(default)s)")
     args = parser.parse_args(argv)
-    suite_workloads, suite_size = SUITES[args.suite]
-    args.workloads = args.workloads.split(",") if args.workloads else suite_workloads
+    suite_size = SUITES[args.suite][1]
+    names = suite_workloads(args.suite)   # (registers the real models for the models suite)
+    args.workloads = args.workloads.split(",") if args.workloads else names
     unknown = [name for name in args.workloads if name not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workloads {unknown}; expected some of {list(WORKLOADS)}")

@@ -257,6 +257,24 @@ WORKLOADS = {w.name: w for w in [
 
 DESIGN_EXAMPLES = ["sincos", "softmax", "layer_norm", "gelu_bias", "self_attention", "mha_mask", "resnet_block",
                    "resnet_block_cl", "mlp", "gpt2_block"]
-# suite -> (workloads, size preset; None: "gpu" on CUDA, else "quick")
-SUITES = {"quick": (DESIGN_EXAMPLES, "quick"), "gpu": (DESIGN_EXAMPLES, "gpu"),
-          "models": (["gpt2_small", "convnet"], None)}
+# suite -> (workloads, size preset; None: "gpu" on CUDA, else "quick"); the models suite's workloads are
+# the real models of kiln.tools.models, imported only when asked for (transformers takes seconds to import)
+SUITES = {"quick": (DESIGN_EXAMPLES, "quick"), "gpu": (DESIGN_EXAMPLES, "gpu"), "models": (None, None)}
+
+
+def workload(name):
+    """A workload by name: a design example, or a real model (registered on first use)."""
+    if name not in WORKLOADS:
+        from kiln.tools.models import real_models
+        WORKLOADS.update({w.name: w for w in real_models() if w.name not in WORKLOADS})
+    return WORKLOADS[name]
+
+
+def suite_workloads(suite):
+    names, _ = SUITES[suite]
+    if names is None:
+        from kiln.tools.models import real_models
+        models = real_models()
+        WORKLOADS.update({w.name: w for w in models})
+        names = [w.name for w in models]
+    return names

@@ -162,7 +162,10 @@ def transformer_models():
         Workload("regnet", hf("RegNetConfig", "RegNetForImageClassification", IMAGES), images,
                  image_sizes(dict(embedding_size=16, hidden_sizes=[16, 32], depths=[1, 1], groups_width=8))),
         Workload("mobilenet_v2", hf("MobileNetV2Config", "MobileNetV2ForImageClassification", IMAGES), images,
-                 image_sizes(dict(image_size=32, depth_multiplier=0.25))),
+                 # 64 pixels: at 32 its last blocks normalize 2 values per channel, and the gradients of so
+                 # ill-conditioned a batch norm differ between any two roundings (eager's own stem gradient is
+                 # 0.06 RMSE from fp64's)
+                 image_sizes(dict(image_size=64, depth_multiplier=0.25), small_hw=64)),
         Workload("efficientnet", hf("EfficientNetConfig", "EfficientNetForImageClassification", IMAGES), images,
                  image_sizes(dict(image_size=32, width_coefficient=0.25, depth_coefficient=0.25, hidden_dim=320),
                              dict(width_coefficient=1.0, depth_coefficient=1.0, hidden_dim=1280))),   # B0

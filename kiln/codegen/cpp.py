@@ -135,9 +135,15 @@ static inline float kiln_round_bf16(float f) { return kiln_load(kiln_to_bf16(f))
 static inline float kiln_round_half(float f) { return (float)(_Float16)f; }
 template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
 template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
+template <typename T> static inline T kiln_fmod(T a, T b);
 template <typename T> static inline T kiln_floordiv(T a, T b) {
-    if constexpr (kiln_is_float<T>) { return kiln_floor(a / b); }
-    else { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
+    if constexpr (kiln_is_float<T>) {   // eager's div_floor_floating: exact through fmod, NaN for inf // y
+        if (b == 0) return a / b;
+        T mod = kiln_fmod(a, b), div = (a - mod) / b;
+        if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+        if (div == 0) return __builtin_copysign(T(0), a / b);
+        T q = kiln_floor(div); return div - q > T(0.5) ? q + 1 : q;
+    } else { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
 }
 template <typename T> static inline T kiln_truncdiv(T a, T b) {
     if constexpr (kiln_is_float<T>) { return kiln_trunc(a / b); } else { return a / b; }
@@ -148,6 +154,13 @@ template <typename T> static inline T kiln_fmod(T a, T b) {
 }
 template <typename T> static inline T kiln_remainder(T a, T b) {
     T r = kiln_fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+// eager's shifts: a count < 0 or >= the width shifts every bit out (C++ leaves those counts undefined)
+template <typename T, typename U> static inline T kiln_lshift(T a, U b) {
+    return (b < 0 || (int64_t)b >= (int64_t)(8 * sizeof(T))) ? T(0) : T((uint64_t)a << b);
+}
+template <typename T, typename U> static inline T kiln_rshift(T a, U b) {
+    return (b < 0 || (int64_t)b >= (int64_t)(8 * sizeof(T))) ? T(a < 0 ? -1 : 0) : T(a >> b);
 }
 template <typename T, typename U> static inline T kiln_pow(T a, U b) {
     if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return powf(a, (T)b); }
@@ -182,12 +195,12 @@ static inline float kiln_randn(int64_t seed, int64_t offset) {
 
 BINARY_INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
                 "gt": ">", "ge": ">=", "logical_and": "&&", "logical_or": "||", "logical_xor": "!=",
-                "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
+                "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}
 CPP_OPS = {
     **{op: f"kiln_{op}({{0}})" for op in MATH1 + ROUNDING_OPS + ("isnan", "isinf", "signbit", "abs", "relu")},
     **{op: f"{{0}} {sym} {{1}}" for op, sym in BINARY_INFIX.items()},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in ("maximum", "minimum", "floordiv", "truncdiv", "remainder", "fmod",
-                                                 "pow")},
+                                                 "pow", "lshift", "rshift")},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in MATH2},
     "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
     "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / kiln_sqrt({0})",

@@ -75,7 +75,7 @@ def target_ops():
 
 INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
          "gt": ">", "ge": ">=", "logical_and": "&", "logical_or": "|", "logical_xor": "^", "bitwise_and": "&",
-         "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
+         "bitwise_or": "|", "bitwise_xor": "^"}
 TRITON_OPS = {
     **{op: f"({{0}} {s} {{1}})" for op, s in INFIX.items()},
     **{op: f"tl.{op}({{0}})" for op in ("exp", "exp2", "log", "log2", "sqrt", "sin", "cos", "erf", "floor", "ceil",
@@ -87,7 +87,7 @@ TRITON_OPS = {
     "minimum": "tl.minimum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
     "where": "tl.where({0}, {1}, {2})", "rand": "tl.rand({0}, {1})", "randn": "tl.randn({0}, {1})",
     "fmod": "kiln_fmod({0}, {1})", "floordiv": "kiln_floordiv({0}, {1})", "truncdiv": "kiln_truncdiv({0}, {1})",
-    "remainder": "kiln_remainder({0}, {1})",
+    "remainder": "kiln_remainder({0}, {1})", "lshift": "kiln_lshift({0}, {1})", "rshift": "kiln_rshift({0}, {1})",
 }
 
 PRELUDE = '''
@@ -142,19 +142,40 @@ def kiln_truncdiv(a, b):
 
 
 @triton.jit
-def kiln_floordiv(a, b):
+def kiln_fmod(a, b):
+    # C's fmod (exact; x for an infinite divisor; signed zeros kept): libdevice's on the GPU, where Triton's
+    # float % is a - trunc(a / b) * b; numpy's fmod under the interpreter
     if a.dtype.is_floating():
-        return tl.floor(a / b)
+        return {float_fmod}
+    return a % b
+
+
+@triton.jit
+def kiln_floordiv(a, b):
+    if a.dtype.is_floating():   # eager's div_floor_floating: exact through fmod, NaN for inf // y
+        mod = kiln_fmod(a, b)
+        div = (a - mod) / b
+        div = tl.where((mod != 0) & ((b < 0) != (mod < 0)), div - 1, div)
+        q = tl.floor(div)
+        q = tl.where(div - q > 0.5, q + 1, q)
+        q = tl.where(div == 0, (a / b) * 0, q)   # a zero with the quotient's sign (|a / b| < 1 here)
+        return tl.where(b == 0, a / b, q)
     q = a // b
     return q - ((q * b != a) & ((a < 0) != (b < 0))).to(q.dtype)
 
 
 @triton.jit
-def kiln_fmod(a, b):
-    if a.dtype.is_floating():
-        q = a / b
-        return a - tl.where(q < 0, tl.ceil(q), tl.floor(q)) * b
-    return a % b
+def kiln_lshift(a, b):
+    # eager's shifts: a count < 0 or >= the width shifts every bit out (LLVM leaves those counts undefined)
+    inside = (b >= 0) & (b < a.dtype.primitive_bitwidth)
+    return tl.where(inside, a << tl.where(inside, b, 0).to(a.dtype), 0).to(a.dtype)
+
+
+@triton.jit
+def kiln_rshift(a, b):
+    inside = (b >= 0) & (b < a.dtype.primitive_bitwidth)
+    fill = tl.where(a < 0, a >> (a.dtype.primitive_bitwidth - 1), 0).to(a.dtype)   # the sign, in every bit
+    return tl.where(inside, a >> tl.where(inside, b, 0).to(a.dtype), fill).to(a.dtype)
 
 
 @triton.jit
@@ -166,7 +187,8 @@ def kiln_remainder(a, b):
 @triton.jit
 def kiln_round_even(x):
     r = tl.floor(x + 0.5)
-    return tl.where((r - x == 0.5) & (r - 2 * tl.floor(r / 2) != 0), r - 1, r)
+    r = tl.where((r - x == 0.5) & (r - 2 * tl.floor(r / 2) != 0), r - 1, r)
+    return tl.where(r == 0, x * 0, r)   # -0.4 rounds to -0.0, as nearbyint does
 
 
 @triton.jit
@@ -619,7 +641,8 @@ def generate_module(kernels, graph, debug=False):
         if group:
             sources.append(group_source(kernel, info))
         texts[kernel.name] = "\n\n".join(sources)
-    return "\n\n".join([PRELUDE.format(libdevice=lib), *texts.values()]) + "\n", launches, texts
+    float_fmod = "a % b" if interpreting() else "libdevice.fmod(a, b)"
+    return "\n\n".join([PRELUDE.format(libdevice=lib, float_fmod=float_fmod), *texts.values()]) + "\n", launches, texts
 
 
 def group_source(group, info):

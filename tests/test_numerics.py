@@ -1,0 +1,65 @@
+"""Numerics a random-program fuzzer found off eager (issue 24): infinities, signed zeros, NaNs, shift counts,
+casts out of range, long sums, tails of special functions. Each test compares with eager bit for bit where
+eager's answer is exact (NaN where eager has NaN, the sign of a zero), else against fp64.
+
+Runs on both targets: C++ by default, Triton with TRITON_INTERPRET=1 KILN_TARGET=triton."""
+import os
+
+import pytest
+import torch
+
+from conftest import kiln_compile
+
+INF, NAN = float("inf"), float("nan")
+TRITON = os.environ.get("KILN_TARGET") == "triton"
+cpp_only = pytest.mark.skipif(TRITON, reason="C++ target only")
+
+
+def assert_bitwise_equal(actual, expected):
+    """Same dtype, same values, NaN where eager has NaN, and the same sign of every zero."""
+    assert actual.dtype == expected.dtype and actual.shape == expected.shape
+    if not expected.dtype.is_floating_point:
+        assert torch.equal(actual, expected), f"\n{actual}\n{expected}"
+        return
+    nan = expected.isnan()
+    assert torch.equal(actual.isnan(), nan), f"NaN differs\n{actual}\n{expected}"
+    a, e = actual.masked_fill(nan, 0), expected.masked_fill(nan, 0)
+    assert torch.equal(a, e) and torch.equal(a.signbit(), e.signbit()), f"\n{actual}\n{expected}"
+
+
+# every numerator against every divisor: infinities, signed zeros, NaN, and finite values
+NUMERATORS = [1.0, -1.0, 0.0, -0.0, INF, -INF, 5.5, -5.5, NAN, 3.0, -7.25]
+DIVISORS = [INF, -INF, 0.0, -0.0, 2.0, -2.0, 0.75, NAN, 1.0]
+
+
+def all_pairs():
+    x = torch.tensor(NUMERATORS).repeat_interleave(len(DIVISORS))
+    return x, torch.tensor(DIVISORS).repeat(len(NUMERATORS))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a, b: torch.div(a, b, rounding_mode="floor"), torch.floor_divide,
+    lambda a, b: torch.div(a, b, rounding_mode="trunc"), torch.remainder, torch.fmod,
+    lambda a, b: torch.round(a / b), lambda a, b: torch.remainder(a, INF) + torch.fmod(b, -INF)],
+    ids=["div_floor", "floor_divide", "div_trunc", "remainder", "fmod", "round", "scalar_inf_divisor"])
+def test_division_family_special_values(fn):
+    """inf // y is NaN, x // inf is 0 or -1, x % inf is x or inf, fmod(x, inf) is x, and zeros keep their sign."""
+    x, y = all_pairs()
+    assert_bitwise_equal(kiln_compile(fn)(x, y), fn(x, y))
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64])
+@pytest.mark.parametrize("fn", [torch.bitwise_left_shift, torch.bitwise_right_shift], ids=["lshift", "rshift"])
+def test_shift_counts_out_of_range(fn, dtype):
+    """Counts < 0 or >= the width shift every bit out (a negative value shifted right: all ones)."""
+    a = torch.tensor([1, 100 if dtype == torch.uint8 else -1, 5, 77], dtype=dtype).repeat_interleave(9)
+    s = torch.tensor([-1, 0, 3, 7, 8, 15, 16, 31, 64]).repeat(4)
+    s = s.clamp(min=0).to(dtype) if dtype == torch.uint8 else s.to(dtype)
+    assert_bitwise_equal(kiln_compile(fn)(a, s), fn(a, s))
+
+
+def test_shift_by_scalar_counts():
+    fn = lambda t: torch.stack([torch.bitwise_left_shift(t, -1), torch.bitwise_right_shift(t, 70),  # noqa: E731
+                                torch.bitwise_left_shift(t, 64)])
+    t = torch.tensor([1, -5, 3])
+    assert_bitwise_equal(kiln_compile(fn)(t), fn(t))

@@ -63,3 +63,13 @@ def test_shift_by_scalar_counts():
                                 torch.bitwise_left_shift(t, 64)])
     t = torch.tensor([1, -5, 3])
     assert_bitwise_equal(kiln_compile(fn)(t), fn(t))
+
+
+@pytest.mark.parametrize("src", [torch.float32, torch.bfloat16, torch.float16, torch.float64])
+@pytest.mark.parametrize("dst", [torch.int32, torch.int64, torch.int8, torch.uint8, torch.int16, torch.bool])
+def test_float_to_int_out_of_range(src, dst):
+    """NaN, inf and values out of range, as CPU eager converts them (x86: the type's minimum for 32/64 bits,
+    the low bits of the int32 conversion for narrower types). The multiply keeps the cast inside a kernel."""
+    x = torch.tensor([NAN, INF, -INF, 1e10, -1e10, 300.0, -300.0, 2.5, 3e9, -3e9, 70000.0, -0.5]).to(src)
+    fn = lambda t: (t * 1).to(dst)  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(x), fn(x))

@@ -133,6 +133,15 @@ static inline kiln_bf16 kiln_to_bf16(float f) {
 }
 static inline float kiln_round_bf16(float f) { return kiln_load(kiln_to_bf16(f)); }
 static inline float kiln_round_half(float f) { return (float)(_Float16)f; }
+// eager's float -> integer conversion on x86 (cvttss2si and kin): NaN and values out of range give the minimum
+// of 32- and 64-bit types; narrower types take the low bits of the 32-bit conversion. C++ leaves these
+// conversions undefined, and gcc folded a known NaN's to 0.
+template <typename I, typename F> static inline I kiln_float_to_int(F x) {
+    if constexpr (sizeof(I) >= 4) {
+        constexpr F limit = F(sizeof(I) == 8 ? 9223372036854775808.0 : 2147483648.0);
+        return (x >= -limit && x < limit) ? I(x) : I(uint64_t(1) << (8 * sizeof(I) - 1));   // NaN fails both
+    } else { return I(kiln_float_to_int<int32_t>(x)); }
+}
 template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
 template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
 template <typename T> static inline T kiln_fmod(T a, T b);
@@ -297,6 +306,8 @@ class CppKernel(KernelWriter):
             return f"kiln_round_bf16(static_cast<float>({x}))"
         if dtype == torch.float16:
             return f"kiln_round_half(static_cast<float>({x}))"
+        if x.dtype.is_floating_point and not dtype.is_floating_point and dtype != torch.bool:
+            return f"kiln_float_to_int<{ctype(dtype)}>({x})"
         return f"static_cast<{ctype(dtype)}>({x})"
 
     def masked(self, cond, body, other):
@@ -319,6 +330,8 @@ class CppKernel(KernelWriter):
         self.args[name] = "out"
         if dtype == torch.bfloat16:
             value = f"kiln_to_bf16({value})"
+        elif value.dtype.is_floating_point and not dtype.is_floating_point:
+            value = self.spell_cast(value, dtype)
         elif ctype(dtype) != ctype(value.dtype) or dtype == torch.float16:
             value = f"static_cast<{CTYPES[dtype]}>({value})"
         self.scope.line(f"{name}[{index}] = {value};")

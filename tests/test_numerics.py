@@ -73,3 +73,23 @@ def test_float_to_int_out_of_range(src, dst):
     x = torch.tensor([NAN, INF, -INF, 1e10, -1e10, 300.0, -300.0, 2.5, 3e9, -3e9, 70000.0, -0.5]).to(src)
     fn = lambda t: (t * 1).to(dst)  # noqa: E731
     assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int32, torch.int64])
+@pytest.mark.parametrize("op", ["floor", "ceil", "trunc", "round"])
+def test_rounding_integers(op, dtype):
+    """Integers are their own rounding (Triton's tl.floor and libdevice take floats only)."""
+    x = torch.tensor([0, 3, 100, 7], dtype=dtype) - (0 if dtype == torch.uint8 else 50)
+    fn = lambda t: getattr(torch, op)(t * 1)  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int32, torch.int64])
+def test_integer_pow(dtype):
+    """int ** int tensors, a scalar ** tensor and tensor ** scalar: wrapping as eager does, negative exponents
+    giving 0 (or +-1 for a base of +-1)."""
+    signed = dtype != torch.uint8
+    a = torch.tensor([2, 3, 0, 1, 7, 5] + ([-1, -1, -3, 2] if signed else [255, 1, 9, 2]), dtype=dtype)
+    b = torch.tensor([3, 5, 0, 9, 2, 1] + ([-3, 4, 3, -1] if signed else [3, 4, 3, 6]), dtype=dtype)
+    fn = lambda x, y: torch.stack([x ** y, 3 ** y, x ** 3, (x * 1) ** 2])  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))

@@ -90,6 +90,9 @@ TRITON_OPS = {
     "remainder": "kiln_remainder({0}, {1})", "lshift": "kiln_lshift({0}, {1})", "rshift": "kiln_rshift({0}, {1})",
 }
 
+# integer operands' spellings, where the float ones (tl.floor, libdevice) take floats only
+INTEGER_OPS = {"floor": "{0}", "ceil": "{0}", "trunc": "{0}", "round": "{0}", "pow": "kiln_pow_int({0}, {1})"}
+
 PRELUDE = '''
 import triton
 import triton.language as tl
@@ -242,6 +245,23 @@ def kiln_logaddexp(a, b):
 
 
 @triton.jit
+def kiln_pow_int(a, b):
+    # by squaring, wrapping as eager's integer pow does; negative exponents: 1 for a == 1, +-1 for a == -1, else 0
+    base = a + (b * 0).to(a.dtype)
+    e = b + (a * 0).to(b.dtype)
+    r = base * 0 + 1
+    for _ in range(b.dtype.primitive_bitwidth - 1):
+        r = tl.where((e & 1) != 0, r * base, r)
+        base = base * base
+        e = e >> 1
+    if b.dtype.is_int_unsigned():
+        return r
+    odd = (b & 1) != 0
+    negative = tl.where(a == 1, 1, tl.where(a == -1, tl.where(odd, -1, 1), 0)).to(r.dtype)
+    return tl.where(b < 0, negative, r)
+
+
+@triton.jit
 def kiln_pow(a, b):
     mag = tl.exp(b * tl.log(tl.abs(a)))
     odd = (b - 2 * tl.floor(b / 2)) == 1
@@ -301,6 +321,12 @@ class TritonKernel(KernelWriter):
 
     def mul(self, a, b):
         return self.emit(f"({a} & {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.binary("mul", a, b)
+
+    def apply(self, op, args):
+        dtype = result_dtype(op, args)
+        if op in INTEGER_OPS and not dtype.is_floating_point:
+            return self.emit(INTEGER_OPS[op].format(*args), dtype)
+        return super().apply(op, args)
 
     def binary(self, op, a, b):
         return self.emit(self.OPS[op].format(a, b), result_dtype(op, (a, b)))

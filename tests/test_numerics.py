@@ -93,3 +93,17 @@ def test_integer_pow(dtype):
     b = torch.tensor([3, 5, 0, 9, 2, 1] + ([-3, 4, 3, -1] if signed else [3, 4, 3, 6]), dtype=dtype)
     fn = lambda x, y: torch.stack([x ** y, 3 ** y, x ** 3, (x * 1) ** 2])  # noqa: E731
     assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))
+
+
+@pytest.mark.parametrize("shape,dims", [((4, 1000), [1]), ((2, 40000), [1]), ((6, 3, 5), [0, 2])],
+                         ids=["short_rows", "long_rows", "two_dims"])
+def test_variance_of_identical_values_is_zero(shape, dims):
+    """Exactly 0, as eager's Welford gives (sum / n is off by rounding), so std's gradient is eager's 0, not
+    noise; var_mean's mean is the value itself."""
+    x = torch.full(shape, 0.7)
+    fn = lambda t: torch.stack([t.var(dims), t.std(dims, correction=0), *torch.var_mean(t, dims)])  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
+    xs = [x.clone().requires_grad_() for _ in range(2)]
+    kiln_compile(lambda t: t.std(dims).sum())(xs[0]).backward()
+    xs[1].std(dims).sum().backward()
+    assert torch.equal(xs[0].grad, xs[1].grad), f"{xs[0].grad}\n{xs[1].grad}"   # 0 (of either sign) where eager's is

@@ -504,6 +504,30 @@ BINARY = {"mul": "mul", "maximum": "maximum", "minimum": "minimum", "atan2": "at
 for _aten_name, _op in BINARY.items():
     packet = getattr(aten, _aten_name)
     pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], ops_fn(_op))
+
+
+def shares_out(node):
+    """Whether an FX mul node is mask * (grad / mask.sum()), evenly_distribute_backward's traced spelling (the
+    backward of max(), min(), median()). Eager's CPU kernel puts the share into the selected elements only, so
+    the others stay 0 even where the share is NaN or inf; NaN * 0 would spread a NaN grad to every element.
+    (amax's backward, (grad / mask.sum(dims, keepdim)) * mask, multiplies in eager too: it keeps its mul.)"""
+    mask, share = node.args
+    total = share.args[1] if isinstance(share, torch.fx.Node) and share.target is aten.div.Tensor else None
+    return (isinstance(mask, torch.fx.Node) and getattr(mask.meta.get("val"), "dtype", None) == torch.bool
+            and isinstance(total, torch.fx.Node) and total.target in (aten.sum.dim_IntList, aten.sum.default)
+            and total.args[0] is mask and total.args[1:2] in ((), ([],), (None,)) and len(total.args) <= 2
+            and not total.kwargs.get("keepdim"))   # a sum over every dim
+
+
+@register(aten.mul.Tensor)
+def lower_mul(out, a, b):
+    if not shares_out(current().current_node):
+        return pointwise_value(out, ops.mul, a, b)
+    compute = opmath(out.dtype)
+    return pointwise_value(out, lambda m, v: ops.where(ops.ne(m, ops.constant(0, compute)), v,
+                                                       ops.constant(0, compute)), a, b)
+
+
 for _aten_name in ("eq", "ne", "lt", "le", "gt", "ge"):
     packet = getattr(aten, _aten_name)
     pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], boolean(ops_fn(_aten_name)))

@@ -107,3 +107,19 @@ def test_variance_of_identical_values_is_zero(shape, dims):
     kiln_compile(lambda t: t.std(dims).sum())(xs[0]).backward()
     xs[1].std(dims).sum().backward()
     assert torch.equal(xs[0].grad, xs[1].grad), f"{xs[0].grad}\n{xs[1].grad}"   # 0 (of either sign) where eager's is
+
+
+@pytest.mark.parametrize("fn", [torch.max, torch.min, torch.median, torch.nanmedian,
+                                lambda t: t.amax(1), lambda t: t.max(1).values],
+                         ids=["max", "min", "median", "nanmedian", "amax_dim", "max_dim"])
+def test_nan_gradient_reaches_only_selected_elements(fn):
+    """A NaN upstream gradient through a selecting reduction: eager puts it into the selected elements only
+    (max()'s backward index_puts its share; NaN * 0 from a 0/1 mask would reach every element)."""
+    x = torch.tensor([[1.0, 5.0, 3.0], [7.0, 2.0, 7.0]])
+    grads = []
+    for f in (kiln_compile(fn), fn):
+        leaf = x.clone().requires_grad_()
+        out = f(leaf)
+        out.backward(torch.full_like(out, NAN))
+        grads.append(leaf.grad)
+    assert_bitwise_equal(*grads)

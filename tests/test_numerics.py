@@ -123,3 +123,34 @@ def test_nan_gradient_reaches_only_selected_elements(fn):
         out.backward(torch.full_like(out, NAN))
         grads.append(leaf.grad)
     assert_bitwise_equal(*grads)
+
+
+TAILS = {
+    "tanh": [1e-8, -1e-8, 1e-3, 0.3, -0.7, 5.0, 30.0, -30.0, 0.0, -0.0, INF, NAN],
+    "expm1": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, -50.0, 80.0, 100.0, -INF, INF, -0.0],
+    "log1p": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, 1e30, -1.0, -0.999, INF, -2.0, -0.0],
+    "erfc": [0.0, 0.3, 1.0, 3.0, 5.0, 9.0, -1.0, -5.0, INF, -INF],
+    "lgamma": [1 + 1e-4, 1 - 1e-4, 2 + 1e-4, 2 - 1e-4, 1.1, 0.85, 2.15, 0.5, 3.3, 10.0, -0.5, 1e-3, 1.0, 2.0],
+    "sinh": [1e-8, -1e-8, 0.3, -2.0, 50.0, 100.0, -100.0, -0.0],
+    "asinh": [1e-8, -1e-8, 0.3, -2.0, 1e20, -1e20, -0.0],
+    "atanh": [1e-8, -1e-8, 0.3, -0.9, 1.0, -1.0, -0.0],
+}
+
+
+@pytest.mark.parametrize("op", list(TAILS))
+def test_special_function_tails(op):
+    """Relative accuracy in the tails (the interpreter's formulas: exp(x) - 1, log(1 + x), 1 - erf(x) lost it
+    all there); infinities, NaN and signed zeros as eager."""
+    x = torch.tensor(TAILS[op])
+    fn = getattr(torch, op)
+    actual, expected, ref = kiln_compile(lambda t: fn(t))(x), fn(x), fn(x.double())
+    finite = expected.isfinite() & (expected != 0)   # in float32's range
+    rel = (actual.double() - ref).abs() / ref.abs()
+    assert rel[finite].max() < 2e-6, f"{op}: relative error {rel[finite].max():.2e}\n{actual}\n{ref}"
+    assert_bitwise_equal(actual[~finite], expected[~finite])
+
+
+def test_hypot_does_not_overflow():
+    a, b = torch.tensor([1e20, 3.0, 0.0, INF, NAN, -1e-30]), torch.tensor([1e20, 4.0, 0.0, NAN, INF, 1e-30])
+    actual, ref = kiln_compile(torch.hypot)(a, b), torch.hypot(a.double(), b.double())
+    torch.testing.assert_close(actual.double(), ref, rtol=2e-6, atol=0)

@@ -32,21 +32,22 @@ def compute_dtype(dtype):
 
 # Ops that need libdevice on the GPU; the interpreter has no libdevice, so they get tl formulas there.
 LIBDEVICE = {
-    "tanh": ("libdevice.tanh({0})", "(2 * tl.sigmoid(2 * {0}) - 1)"),
-    "expm1": ("libdevice.expm1({0})", "(tl.exp({0}) - 1)"),
-    "log1p": ("libdevice.log1p({0})", "tl.log(1 + {0})"),
-    "sinh": ("libdevice.sinh({0})", "((tl.exp({0}) - tl.exp(-{0})) / 2)"),
+    # the interpreter's formulas keep their relative accuracy in the tails (tanh(1e-8), log1p(1e-10), erfc(9))
+    "tanh": ("libdevice.tanh({0})", "kiln_tanh({0})"),
+    "expm1": ("libdevice.expm1({0})", "kiln_expm1({0})"),
+    "log1p": ("libdevice.log1p({0})", "kiln_log1p({0})"),
+    "sinh": ("libdevice.sinh({0})", "kiln_sinh({0})"),
     "cosh": ("libdevice.cosh({0})", "((tl.exp({0}) + tl.exp(-{0})) / 2)"),
     "tan": ("libdevice.tan({0})", "(tl.sin({0}) / tl.cos({0}))"),
-    "asinh": ("libdevice.asinh({0})", "tl.log({0} + tl.sqrt({0} * {0} + 1))"),
+    "asinh": ("libdevice.asinh({0})", "kiln_asinh({0})"),
     "acosh": ("libdevice.acosh({0})", "tl.log({0} + tl.sqrt({0} * {0} - 1))"),
-    "atanh": ("libdevice.atanh({0})", "(0.5 * tl.log((1 + {0}) / (1 - {0})))"),
-    "erfc": ("libdevice.erfc({0})", "(1 - tl.erf({0}))"),
+    "atanh": ("libdevice.atanh({0})", "(0.5 * kiln_log1p(2 * {0} / (1 - {0})))"),
+    "erfc": ("libdevice.erfc({0})", "kiln_erfc({0})"),
     "log10": ("libdevice.log10({0})", "(tl.log({0}) * 0.4342944819032518)"),
     "round": ("libdevice.nearbyint({0})", "kiln_round_even({0})"),
     "trunc": ("libdevice.trunc({0})", "tl.where({0} < 0, tl.ceil({0}), tl.floor({0}))"),
     "pow": ("libdevice.pow({0}, {1})", "kiln_pow({0}, {1})"),
-    "hypot": ("libdevice.hypot({0}, {1})", "tl.sqrt({0} * {0} + {1} * {1})"),
+    "hypot": ("libdevice.hypot({0}, {1})", "kiln_hypot({0}, {1})"),
     "asin": ("libdevice.asin({0})", "kiln_atan({0} / tl.sqrt(1 - {0} * {0}))"),
     "acos": ("libdevice.acos({0})", "(1.5707963267948966 - kiln_atan({0} / tl.sqrt(1 - {0} * {0})))"),
     "atan": ("libdevice.atan({0})", "kiln_atan({0})"), "atan2": ("libdevice.atan2({0}, {1})", "kiln_atan2({0}, {1})"),
@@ -226,8 +227,90 @@ def kiln_atan2(y, x):
 
 
 @triton.jit
+def kiln_expm1(x):
+    # the interpreter has no libdevice: Kahan's exp(x) - 1, exact to a few ulps where exp(x) rounds to near 1
+    u = tl.exp(x)
+    r = tl.where(u == 1, x, (u - 1) * x / tl.log(u))
+    return tl.where((u == 0) | (u == float("inf")), u - 1, r)
+
+
+@triton.jit
+def kiln_log1p(x):
+    # Kahan's log(1 + x): the rounding of 1 + x divided back out
+    u = 1 + x
+    r = tl.where(u == 1, x, tl.log(u) * x / (u - 1))
+    return tl.where((u == 0) | (u == float("inf")) | (u < 0), tl.log(u), r)
+
+
+@triton.jit
+def kiln_tanh(x):
+    t = kiln_expm1(-2 * tl.abs(x))
+    r = -t / (t + 2)
+    return tl.where(kiln_signbit(x), -r, r)   # -0.0 stays -0.0
+
+
+@triton.jit
+def kiln_sinh(x):
+    t = kiln_expm1(tl.abs(x))
+    r = tl.where(t == float("inf"), t, 0.5 * (t + t / (t + 1)))
+    return tl.where(kiln_signbit(x), -r, r)
+
+
+@triton.jit
+def kiln_asinh(x):
+    a = tl.abs(x)
+    r = tl.where(a > 1e18, tl.log(a) + 0.6931471805599453, kiln_log1p(a + a * a / (1 + tl.sqrt(1 + a * a))))
+    return tl.where(kiln_signbit(x), -r, r)
+
+
+@triton.jit
+def kiln_erfc(x):
+    # Numerical Recipes' erfcc: relative error < 1.2e-7 everywhere, tails included (1 - erf(x) is 0 past x = 4)
+    z = tl.abs(x)
+    t = 1 / (1 + 0.5 * z)
+    p = -0.82215223 + t * 0.17087277
+    p = 0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * p))
+    p = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * p))))
+    r = t * tl.exp(-z * z + p)
+    return tl.where(x < 0, 2 - r, r)
+
+
+@triton.jit
+def kiln_hypot(x, y):
+    # scaled, so that x * x cannot overflow; an infinite side wins over a NaN one, as in C
+    a = tl.maximum(tl.abs(x), tl.abs(y))
+    b = tl.minimum(tl.abs(x), tl.abs(y))
+    q = b / tl.where(a == 0, 1, a)
+    r = a * tl.sqrt(1 + q * q)
+    return tl.where((tl.abs(x) == float("inf")) | (tl.abs(y) == float("inf")), float("inf"), r)
+
+
+@triton.jit
+def kiln_lgamma_near_1(e):
+    # lgamma(1 + e) = -euler * e + sum over k >= 2 of (-1)^k zeta(k) / k * e^k: its zero at e = 0 kept exactly
+    p = 1.0001227133 / 13
+    p = 1.0002460866 / 12 - e * p
+    p = 1.0004941886 / 11 - e * p
+    p = 1.0009945751 / 10 - e * p
+    p = 1.0020083928 / 9 - e * p
+    p = 1.0040773562 / 8 - e * p
+    p = 1.0083492774 / 7 - e * p
+    p = 1.0173430620 / 6 - e * p
+    p = 1.0369277551 / 5 - e * p
+    p = 1.0823232337 / 4 - e * p
+    p = 1.2020569032 / 3 - e * p
+    p = 1.6449340668 / 2 - e * p
+    return e * (-0.5772156649015329 + e * p)
+
+
+@triton.jit
 def kiln_lgamma(x):
-    # the interpreter has no libdevice: reflection for x < 0.5, then a shift to z >= 6 and Stirling's series
+    # the interpreter has no libdevice: near its zeros at 1 and 2 a series; elsewhere reflection for x < 0.5,
+    # then a shift to z >= 6 and Stirling's series (which near 1 and 2 cancels to an absolute error only)
+    near1 = tl.abs(x - 1) < 0.2
+    near2 = tl.abs(x - 2) < 0.2
+    e = tl.where(near2, x - 2, x - 1)
+    series = kiln_lgamma_near_1(e) + tl.where(near2, kiln_log1p(e), 0.0)
     neg = x < 0.5
     v = tl.where(neg, 1.0 - x, x)
     prod = v * (v + 1) * (v + 2) * (v + 3) * (v + 4) * (v + 5)
@@ -235,7 +318,8 @@ def kiln_lgamma(x):
     iz = 1.0 / z
     stirling = (z - 0.5) * tl.log(z) - z + 0.9189385332046727 + iz * (1.0 / 12 - iz * iz * (1.0 / 360 - iz * iz / 1260))
     lg = stirling - tl.log(tl.abs(prod))
-    return tl.where(neg, tl.log(3.141592653589793 / tl.abs(tl.sin(3.141592653589793 * x))) - lg, lg)
+    lg = tl.where(neg, tl.log(3.141592653589793 / tl.abs(tl.sin(3.141592653589793 * x))) - lg, lg)
+    return tl.where(near1 | near2, series, lg)
 
 
 @triton.jit

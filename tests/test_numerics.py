@@ -154,3 +154,17 @@ def test_hypot_does_not_overflow():
     a, b = torch.tensor([1e20, 3.0, 0.0, INF, NAN, -1e-30]), torch.tensor([1e20, 4.0, 0.0, NAN, INF, 1e-30])
     actual, ref = kiln_compile(torch.hypot)(a, b), torch.hypot(a.double(), b.double())
     torch.testing.assert_close(actual.double(), ref, rtol=2e-6, atol=0)
+
+
+@cpp_only
+@pytest.mark.parametrize("shape,dim", [((2 * 10 ** 6, 4), 0), ((1, 2 ** 24), 1)], ids=["columns", "row"])
+def test_long_float_sums_stay_accurate(shape, dim):
+    """float32 sums over millions of elements: error from fp64 no worse than eager's cascade sum's
+    (one running sum per vector lane drifted 10x further; past 2^24 addends per lane it stopped growing)."""
+    x = torch.rand(shape)
+    ref = x.double().sum(dim)
+    fn = lambda t: t.sum(dim)  # noqa: E731
+    for dynamic in (False, True):
+        err = (kiln_compile(fn, dynamic=dynamic)(x).double() - ref).abs().max()
+        eager_err = (fn(x).double() - ref).abs().max()
+        assert err <= 2 * eager_err + 1e-3, f"dynamic={dynamic}: error {err:.3g}, eager's {eager_err:.3g}"

@@ -26,6 +26,9 @@ SPLIT_ROW_MIN = 256             # static rows shorter than this keep one stretch
 # reductions an `omp simd` loop can carry, with their reduction clause's operator (floating max/min use
 # the prelude's NaN-propagating kiln_max/kiln_min); argmax/argmin carry an index and have no vector form
 SIMD_REDUCTIONS = {"sum": "+", "prod": "*", "any": "||", "all": "&&", "max": "max", "min": "min"}
+# floating sums over longer stretches add up in blocks of this many elements, each block's sum into a double:
+# one running float sum stops growing once it is 2^24 times the addends (10^9 ones summed to 2^29)
+SUM_BLOCK = 4096
 KEEP_ROW_MAX = 16384            # longest static row whose costly values a kernel keeps in a per-thread buffer
 
 
@@ -440,13 +443,14 @@ class CppKernel(KernelWriter):
         self.symbolic_stretch |= lanes > 1 and not rnumel.is_Integer
         header.lines += declarations.lines
         self.scope = header
-        self.loop(members, lane_accs, bodies, f"r0 < {self.print_index(stretch) if lanes > 1 else R}")
+        self.loop(members, lane_accs, bodies, self.print_index(stretch) if lanes > 1 else R,
+                  blocked=not (stretch if lanes > 1 else rnumel).is_Integer or (stretch if lanes > 1 else rnumel) > SUM_BLOCK)
         if lanes > 1 and (not rnumel.is_Integer or rnumel % LANES):   # the rest of the row, on lane 0's accumulators
             self.scope = Scope(declarations, header.indent + 1)
             self.loop_scopes.add(self.scope)
             self.reduction_body(members, declarations, dict(lane_accs[0]))
             tail, self.scope = self.scope, header
-            self.loop(members, lane_accs[:1], [tail], f"r0 < {R}", start=f"{LANES} * {self.print_index(stretch)}")
+            self.loop(members, lane_accs[:1], [tail], R, start=f"{LANES} * {self.print_index(stretch)}")
         combined = set()
         for p in members:
             if p.node.is_reduction:
@@ -480,14 +484,28 @@ class CppKernel(KernelWriter):
                 self.update_accumulator(p, accs[p.node.name], value)
         return accs
 
-    def loop(self, members, lane_accs, bodies, condition, start="0"):
+    def loop(self, members, lane_accs, bodies, end, start="0", blocked=False):
+        """for r0 in [start, end): the bodies. `blocked`: floating sums run in blocks of SUM_BLOCK, whose sums
+        a double collects (the error grows with the block's length, not the row's), each block vectorized."""
         pragma = self.simd_pragma(members, lane_accs)
+        sums = [accs[p.node.name][0] for p in members if p.node.is_reduction
+                and p.node.buf.node.reduction_type == "sum" for accs in lane_accs]
+        sums = list(dict.fromkeys(a.name for a in sums if a.dtype.is_floating_point)) if blocked else []
+        pad = "    " if sums else ""
+        if sums:
+            self.scope.line(" ".join(f"double {a}_blocks = 0;" for a in sums))
+            self.scope.line(f"for (int64_t rb = {start}; rb < {end}; rb += {SUM_BLOCK}) {{")
+            start, end = "rb", f"kiln_imin(rb + {SUM_BLOCK}, {end})"
         if pragma:
-            self.scope.line(pragma)
-        self.scope.line(f"for (int64_t r0 = {start}; {condition}; r0++) {{")
+            self.scope.line(pad + pragma)
+        self.scope.line(f"{pad}for (int64_t r0 = {start}; r0 < {end}; r0++) {{")
         for body in bodies:
-            self.scope.lines += body.lines
-        self.scope.line("}")
+            self.scope.lines += [pad + line for line in body.lines]
+        self.scope.line(pad + "}")
+        if sums:
+            self.scope.line(pad + " ".join(f"{a}_blocks += {a}; {a} = 0;" for a in sums))
+            self.scope.line("}")
+            self.scope.line(" ".join(f"{a} = {a}_blocks;" for a in sums))
 
     def simd_pragma(self, members, lane_accs):
         """`omp simd` with a reduction clause per accumulator, so the compiler may vectorize it."""

@@ -91,6 +91,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.fallback_ops = []
         self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
+        self.size_hints = {}          # symbolic size name -> its value in the traced example (for tile sizes)
         self._names = 0
         self.current_node = None
 
@@ -133,6 +134,8 @@ class GraphLowering(torch.fx.Interpreter):
         if isinstance(val, torch.Tensor) and isinstance(given, torch.Tensor) and given.dim() == val.dim() and \
                 static_ints(given.stride()) and static_ints(given.shape):   # (no guards on symbolic sizes)
             val = given
+        self.record_hints([val] if isinstance(val, torch.SymInt) else
+                          [*val.shape, *val.stride()] if isinstance(val, torch.Tensor) else [])
         if isinstance(val, torch.Tensor):
             buf = ir.InputBuffer(target, ir.Layout(val.dtype, val.device, [sym(s) for s in val.shape],
                                                    [sym(s) for s in val.stride()]), sym(val.storage_offset()))
@@ -141,6 +144,12 @@ class GraphLowering(torch.fx.Interpreter):
         expr = sym(val) if isinstance(val, torch.SymInt) else val
         self.graph_inputs.append(expr)
         return expr
+
+    def record_hints(self, sizes):
+        for size in sizes:
+            if isinstance(size, torch.SymInt):
+                known = size.node.shape_env.var_to_val
+                self.size_hints.update({str(s): int(known[s]) for s in size.node.expr.free_symbols if s in known})
 
     def get_attr(self, target, args, kwargs):
         value = super().get_attr(target, args, kwargs)

@@ -168,3 +168,25 @@ def test_long_float_sums_stay_accurate(shape, dim):
         err = (kiln_compile(fn, dynamic=dynamic)(x).double() - ref).abs().max()
         eager_err = (fn(x).double() - ref).abs().max()
         assert err <= 2 * eager_err + 1e-3, f"dynamic={dynamic}: error {err:.3g}, eager's {eager_err:.3g}"
+
+
+@pytest.mark.skipif(not TRITON, reason="Triton target only")
+def test_symbolic_reduction_tiles_follow_the_size_hint(monkeypatch):
+    """A dynamic reduction over rows traced at length 3 gets a small row tile (it had 2048 lanes per row of 3:
+    200x slower than static), looped so that it stays right for longer rows."""
+    from kiln.codegen import triton as triton_codegen
+    configs = []
+    original = triton_codegen.TritonKernel.config
+
+    def spy(self):
+        config = original(self)
+        if self.kernel.is_reduction:
+            configs.append(config)
+        return config
+    monkeypatch.setattr(triton_codegen.TritonKernel, "config", spy)
+    fn = lambda t: torch.stack([t.sum(1), t.softmax(1)[:, 0], t.amax(1)])  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    for n in (3, 5, 1000, 3000):
+        x = torch.randn(64, n)
+        torch.testing.assert_close(compiled(x), fn(x), rtol=1e-5, atol=1e-4)
+    assert configs and all(rblock <= 4 for _, rblock, _, _ in configs), configs

@@ -497,9 +497,10 @@ class TritonKernel(KernelWriter):
 
     # -- the kernel
     def config(self):
-        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and static sizes."""
+        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and sizes (symbolic ones by their hints)."""
         k = self.kernel
-        N, R = ir.static_numel([k.numel], 1 << 20), ir.static_numel([k.rnumel], None)
+        N, R = self.size_hint(k.numel) or 1 << 20, self.size_hint(k.rnumel)
+        static_r = ir.static_numel([k.rnumel], None) is not None
         if k.scan:   # rows in blocks of up to 1024, carried from block to block
             rblock = min(next_pow2(R or 1024), 1024)
             return min(next_pow2(N), max(1, 1024 // rblock)), rblock, False, 4
@@ -517,13 +518,24 @@ class TritonKernel(KernelWriter):
         if self.rows_interleaved():
             # lanes along the contiguous outputs, a short stretch of the reduced dim each
             rblock = min(next_pow2(R or 64), 64)
-            return min(next_pow2(N), 64), rblock, R is not None and R <= 64, 8
-        if R is not None and R <= PERSISTENT_MAX:
+            return min(next_pow2(N), 64), rblock, static_r and R <= 64, 8
+        if R is not None and R <= PERSISTENT_MAX and static_r:
             rblock = next_pow2(R)
             xblock = min(next_pow2(N), max(1, 4096 // rblock))   # short rows: several per program
             warps = 16 if rblock >= 8192 else 8 if xblock * rblock >= 2048 else 4
             return xblock, rblock, True, warps
+        if R is not None and R < 2048:   # a symbolic row, looped (right for any length) in tiles fit to its hint
+            rblock = next_pow2(R)
+            xblock = min(next_pow2(N), max(1, 2048 // rblock))
+            return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
         return 1, 2048, False, 8
+
+    def size_hint(self, expr):
+        """expr's value if static, else its value at the sizes the graph was traced with (None if unknown).
+        Tiles sized by a hint stay correct for other sizes: only persistent rows need the exact length."""
+        expr = sympy.sympify(expr)
+        hints = getattr(self.graph, "size_hints", {})
+        return ir.static_numel([expr.subs({s: hints[s.name] for s in expr.free_symbols if s.name in hints})], None)
 
     def unit_stride(self, expr, var, other):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""

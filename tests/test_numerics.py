@@ -190,3 +190,19 @@ def test_symbolic_reduction_tiles_follow_the_size_hint(monkeypatch):
         x = torch.randn(64, n)
         torch.testing.assert_close(compiled(x), fn(x), rtol=1e-5, atol=1e-4)
     assert configs and all(rblock <= 4 for _, rblock, _, _ in configs), configs
+
+
+def test_integer_pow_huge_exponent():
+    """By squaring: a loop of b multiplications ran for hours on 2 ** 10**12; overflow wraps as eager's."""
+    a, b = torch.tensor([2, 3, -1, 1, 7]), torch.tensor([10 ** 12, 10 ** 12 + 1, 10 ** 12 + 1, 10 ** 15, 63])
+    fn = lambda x, y: x ** y  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))
+
+
+def test_logaddexp_tail_and_pow_of_one():
+    """logaddexp(0, -30) keeps log1p(exp(-30)) ~ 9e-14 (log(1 + tiny) is 0); 1 ** nan is 1."""
+    a, b = torch.tensor([0.0, -1e-3, 5.0]), torch.tensor([-30.0, -40.0, 5.0])
+    actual, ref = kiln_compile(torch.logaddexp)(a, b), torch.logaddexp(a.double(), b.double())
+    torch.testing.assert_close(actual.double(), ref, rtol=2e-6, atol=0)
+    x, y = torch.tensor([1.0, 1.0, 2.0]), torch.tensor([NAN, INF, NAN])
+    assert_bitwise_equal(kiln_compile(torch.pow)(x, y), torch.pow(x, y))

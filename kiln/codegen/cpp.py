@@ -177,7 +177,12 @@ template <typename T, typename U> static inline T kiln_rshift(T a, U b) {
 template <typename T, typename U> static inline T kiln_pow(T a, U b) {
     if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return powf(a, (T)b); }
     else if constexpr (kiln_is_float<T>) { return pow(a, (T)b); }
-    else { T r = 1; for (U i = 0; i < b; i++) r *= a; return b < 0 ? (a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0)) : r; }
+    else {   // by squaring (a loop of b steps hung on 2 ** 10**12), in unsigned arithmetic: eager's wraps, C++'s is undefined
+        if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
+        uint64_t r = 1, base = (uint64_t)(int64_t)a;
+        for (uint64_t e = (uint64_t)b; e; e >>= 1) { if (e & 1) r *= base; base *= base; }
+        return (T)r;
+    }
 }
 #pragma omp declare reduction(kiln_max : float, double : omp_out = kiln_maximum(omp_out, omp_in)) \
     initializer(omp_priv = omp_orig)

@@ -325,7 +325,7 @@ def kiln_lgamma(x):
 @triton.jit
 def kiln_logaddexp(a, b):
     m = tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
-    return tl.where((m == float("inf")) | (m == float("-inf")), m, m + tl.log(1 + tl.exp(-tl.abs(a - b))))
+    return tl.where((m == float("inf")) | (m == float("-inf")), m, m + {log1p}(tl.exp(-tl.abs(a - b))))
 
 
 @triton.jit
@@ -350,7 +350,7 @@ def kiln_pow(a, b):
     mag = tl.exp(b * tl.log(tl.abs(a)))
     odd = (b - 2 * tl.floor(b / 2)) == 1
     neg = tl.where((b == tl.floor(b)), tl.where(odd, -mag, mag), float("nan"))
-    return tl.where(b == 0, 1.0, tl.where(a < 0, neg, mag))
+    return tl.where((b == 0) | (a == 1), 1.0, tl.where(a < 0, neg, mag))   # 1 ** nan is 1, as in C
 '''
 
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
@@ -763,8 +763,9 @@ def generate_module(kernels, graph, debug=False):
         if group:
             sources.append(group_source(kernel, info))
         texts[kernel.name] = "\n\n".join(sources)
-    float_fmod = "a % b" if interpreting() else "libdevice.fmod(a, b)"
-    return "\n\n".join([PRELUDE.format(libdevice=lib, float_fmod=float_fmod), *texts.values()]) + "\n", launches, texts
+    spelled = dict(float_fmod="a % b", log1p="kiln_log1p") if interpreting() else \
+        dict(float_fmod="libdevice.fmod(a, b)", log1p="libdevice.log1p")
+    return "\n\n".join([PRELUDE.format(libdevice=lib, **spelled), *texts.values()]) + "\n", launches, texts
 
 
 def group_source(group, info):

@@ -148,7 +148,8 @@ class GraphLowering(torch.fx.Interpreter):
     def record_hints(self, sizes):
         for size in sizes:
             if isinstance(size, torch.SymInt):
-                known = size.node.shape_env.var_to_val
+                env = size.node.shape_env   # torch 2.13 renamed var_to_val (2.11 has only the old name)
+                known = env.backed_var_to_val if hasattr(env, "backed_var_to_val") else env.var_to_val
                 self.size_hints.update({str(s): int(known[s]) for s in size.node.expr.free_symbols if s in known})
 
     def get_attr(self, target, args, kwargs):

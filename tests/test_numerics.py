@@ -206,3 +206,13 @@ def test_logaddexp_tail_and_pow_of_one():
     torch.testing.assert_close(actual.double(), ref, rtol=2e-6, atol=0)
     x, y = torch.tensor([1.0, 1.0, 2.0]), torch.tensor([NAN, INF, NAN])
     assert_bitwise_equal(kiln_compile(torch.pow)(x, y), torch.pow(x, y))
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_integer_min_divided_by_minus_one(dtype):
+    """INT_MIN // -1 wraps to INT_MIN and INT_MIN % -1 is 0, as in eager (x86's idiv traps: the process died of
+    SIGFPE; eager's own trunc division still does, so it has no reference here)."""
+    low = torch.iinfo(dtype).min
+    a, b = torch.tensor([low, low, 7, -7], dtype=dtype), torch.tensor([-1, 1, -1, -1], dtype=dtype)
+    fn = lambda x, y: torch.stack([x // y, x % y, torch.fmod(x, y)])  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))

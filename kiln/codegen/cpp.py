@@ -148,6 +148,8 @@ template <typename I, typename F> static inline I kiln_float_to_int(F x) {
 template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
 template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
 template <typename T> static inline T kiln_fmod(T a, T b);
+// an integer division by -1 negates, wrapping as eager's does: INT_MIN / -1 traps (SIGFPE) on x86
+template <typename T> static inline T kiln_idiv(T a, T b) { return b == T(-1) ? T(0 - (uint64_t)a) : a / b; }
 template <typename T> static inline T kiln_floordiv(T a, T b) {
     if constexpr (kiln_is_float<T>) {   // eager's div_floor_floating: exact through fmod, NaN for inf // y
         if (b == 0) return a / b;
@@ -155,14 +157,14 @@ template <typename T> static inline T kiln_floordiv(T a, T b) {
         if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
         if (div == 0) return __builtin_copysign(T(0), a / b);
         T q = kiln_floor(div); return div - q > T(0.5) ? q + 1 : q;
-    } else { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
+    } else { T q = kiln_idiv(a, b); return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
 }
 template <typename T> static inline T kiln_truncdiv(T a, T b) {
-    if constexpr (kiln_is_float<T>) { return kiln_trunc(a / b); } else { return a / b; }
+    if constexpr (kiln_is_float<T>) { return kiln_trunc(a / b); } else { return kiln_idiv(a, b); }
 }
 template <typename T> static inline T kiln_fmod(T a, T b) {
     if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return fmodf(a, b); }
-    else if constexpr (kiln_is_float<T>) { return fmod(a, b); } else { return a % b; }
+    else if constexpr (kiln_is_float<T>) { return fmod(a, b); } else { return b == T(-1) ? T(0) : a % b; }
 }
 template <typename T> static inline T kiln_remainder(T a, T b) {
     T r = kiln_fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;

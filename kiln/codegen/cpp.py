@@ -179,7 +179,7 @@ template <typename T, typename U> static inline T kiln_rshift(T a, U b) {
 template <typename T, typename U> static inline T kiln_pow(T a, U b) {
     if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return powf(a, (T)b); }
     else if constexpr (kiln_is_float<T>) { return pow(a, (T)b); }
-    else {   // by squaring (a loop of b steps hung on 2 ** 10**12), in unsigned arithmetic: eager's wraps, C++'s is undefined
+    else {   // by squaring (a loop of b steps hung on 2 ** 10**12), unsigned: eager's wraps, C++'s signed is undefined
         if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
         uint64_t r = 1, base = (uint64_t)(int64_t)a;
         for (uint64_t e = (uint64_t)b; e; e >>= 1) { if (e & 1) r *= base; base *= base; }
@@ -450,8 +450,9 @@ class CppKernel(KernelWriter):
         self.symbolic_stretch |= lanes > 1 and not rnumel.is_Integer
         header.lines += declarations.lines
         self.scope = header
-        self.loop(members, lane_accs, bodies, self.print_index(stretch) if lanes > 1 else R,
-                  blocked=not (stretch if lanes > 1 else rnumel).is_Integer or (stretch if lanes > 1 else rnumel) > SUM_BLOCK)
+        length = stretch if lanes > 1 else rnumel
+        self.loop(members, lane_accs, bodies, self.print_index(length),
+                  blocked=not length.is_Integer or length > SUM_BLOCK)
         if lanes > 1 and (not rnumel.is_Integer or rnumel % LANES):   # the rest of the row, on lane 0's accumulators
             self.scope = Scope(declarations, header.indent + 1)
             self.loop_scopes.add(self.scope)

@@ -216,3 +216,14 @@ def test_integer_min_divided_by_minus_one(dtype):
     a, b = torch.tensor([low, low, 7, -7], dtype=dtype), torch.tensor([-1, 1, -1, -1], dtype=dtype)
     fn = lambda x, y: torch.stack([x // y, x % y, torch.fmod(x, y)])  # noqa: E731
     assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))
+
+
+def test_arctangents_keep_signed_zeros():
+    """atan(-0.0) and asin(-0.0) are -0.0; atan2 takes the half-turn toward y's side, zeros' signs included."""
+    y = torch.tensor([-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, 1.0, -1.0, NAN, 2.0])
+    x = torch.tensor([-1.0, -1.0, -0.0, -0.0, 0.0, 0.0, -0.0, 0.0, 0.0, -3.0])
+    fn = lambda a, b: torch.stack([torch.atan(a), torch.asin(a), torch.atan2(a, b)])  # noqa: E731
+    actual, expected = kiln_compile(fn)(y, x), fn(y, x)
+    torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0, equal_nan=True)
+    zeros = expected == 0
+    assert torch.equal(actual[zeros].signbit(), expected[zeros].signbit()), f"\n{actual}\n{expected}"

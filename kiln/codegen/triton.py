@@ -215,15 +215,17 @@ def kiln_atan(x):
     base = tl.where(big, 1.5707963267948966, tl.where(mid, 0.7853981633974483, 0.0))
     z = t * t
     r = base + (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * t + t
-    return tl.where(x < 0, -r, r)
+    return tl.where(kiln_signbit(x), -r, r)   # atan(-0.0) is -0.0
 
 
 @triton.jit
 def kiln_atan2(y, x):
+    # C's atan2, signed zeros included: atan2(-0.0, -1) is -pi, atan2(0, -0.0) is pi
     r = kiln_atan(y / x)
     pi = 3.141592653589793
-    return tl.where(x > 0, r, tl.where(x < 0, tl.where(y < 0, r - pi, r + pi),
-                                       tl.where(y > 0, pi / 2, tl.where(y < 0, -pi / 2, 0.0))))
+    away = tl.where(kiln_signbit(y), -pi, pi)   # the half-turn toward y's side
+    on_axis = tl.where(y == 0, tl.where(kiln_signbit(x), away, y), tl.where(kiln_signbit(y), -pi / 2, pi / 2))
+    return tl.where((x == 0) & (y == y), on_axis, tl.where(x < 0, r + away, r))
 
 
 @triton.jit

@@ -104,6 +104,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
         self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
+        self.size_hints = {}          # symbolic size name -> its value in the traced example (for tile sizes)
         self._names = 0
         self.current_node = None
 
@@ -162,6 +163,8 @@ class GraphLowering(torch.fx.Interpreter):
         if isinstance(val, torch.Tensor) and isinstance(given, torch.Tensor) and given.dim() == val.dim() and \
                 static_ints(given.stride()) and static_ints(given.shape):   # (no guards on symbolic sizes)
             val = given
+        self.record_hints([val] if isinstance(val, torch.SymInt) else
+                          [*val.shape, *val.stride()] if isinstance(val, torch.Tensor) else [])
         if isinstance(val, torch.Tensor):
             buf = ir.InputBuffer(target, ir.Layout(val.dtype, val.device, [sym(s) for s in val.shape],
                                                    [sym(s) for s in val.stride()]), sym(val.storage_offset()))
@@ -170,6 +173,13 @@ class GraphLowering(torch.fx.Interpreter):
         expr = sym(val) if isinstance(val, torch.SymInt) else val
         self.graph_inputs.append(expr)
         return expr
+
+    def record_hints(self, sizes):
+        for size in sizes:
+            if isinstance(size, torch.SymInt):
+                env = size.node.shape_env   # torch 2.13 renamed var_to_val (2.11 has only the old name)
+                known = env.backed_var_to_val if hasattr(env, "backed_var_to_val") else env.var_to_val
+                self.size_hints.update({str(s): int(known[s]) for s in size.node.expr.free_symbols if s in known})
 
     def get_attr(self, target, args, kwargs):
         value = super().get_attr(target, args, kwargs)
@@ -590,6 +600,30 @@ BINARY = {"mul": "mul", "maximum": "maximum", "minimum": "minimum", "atan2": "at
 for _aten_name, _op in BINARY.items():
     packet = getattr(aten, _aten_name)
     pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], ops_fn(_op))
+
+
+def shares_out(node):
+    """Whether an FX mul node is mask * (grad / mask.sum()), evenly_distribute_backward's traced spelling (the
+    backward of max(), min(), median()). Eager's CPU kernel puts the share into the selected elements only, so
+    the others stay 0 even where the share is NaN or inf; NaN * 0 would spread a NaN grad to every element.
+    (amax's backward, (grad / mask.sum(dims, keepdim)) * mask, multiplies in eager too: it keeps its mul.)"""
+    mask, share = node.args
+    total = share.args[1] if isinstance(share, torch.fx.Node) and share.target is aten.div.Tensor else None
+    return (isinstance(mask, torch.fx.Node) and getattr(mask.meta.get("val"), "dtype", None) == torch.bool
+            and isinstance(total, torch.fx.Node) and total.target in (aten.sum.dim_IntList, aten.sum.default)
+            and total.args[0] is mask and total.args[1:2] in ((), ([],), (None,)) and len(total.args) <= 2
+            and not total.kwargs.get("keepdim"))   # a sum over every dim
+
+
+@register(aten.mul.Tensor)
+def lower_mul(out, a, b):
+    if not shares_out(current().current_node):
+        return pointwise_value(out, ops.mul, a, b)
+    compute = opmath(out.dtype)
+    return pointwise_value(out, lambda m, v: ops.where(ops.ne(m, ops.constant(0, compute)), v,
+                                                       ops.constant(0, compute)), a, b)
+
+
 for _aten_name in ("eq", "ne", "lt", "le", "gt", "ge"):
     packet = getattr(aten, _aten_name)
     pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], boolean(ops_fn(_aten_name)))
@@ -1359,11 +1393,14 @@ SHIFT_PROBE = 256    # the shift of a one-pass variance: the mean of a long row'
 
 @register(aten.var.correction, aten.var_mean.correction)
 def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
-    """Rows that stay on chip: two passes (the mean, then squared deviations), fused into one kernel.
-    Longer rows: one pass over memory, summing x - K and (x - K)^2 for a shift K near the row's mean,
-    so that s2 - s1^2/n does not cancel the way sum(x^2) - sum(x)^2/n does. K is the mean of the row's
-    first SHIFT_PROBE elements (a small reduction of its own): a single element as K can be an outlier,
-    and an outlier of 10 standard deviations made layer_norm 200x less accurate than eager."""
+    """Deviations are taken from a shift K: the row's first element, so that a row of identical values has a
+    variance of exactly 0 (as eager's Welford gives; a mean of sum / n is off by rounding, and var 7e-8 made
+    std's gradient noise where eager's is 0).
+    Rows that stay on chip: two passes (the mean of x - K, then squared deviations), fused into one kernel.
+    Longer rows: one pass over memory, summing x - K and (x - K)^2, so that s2 - s1^2/n does not cancel the
+    way sum(x^2) - sum(x)^2/n does. There K moves on by the mean of the row's first SHIFT_PROBE elements'
+    offsets from the first (a small reduction of its own): a single element as K can be an outlier, and an
+    outlier of 10 standard deviations made layer_norm 200x less accurate than eager."""
     var_out = out[0] if isinstance(out, (list, tuple)) else out
     dims = reduce_dims(x, dims)
     kept = [d for d in range(len(x.sizes)) if d not in dims]
@@ -1378,6 +1415,9 @@ def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
         it = iter(ridx)
         return [sympy.Integer(0) if d in dims else (ridx[d] if keep else next(it)) for d in range(len(x.sizes))]
 
+    def first(ridx):   # read only where the row has elements
+        return as_value(x, first_of(ridx), x.sizes, acc)
+
     def elementwise(fn, opcount):   # a value shaped and laid out as x
         return Lazy(list(x.sizes), acc, x.device, fn, opcount, strides=getattr(x, "strides", None))
 
@@ -1386,15 +1426,16 @@ def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
     divisor = n - (1 if correction is None else correction)
     rlen = ir.static_numel([x.sizes[d] for d in dims])
     if rlen is not None and rlen > LONG_ROW:
-        def head(idx, ridx):   # the row's ridx-th element, for ridx < SHIFT_PROBE
+        def head(idx, ridx):   # the row's ridx-th element's offset from its first, for ridx < SHIFT_PROBE
             pos = iter(ir.unflatten(ridx[0], [x.sizes[d] for d in dims]))
-            return as_value(x, [next(pos) if d in dims else i for d, i in enumerate(first_of(idx))], x.sizes, acc)
+            at = [next(pos) if d in dims else i for d, i in enumerate(first_of(idx))]
+            return ops.sub(as_value(x, at, x.sizes, acc), first(idx))
         probe = sympy.Integer(SHIFT_PROBE)
         head_sum = current().reduction([sym(v) for v in var_out.shape], [probe], "sum", head, acc, acc, x.device)
 
-        def shift(ridx):
-            return ops.truediv(head_sum.load(ridx), ops.constant(float(SHIFT_PROBE), acc))
-        shifted = elementwise(lambda idx: ops.sub(as_value(x, idx, x.sizes, acc), shift(row_of(idx))), x.opcount + 2)
+        def shift(ridx):   # identical first elements: exactly the first
+            return ops.add(first(ridx), ops.truediv(head_sum.load(ridx), ops.constant(float(SHIFT_PROBE), acc)))
+        shifted = elementwise(lambda idx: ops.sub(as_value(x, idx, x.sizes, acc), shift(row_of(idx))), x.opcount + 3)
         s1 = make_reduction(var_out, shifted, dims, "sum", src_dtype=acc, dtype=acc)
         s2 = make_reduction(var_out, square(shifted), dims, "sum", src_dtype=acc, dtype=acc)
         mean = Lazy(s1.sizes, acc, x.device, lambda idx: ops.add(shift(idx), ops.truediv(
@@ -1402,11 +1443,16 @@ def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
         ssd = Lazy(s1.sizes, acc, x.device, lambda idx: ops.maximum(ops.sub(s2.load(idx), ops.truediv(
             ops.mul(s1.load(idx), s1.load(idx)), as_value(n, idx, [], acc))), ops.constant(0, acc)))
     else:
-        total = make_reduction(var_out, x, dims, "sum", src_dtype=acc, dtype=acc)
-        mean = Lazy(total.sizes, acc, x.device, lambda idx: ops.truediv(total.load(idx), as_value(n, idx, [], acc)))
-        deviation = elementwise(lambda idx: ops.sub(as_value(x, idx, x.sizes, acc), mean.load(row_of(idx))),
-                                x.opcount + 2)
+        shifted = elementwise(lambda idx: ops.sub(as_value(x, idx, x.sizes, acc), first(row_of(idx))), x.opcount + 2)
+        total = make_reduction(var_out, shifted, dims, "sum", src_dtype=acc, dtype=acc)
+        offset = Lazy(total.sizes, acc, x.device, lambda idx: ops.truediv(total.load(idx), as_value(n, idx, [], acc)))
+        deviation = elementwise(lambda idx: ops.sub(shifted.load(idx), offset.load(row_of(idx))), x.opcount + 3)
         ssd = make_reduction(var_out, square(deviation), dims, "sum", src_dtype=acc, dtype=acc)
+        if sympy.sympify(n).is_positive:   # K + the offset: exactly the value in a row of identical values
+            mean = Lazy(total.sizes, acc, x.device, lambda idx: ops.add(first(idx), offset.load(idx)))
+        elif isinstance(out, (list, tuple)):   # rows that may be empty have no first element: sum(x) / n
+            plain = make_reduction(var_out, x, dims, "sum", src_dtype=acc, dtype=acc)
+            mean = Lazy(plain.sizes, acc, x.device, lambda idx: ops.truediv(plain.load(idx), as_value(n, idx, [], acc)))
     var = pointwise_value(var_out, lambda s, c: ops.truediv(s, ops.maximum(c, ops.constant(0, acc))), ssd, divisor)
     if not isinstance(out, (list, tuple)):
         return var

@@ -27,6 +27,9 @@ SPLIT_ROW_MIN = 256             # static rows shorter than this keep one stretch
 # reductions an `omp simd` loop can carry, with their reduction clause's operator (floating max/min use
 # the prelude's NaN-propagating kiln_max/kiln_min); argmax/argmin carry an index and have no vector form
 SIMD_REDUCTIONS = {"sum": "+", "prod": "*", "any": "||", "all": "&&", "max": "max", "min": "min"}
+# floating sums over longer stretches add up in blocks of this many elements, each block's sum into a double:
+# one running float sum stops growing once it is 2^24 times the addends (10^9 ones summed to 2^29)
+SUM_BLOCK = 4096
 KEEP_ROW_MAX = 16384            # longest static row whose costly values a kernel keeps in a per-thread buffer
 
 
@@ -137,26 +140,55 @@ static inline kiln_bf16 kiln_to_bf16(float f) {
 }
 static inline float kiln_round_bf16(float f) { return kiln_load(kiln_to_bf16(f)); }
 static inline float kiln_round_half(float f) { return (float)(_Float16)f; }
+// eager's float -> integer conversion on x86 (cvttss2si and kin): NaN and values out of range give the minimum
+// of 32- and 64-bit types; narrower types take the low bits of the 32-bit conversion. C++ leaves these
+// conversions undefined, and gcc folded a known NaN's to 0.
+template <typename I, typename F> static inline I kiln_float_to_int(F x) {
+    if constexpr (sizeof(I) >= 4) {
+        constexpr F limit = F(sizeof(I) == 8 ? 9223372036854775808.0 : 2147483648.0);
+        return (x >= -limit && x < limit) ? I(x) : I(uint64_t(1) << (8 * sizeof(I) - 1));   // NaN fails both
+    } else { return I(kiln_float_to_int<int32_t>(x)); }
+}
 template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
 template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
+template <typename T> static inline T kiln_fmod(T a, T b);
+// an integer division by -1 negates, wrapping as eager's does: INT_MIN / -1 traps (SIGFPE) on x86
+template <typename T> static inline T kiln_idiv(T a, T b) { return b == T(-1) ? T(0 - (uint64_t)a) : a / b; }
 template <typename T> static inline T kiln_floordiv(T a, T b) {
-    if constexpr (kiln_is_float<T>) { return kiln_floor(a / b); }
-    else { T q = a / b; return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
+    if constexpr (kiln_is_float<T>) {   // eager's div_floor_floating: exact through fmod, NaN for inf // y
+        if (b == 0) return a / b;
+        T mod = kiln_fmod(a, b), div = (a - mod) / b;
+        if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+        if (div == 0) return __builtin_copysign(T(0), a / b);
+        T q = kiln_floor(div); return div - q > T(0.5) ? q + 1 : q;
+    } else { T q = kiln_idiv(a, b); return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q; }
 }
 template <typename T> static inline T kiln_truncdiv(T a, T b) {
-    if constexpr (kiln_is_float<T>) { return kiln_trunc(a / b); } else { return a / b; }
+    if constexpr (kiln_is_float<T>) { return kiln_trunc(a / b); } else { return kiln_idiv(a, b); }
 }
 template <typename T> static inline T kiln_fmod(T a, T b) {
     if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return fmodf(a, b); }
-    else if constexpr (kiln_is_float<T>) { return fmod(a, b); } else { return a % b; }
+    else if constexpr (kiln_is_float<T>) { return fmod(a, b); } else { return b == T(-1) ? T(0) : a % b; }
 }
 template <typename T> static inline T kiln_remainder(T a, T b) {
     T r = kiln_fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
+// eager's shifts: a count < 0 or >= the width shifts every bit out (C++ leaves those counts undefined)
+template <typename T, typename U> static inline T kiln_lshift(T a, U b) {
+    return (b < 0 || (int64_t)b >= (int64_t)(8 * sizeof(T))) ? T(0) : T((uint64_t)a << b);
+}
+template <typename T, typename U> static inline T kiln_rshift(T a, U b) {
+    return (b < 0 || (int64_t)b >= (int64_t)(8 * sizeof(T))) ? T(a < 0 ? -1 : 0) : T(a >> b);
+}
 template <typename T, typename U> static inline T kiln_pow(T a, U b) {
     if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return powf(a, (T)b); }
     else if constexpr (kiln_is_float<T>) { return pow(a, (T)b); }
-    else { T r = 1; for (U i = 0; i < b; i++) r *= a; return b < 0 ? (a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0)) : r; }
+    else {   // by squaring (a loop of b steps hung on 2 ** 10**12), unsigned: eager's wraps, C++'s signed is undefined
+        if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
+        uint64_t r = 1, base = (uint64_t)(int64_t)a;
+        for (uint64_t e = (uint64_t)b; e; e >>= 1) { if (e & 1) r *= base; base *= base; }
+        return (T)r;
+    }
 }
 #pragma omp declare reduction(kiln_max : float, double : omp_out = kiln_maximum(omp_out, omp_in)) \
     initializer(omp_priv = omp_orig)
@@ -186,12 +218,12 @@ static inline float kiln_randn(int64_t seed, int64_t offset) {
 
 BINARY_INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
                 "gt": ">", "ge": ">=", "logical_and": "&&", "logical_or": "||", "logical_xor": "!=",
-                "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
+                "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}
 CPP_OPS = {
     **{op: f"kiln_{op}({{0}})" for op in MATH1 + ROUNDING_OPS + ("isnan", "isinf", "signbit", "abs", "relu")},
     **{op: f"{{0}} {sym} {{1}}" for op, sym in BINARY_INFIX.items()},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in ("maximum", "minimum", "floordiv", "truncdiv", "remainder", "fmod",
-                                                 "pow")},
+                                                 "pow", "lshift", "rshift")},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in MATH2},
     "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
     "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / kiln_sqrt({0})",
@@ -310,6 +342,8 @@ class CppKernel(KernelWriter):
             return f"kiln_round_bf16(static_cast<float>({x}))"
         if dtype == torch.float16:
             return f"kiln_round_half(static_cast<float>({x}))"
+        if x.dtype.is_floating_point and not dtype.is_floating_point and dtype != torch.bool:
+            return f"kiln_float_to_int<{ctype(dtype)}>({x})"
         return f"static_cast<{ctype(dtype)}>({x})"
 
     def masked(self, cond, body, other):
@@ -334,6 +368,8 @@ class CppKernel(KernelWriter):
         self.args[name] = "out"
         if dtype == torch.bfloat16:
             value = f"kiln_to_bf16({value})"
+        elif value.dtype.is_floating_point and not dtype.is_floating_point:
+            value = self.spell_cast(value, dtype)
         elif ctype(dtype) != ctype(value.dtype) or dtype == torch.float16:
             value = f"static_cast<{CTYPES[dtype]}>({value})"
         tests = self.index_tests(str(index))   # an out-of-bounds index stores nothing
@@ -454,13 +490,15 @@ class CppKernel(KernelWriter):
         self.symbolic_stretch |= lanes > 1 and not rnumel.is_Integer
         header.lines += declarations.lines
         self.scope = header
-        self.loop(members, lane_accs, bodies, f"r0 < {self.print_index(stretch) if lanes > 1 else R}")
+        length = stretch if lanes > 1 else rnumel
+        self.loop(members, lane_accs, bodies, self.print_index(length),
+                  blocked=not length.is_Integer or length > SUM_BLOCK)
         if lanes > 1 and (not rnumel.is_Integer or rnumel % LANES):   # the rest of the row, on lane 0's accumulators
             self.scope = Scope(declarations, header.indent + 1)
             self.loop_scopes.add(self.scope)
             self.reduction_body(members, declarations, dict(lane_accs[0]))
             tail, self.scope = self.scope, header
-            self.loop(members, lane_accs[:1], [tail], f"r0 < {R}", start=f"{LANES} * {self.print_index(stretch)}")
+            self.loop(members, lane_accs[:1], [tail], R, start=f"{LANES} * {self.print_index(stretch)}")
         combined = set()
         for p in members:
             if p.node.is_reduction:
@@ -494,14 +532,28 @@ class CppKernel(KernelWriter):
                 self.update_accumulator(p, accs[p.node.name], value)
         return accs
 
-    def loop(self, members, lane_accs, bodies, condition, start="0"):
+    def loop(self, members, lane_accs, bodies, end, start="0", blocked=False):
+        """for r0 in [start, end): the bodies. `blocked`: floating sums run in blocks of SUM_BLOCK, whose sums
+        a double collects (the error grows with the block's length, not the row's), each block vectorized."""
         pragma = self.simd_pragma(members, lane_accs)
+        sums = [accs[p.node.name][0] for p in members if p.node.is_reduction
+                and p.node.buf.node.reduction_type == "sum" for accs in lane_accs]
+        sums = list(dict.fromkeys(a.name for a in sums if a.dtype.is_floating_point)) if blocked else []
+        pad = "    " if sums else ""
+        if sums:
+            self.scope.line(" ".join(f"double {a}_blocks = 0;" for a in sums))
+            self.scope.line(f"for (int64_t rb = {start}; rb < {end}; rb += {SUM_BLOCK}) {{")
+            start, end = "rb", f"kiln_imin(rb + {SUM_BLOCK}, {end})"
         if pragma:
-            self.scope.line(pragma)
-        self.scope.line(f"for (int64_t r0 = {start}; {condition}; r0++) {{")
+            self.scope.line(pad + pragma)
+        self.scope.line(f"{pad}for (int64_t r0 = {start}; r0 < {end}; r0++) {{")
         for body in bodies:
-            self.scope.lines += body.lines
-        self.scope.line("}")
+            self.scope.lines += [pad + line for line in body.lines]
+        self.scope.line(pad + "}")
+        if sums:
+            self.scope.line(pad + " ".join(f"{a}_blocks += {a}; {a} = 0;" for a in sums))
+            self.scope.line("}")
+            self.scope.line(" ".join(f"{a} = {a}_blocks;" for a in sums))
 
     def simd_pragma(self, members, lane_accs):
         """`omp simd` with a reduction clause per accumulator, so the compiler may vectorize it."""

@@ -32,21 +32,22 @@ def compute_dtype(dtype):
 
 # Ops that need libdevice on the GPU; the interpreter has no libdevice, so they get tl formulas there.
 LIBDEVICE = {
-    "tanh": ("libdevice.tanh({0})", "(2 * tl.sigmoid(2 * {0}) - 1)"),
-    "expm1": ("libdevice.expm1({0})", "(tl.exp({0}) - 1)"),
-    "log1p": ("libdevice.log1p({0})", "tl.log(1 + {0})"),
-    "sinh": ("libdevice.sinh({0})", "((tl.exp({0}) - tl.exp(-{0})) / 2)"),
+    # the interpreter's formulas keep their relative accuracy in the tails (tanh(1e-8), log1p(1e-10), erfc(9))
+    "tanh": ("libdevice.tanh({0})", "kiln_tanh({0})"),
+    "expm1": ("libdevice.expm1({0})", "kiln_expm1({0})"),
+    "log1p": ("libdevice.log1p({0})", "kiln_log1p({0})"),
+    "sinh": ("libdevice.sinh({0})", "kiln_sinh({0})"),
     "cosh": ("libdevice.cosh({0})", "((tl.exp({0}) + tl.exp(-{0})) / 2)"),
     "tan": ("libdevice.tan({0})", "(tl.sin({0}) / tl.cos({0}))"),
-    "asinh": ("libdevice.asinh({0})", "tl.log({0} + tl.sqrt({0} * {0} + 1))"),
+    "asinh": ("libdevice.asinh({0})", "kiln_asinh({0})"),
     "acosh": ("libdevice.acosh({0})", "tl.log({0} + tl.sqrt({0} * {0} - 1))"),
-    "atanh": ("libdevice.atanh({0})", "(0.5 * tl.log((1 + {0}) / (1 - {0})))"),
-    "erfc": ("libdevice.erfc({0})", "(1 - tl.erf({0}))"),
+    "atanh": ("libdevice.atanh({0})", "(0.5 * kiln_log1p(2 * {0} / (1 - {0})))"),
+    "erfc": ("libdevice.erfc({0})", "kiln_erfc({0})"),
     "log10": ("libdevice.log10({0})", "(tl.log({0}) * 0.4342944819032518)"),
     "round": ("libdevice.nearbyint({0})", "kiln_round_even({0})"),
     "trunc": ("libdevice.trunc({0})", "tl.where({0} < 0, tl.ceil({0}), tl.floor({0}))"),
     "pow": ("libdevice.pow({0}, {1})", "kiln_pow({0}, {1})"),
-    "hypot": ("libdevice.hypot({0}, {1})", "tl.sqrt({0} * {0} + {1} * {1})"),
+    "hypot": ("libdevice.hypot({0}, {1})", "kiln_hypot({0}, {1})"),
     "asin": ("libdevice.asin({0})", "kiln_atan({0} / tl.sqrt(1 - {0} * {0}))"),
     "acos": ("libdevice.acos({0})", "(1.5707963267948966 - kiln_atan({0} / tl.sqrt(1 - {0} * {0})))"),
     "atan": ("libdevice.atan({0})", "kiln_atan({0})"), "atan2": ("libdevice.atan2({0}, {1})", "kiln_atan2({0}, {1})"),
@@ -75,7 +76,7 @@ def target_ops():
 
 INFIX = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
          "gt": ">", "ge": ">=", "logical_and": "&", "logical_or": "|", "logical_xor": "^", "bitwise_and": "&",
-         "bitwise_or": "|", "bitwise_xor": "^", "lshift": "<<", "rshift": ">>"}
+         "bitwise_or": "|", "bitwise_xor": "^"}
 TRITON_OPS = {
     **{op: f"({{0}} {s} {{1}})" for op, s in INFIX.items()},
     **{op: f"tl.{op}({{0}})" for op in ("exp", "exp2", "log", "log2", "sqrt", "sin", "cos", "erf", "floor", "ceil",
@@ -87,8 +88,11 @@ TRITON_OPS = {
     "minimum": "tl.minimum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
     "where": "tl.where({0}, {1}, {2})", "rand": "tl.rand({0}, {1})", "randn": "tl.randn({0}, {1})",
     "fmod": "kiln_fmod({0}, {1})", "floordiv": "kiln_floordiv({0}, {1})", "truncdiv": "kiln_truncdiv({0}, {1})",
-    "remainder": "kiln_remainder({0}, {1})",
+    "remainder": "kiln_remainder({0}, {1})", "lshift": "kiln_lshift({0}, {1})", "rshift": "kiln_rshift({0}, {1})",
 }
+
+# integer operands' spellings, where the float ones (tl.floor, libdevice) take floats only
+INTEGER_OPS = {"floor": "{0}", "ceil": "{0}", "trunc": "{0}", "round": "{0}", "pow": "kiln_pow_int({0}, {1})"}
 
 PRELUDE = '''
 import triton
@@ -142,19 +146,40 @@ def kiln_truncdiv(a, b):
 
 
 @triton.jit
-def kiln_floordiv(a, b):
+def kiln_fmod(a, b):
+    # C's fmod (exact; x for an infinite divisor; signed zeros kept): libdevice's on the GPU, where Triton's
+    # float % is a - trunc(a / b) * b; numpy's fmod under the interpreter
     if a.dtype.is_floating():
-        return tl.floor(a / b)
+        return {float_fmod}
+    return a % b
+
+
+@triton.jit
+def kiln_floordiv(a, b):
+    if a.dtype.is_floating():   # eager's div_floor_floating: exact through fmod, NaN for inf // y
+        mod = kiln_fmod(a, b)
+        div = (a - mod) / b
+        div = tl.where((mod != 0) & ((b < 0) != (mod < 0)), div - 1, div)
+        q = tl.floor(div)
+        q = tl.where(div - q > 0.5, q + 1, q)
+        q = tl.where(div == 0, (a / b) * 0, q)   # a zero with the quotient's sign (|a / b| < 1 here)
+        return tl.where(b == 0, a / b, q)
     q = a // b
     return q - ((q * b != a) & ((a < 0) != (b < 0))).to(q.dtype)
 
 
 @triton.jit
-def kiln_fmod(a, b):
-    if a.dtype.is_floating():
-        q = a / b
-        return a - tl.where(q < 0, tl.ceil(q), tl.floor(q)) * b
-    return a % b
+def kiln_lshift(a, b):
+    # eager's shifts: a count < 0 or >= the width shifts every bit out (LLVM leaves those counts undefined)
+    inside = (b >= 0) & (b < a.dtype.primitive_bitwidth)
+    return tl.where(inside, a << tl.where(inside, b, 0).to(a.dtype), 0).to(a.dtype)
+
+
+@triton.jit
+def kiln_rshift(a, b):
+    inside = (b >= 0) & (b < a.dtype.primitive_bitwidth)
+    fill = tl.where(a < 0, a >> (a.dtype.primitive_bitwidth - 1), 0).to(a.dtype)   # the sign, in every bit
+    return tl.where(inside, a >> tl.where(inside, b, 0).to(a.dtype), fill).to(a.dtype)
 
 
 @triton.jit
@@ -166,7 +191,8 @@ def kiln_remainder(a, b):
 @triton.jit
 def kiln_round_even(x):
     r = tl.floor(x + 0.5)
-    return tl.where((r - x == 0.5) & (r - 2 * tl.floor(r / 2) != 0), r - 1, r)
+    r = tl.where((r - x == 0.5) & (r - 2 * tl.floor(r / 2) != 0), r - 1, r)
+    return tl.where(r == 0, x * 0, r)   # -0.4 rounds to -0.0, as nearbyint does
 
 
 @triton.jit
@@ -189,20 +215,104 @@ def kiln_atan(x):
     base = tl.where(big, 1.5707963267948966, tl.where(mid, 0.7853981633974483, 0.0))
     z = t * t
     r = base + (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * t + t
-    return tl.where(x < 0, -r, r)
+    return tl.where(kiln_signbit(x), -r, r)   # atan(-0.0) is -0.0
 
 
 @triton.jit
 def kiln_atan2(y, x):
+    # C's atan2, signed zeros included: atan2(-0.0, -1) is -pi, atan2(0, -0.0) is pi
     r = kiln_atan(y / x)
     pi = 3.141592653589793
-    return tl.where(x > 0, r, tl.where(x < 0, tl.where(y < 0, r - pi, r + pi),
-                                       tl.where(y > 0, pi / 2, tl.where(y < 0, -pi / 2, 0.0))))
+    away = tl.where(kiln_signbit(y), -pi, pi)   # the half-turn toward y's side
+    on_axis = tl.where(y == 0, tl.where(kiln_signbit(x), away, y), tl.where(kiln_signbit(y), -pi / 2, pi / 2))
+    return tl.where((x == 0) & (y == y), on_axis, tl.where(x < 0, r + away, r))
+
+
+@triton.jit
+def kiln_expm1(x):
+    # the interpreter has no libdevice: Kahan's exp(x) - 1, exact to a few ulps where exp(x) rounds to near 1
+    u = tl.exp(x)
+    r = tl.where(u == 1, x, (u - 1) * x / tl.log(u))
+    return tl.where((u == 0) | (u == float("inf")), u - 1, r)
+
+
+@triton.jit
+def kiln_log1p(x):
+    # Kahan's log(1 + x): the rounding of 1 + x divided back out
+    u = 1 + x
+    r = tl.where(u == 1, x, tl.log(u) * x / (u - 1))
+    return tl.where((u == 0) | (u == float("inf")) | (u < 0), tl.log(u), r)
+
+
+@triton.jit
+def kiln_tanh(x):
+    t = kiln_expm1(-2 * tl.abs(x))
+    r = -t / (t + 2)
+    return tl.where(kiln_signbit(x), -r, r)   # -0.0 stays -0.0
+
+
+@triton.jit
+def kiln_sinh(x):
+    t = kiln_expm1(tl.abs(x))
+    r = tl.where(t == float("inf"), t, 0.5 * (t + t / (t + 1)))
+    return tl.where(kiln_signbit(x), -r, r)
+
+
+@triton.jit
+def kiln_asinh(x):
+    a = tl.abs(x)
+    r = tl.where(a > 1e18, tl.log(a) + 0.6931471805599453, kiln_log1p(a + a * a / (1 + tl.sqrt(1 + a * a))))
+    return tl.where(kiln_signbit(x), -r, r)
+
+
+@triton.jit
+def kiln_erfc(x):
+    # Numerical Recipes' erfcc: relative error < 1.2e-7 everywhere, tails included (1 - erf(x) is 0 past x = 4)
+    z = tl.abs(x)
+    t = 1 / (1 + 0.5 * z)
+    p = -0.82215223 + t * 0.17087277
+    p = 0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * p))
+    p = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * p))))
+    r = t * tl.exp(-z * z + p)
+    return tl.where(x < 0, 2 - r, r)
+
+
+@triton.jit
+def kiln_hypot(x, y):
+    # scaled, so that x * x cannot overflow; an infinite side wins over a NaN one, as in C
+    a = tl.maximum(tl.abs(x), tl.abs(y))
+    b = tl.minimum(tl.abs(x), tl.abs(y))
+    q = b / tl.where(a == 0, 1, a)
+    r = a * tl.sqrt(1 + q * q)
+    return tl.where((tl.abs(x) == float("inf")) | (tl.abs(y) == float("inf")), float("inf"), r)
+
+
+@triton.jit
+def kiln_lgamma_near_1(e):
+    # lgamma(1 + e) = -euler * e + sum over k >= 2 of (-1)^k zeta(k) / k * e^k: its zero at e = 0 kept exactly
+    p = 1.0001227133 / 13
+    p = 1.0002460866 / 12 - e * p
+    p = 1.0004941886 / 11 - e * p
+    p = 1.0009945751 / 10 - e * p
+    p = 1.0020083928 / 9 - e * p
+    p = 1.0040773562 / 8 - e * p
+    p = 1.0083492774 / 7 - e * p
+    p = 1.0173430620 / 6 - e * p
+    p = 1.0369277551 / 5 - e * p
+    p = 1.0823232337 / 4 - e * p
+    p = 1.2020569032 / 3 - e * p
+    p = 1.6449340668 / 2 - e * p
+    return e * (-0.5772156649015329 + e * p)
 
 
 @triton.jit
 def kiln_lgamma(x):
-    # the interpreter has no libdevice: reflection for x < 0.5, then a shift to z >= 6 and Stirling's series
+    # the interpreter has no libdevice: near its zeros at 1 and 2 a series; elsewhere reflection for x < 0.5,
+    # then a shift to z >= 6 and Stirling's series (which near 1 and 2 cancels to an absolute error only)
+    near1 = tl.abs(x - 1) < 0.2
+    near2 = tl.abs(x - 2) < 0.2
+    e = tl.where(near2, x - 2, x - 1)
+    series = kiln_lgamma_near_1(e) + tl.where(near2, kiln_log1p(e), 0.0)
     neg = x < 0.5
     v = tl.where(neg, 1.0 - x, x)
     prod = v * (v + 1) * (v + 2) * (v + 3) * (v + 4) * (v + 5)
@@ -210,13 +320,31 @@ def kiln_lgamma(x):
     iz = 1.0 / z
     stirling = (z - 0.5) * tl.log(z) - z + 0.9189385332046727 + iz * (1.0 / 12 - iz * iz * (1.0 / 360 - iz * iz / 1260))
     lg = stirling - tl.log(tl.abs(prod))
-    return tl.where(neg, tl.log(3.141592653589793 / tl.abs(tl.sin(3.141592653589793 * x))) - lg, lg)
+    lg = tl.where(neg, tl.log(3.141592653589793 / tl.abs(tl.sin(3.141592653589793 * x))) - lg, lg)
+    return tl.where(near1 | near2, series, lg)
 
 
 @triton.jit
 def kiln_logaddexp(a, b):
     m = tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
-    return tl.where((m == float("inf")) | (m == float("-inf")), m, m + tl.log(1 + tl.exp(-tl.abs(a - b))))
+    return tl.where((m == float("inf")) | (m == float("-inf")), m, m + {log1p}(tl.exp(-tl.abs(a - b))))
+
+
+@triton.jit
+def kiln_pow_int(a, b):
+    # by squaring, wrapping as eager's integer pow does; negative exponents: 1 for a == 1, +-1 for a == -1, else 0
+    base = a + (b * 0).to(a.dtype)
+    e = b + (a * 0).to(b.dtype)
+    r = base * 0 + 1
+    for _ in range(b.dtype.primitive_bitwidth - 1):
+        r = tl.where((e & 1) != 0, r * base, r)
+        base = base * base
+        e = e >> 1
+    if b.dtype.is_int_unsigned():
+        return r
+    odd = (b & 1) != 0
+    negative = tl.where(a == 1, 1, tl.where(a == -1, tl.where(odd, -1, 1), 0)).to(r.dtype)
+    return tl.where(b < 0, negative, r)
 
 
 @triton.jit
@@ -224,7 +352,7 @@ def kiln_pow(a, b):
     mag = tl.exp(b * tl.log(tl.abs(a)))
     odd = (b - 2 * tl.floor(b / 2)) == 1
     neg = tl.where((b == tl.floor(b)), tl.where(odd, -mag, mag), float("nan"))
-    return tl.where(b == 0, 1.0, tl.where(a < 0, neg, mag))
+    return tl.where((b == 0) | (a == 1), 1.0, tl.where(a < 0, neg, mag))   # 1 ** nan is 1, as in C
 '''
 
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
@@ -279,6 +407,12 @@ class TritonKernel(KernelWriter):
 
     def mul(self, a, b):
         return self.emit(f"({a} & {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.binary("mul", a, b)
+
+    def apply(self, op, args):
+        dtype = result_dtype(op, args)
+        if op in INTEGER_OPS and not dtype.is_floating_point:
+            return self.emit(INTEGER_OPS[op].format(*args), dtype)
+        return super().apply(op, args)
 
     def binary(self, op, a, b):
         return self.emit(self.OPS[op].format(a, b), result_dtype(op, (a, b)))
@@ -374,9 +508,10 @@ class TritonKernel(KernelWriter):
 
     # -- the kernel
     def config(self):
-        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and static sizes."""
+        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and sizes (symbolic ones by their hints)."""
         k = self.kernel
-        N, R = ir.static_numel([k.numel], 1 << 20), ir.static_numel([k.rnumel], None)
+        N, R = self.size_hint(k.numel) or 1 << 20, self.size_hint(k.rnumel)
+        static_r = ir.static_numel([k.rnumel], None) is not None
         if k.scan:   # rows in blocks of up to 1024, carried from block to block
             rblock = min(next_pow2(R or 1024), 1024)
             return min(next_pow2(N), max(1, 1024 // rblock)), rblock, False, 4
@@ -394,13 +529,24 @@ class TritonKernel(KernelWriter):
         if self.rows_interleaved():
             # lanes along the contiguous outputs, a short stretch of the reduced dim each
             rblock = min(next_pow2(R or 64), 64)
-            return min(next_pow2(N), 64), rblock, R is not None and R <= 64, 8
-        if R is not None and R <= PERSISTENT_MAX:
+            return min(next_pow2(N), 64), rblock, static_r and R <= 64, 8
+        if R is not None and R <= PERSISTENT_MAX and static_r:
             rblock = next_pow2(R)
             xblock = min(next_pow2(N), max(1, 4096 // rblock))   # short rows: several per program
             warps = 16 if rblock >= 8192 else 8 if xblock * rblock >= 2048 else 4
             return xblock, rblock, True, warps
+        if R is not None and R < 2048:   # a symbolic row, looped (right for any length) in tiles fit to its hint
+            rblock = next_pow2(R)
+            xblock = min(next_pow2(N), max(1, 2048 // rblock))
+            return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
         return 1, 2048, False, 8
+
+    def size_hint(self, expr):
+        """expr's value if static, else its value at the sizes the graph was traced with (None if unknown).
+        Tiles sized by a hint stay correct for other sizes: only persistent rows need the exact length."""
+        expr = sympy.sympify(expr)
+        hints = getattr(self.graph, "size_hints", {})
+        return ir.static_numel([expr.subs({s: hints[s.name] for s in expr.free_symbols if s.name in hints})], None)
 
     def unit_stride(self, expr, var, other):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""
@@ -630,7 +776,9 @@ def generate_module(kernels, graph):
         if group:
             sources.append(group_source(kernel, info))
         texts[kernel.name] = "\n\n".join(sources)
-    return "\n\n".join([PRELUDE.format(libdevice=lib), *texts.values()]) + "\n", launches, texts
+    spelled = dict(float_fmod="a % b", log1p="kiln_log1p") if interpreting() else \
+        dict(float_fmod="libdevice.fmod(a, b)", log1p="libdevice.log1p")
+    return "\n\n".join([PRELUDE.format(libdevice=lib, **spelled), *texts.values()]) + "\n", launches, texts
 
 
 def group_source(group, info):

@@ -1,0 +1,229 @@
+"""Numerics a random-program fuzzer found off eager (issue 24): infinities, signed zeros, NaNs, shift counts,
+casts out of range, long sums, tails of special functions. Each test compares with eager bit for bit where
+eager's answer is exact (NaN where eager has NaN, the sign of a zero), else against fp64.
+
+Runs on both targets: C++ by default, Triton with TRITON_INTERPRET=1 KILN_TARGET=triton."""
+import os
+
+import pytest
+import torch
+
+from conftest import kiln_compile
+
+INF, NAN = float("inf"), float("nan")
+TRITON = os.environ.get("KILN_TARGET") == "triton"
+cpp_only = pytest.mark.skipif(TRITON, reason="C++ target only")
+
+
+def assert_bitwise_equal(actual, expected):
+    """Same dtype, same values, NaN where eager has NaN, and the same sign of every zero."""
+    assert actual.dtype == expected.dtype and actual.shape == expected.shape
+    if not expected.dtype.is_floating_point:
+        assert torch.equal(actual, expected), f"\n{actual}\n{expected}"
+        return
+    nan = expected.isnan()
+    assert torch.equal(actual.isnan(), nan), f"NaN differs\n{actual}\n{expected}"
+    a, e = actual.masked_fill(nan, 0), expected.masked_fill(nan, 0)
+    assert torch.equal(a, e) and torch.equal(a.signbit(), e.signbit()), f"\n{actual}\n{expected}"
+
+
+# every numerator against every divisor: infinities, signed zeros, NaN, and finite values
+NUMERATORS = [1.0, -1.0, 0.0, -0.0, INF, -INF, 5.5, -5.5, NAN, 3.0, -7.25]
+DIVISORS = [INF, -INF, 0.0, -0.0, 2.0, -2.0, 0.75, NAN, 1.0]
+
+
+def all_pairs():
+    x = torch.tensor(NUMERATORS).repeat_interleave(len(DIVISORS))
+    return x, torch.tensor(DIVISORS).repeat(len(NUMERATORS))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a, b: torch.div(a, b, rounding_mode="floor"), torch.floor_divide,
+    lambda a, b: torch.div(a, b, rounding_mode="trunc"), torch.remainder, torch.fmod,
+    lambda a, b: torch.round(a / b), lambda a, b: torch.remainder(a, INF) + torch.fmod(b, -INF)],
+    ids=["div_floor", "floor_divide", "div_trunc", "remainder", "fmod", "round", "scalar_inf_divisor"])
+def test_division_family_special_values(fn):
+    """inf // y is NaN, x // inf is 0 or -1, x % inf is x or inf, fmod(x, inf) is x, and zeros keep their sign."""
+    x, y = all_pairs()
+    assert_bitwise_equal(kiln_compile(fn)(x, y), fn(x, y))
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64])
+@pytest.mark.parametrize("fn", [torch.bitwise_left_shift, torch.bitwise_right_shift], ids=["lshift", "rshift"])
+def test_shift_counts_out_of_range(fn, dtype):
+    """Counts < 0 or >= the width shift every bit out (a negative value shifted right: all ones)."""
+    a = torch.tensor([1, 100 if dtype == torch.uint8 else -1, 5, 77], dtype=dtype).repeat_interleave(9)
+    s = torch.tensor([-1, 0, 3, 7, 8, 15, 16, 31, 64]).repeat(4)
+    s = s.clamp(min=0).to(dtype) if dtype == torch.uint8 else s.to(dtype)
+    assert_bitwise_equal(kiln_compile(fn)(a, s), fn(a, s))
+
+
+def test_shift_by_scalar_counts():
+    fn = lambda t: torch.stack([torch.bitwise_left_shift(t, -1), torch.bitwise_right_shift(t, 70),  # noqa: E731
+                                torch.bitwise_left_shift(t, 64)])
+    t = torch.tensor([1, -5, 3])
+    assert_bitwise_equal(kiln_compile(fn)(t), fn(t))
+
+
+@pytest.mark.parametrize("src", [torch.float32, torch.bfloat16, torch.float16, torch.float64])
+@pytest.mark.parametrize("dst", [torch.int32, torch.int64, torch.int8, torch.uint8, torch.int16, torch.bool])
+def test_float_to_int_out_of_range(src, dst):
+    """NaN, inf and values out of range, as CPU eager converts them (x86: the type's minimum for 32/64 bits,
+    the low bits of the int32 conversion for narrower types). The multiply keeps the cast inside a kernel."""
+    x = torch.tensor([NAN, INF, -INF, 1e10, -1e10, 300.0, -300.0, 2.5, 3e9, -3e9, 70000.0, -0.5]).to(src)
+    fn = lambda t: (t * 1).to(dst)  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int32, torch.int64])
+@pytest.mark.parametrize("op", ["floor", "ceil", "trunc", "round"])
+def test_rounding_integers(op, dtype):
+    """Integers are their own rounding (Triton's tl.floor and libdevice take floats only)."""
+    x = torch.tensor([0, 3, 100, 7], dtype=dtype) - (0 if dtype == torch.uint8 else 50)
+    fn = lambda t: getattr(torch, op)(t * 1)  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int32, torch.int64])
+def test_integer_pow(dtype):
+    """int ** int tensors, a scalar ** tensor and tensor ** scalar: wrapping as eager does, negative exponents
+    giving 0 (or +-1 for a base of +-1)."""
+    signed = dtype != torch.uint8
+    a = torch.tensor([2, 3, 0, 1, 7, 5] + ([-1, -1, -3, 2] if signed else [255, 1, 9, 2]), dtype=dtype)
+    b = torch.tensor([3, 5, 0, 9, 2, 1] + ([-3, 4, 3, -1] if signed else [3, 4, 3, 6]), dtype=dtype)
+    fn = lambda x, y: torch.stack([x ** y, 3 ** y, x ** 3, (x * 1) ** 2])  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))
+
+
+@pytest.mark.parametrize("shape,dims", [((4, 1000), [1]), ((2, 40000), [1]), ((6, 3, 5), [0, 2])],
+                         ids=["short_rows", "long_rows", "two_dims"])
+def test_variance_of_identical_values_is_zero(shape, dims):
+    """Exactly 0, as eager's Welford gives (sum / n is off by rounding), so std's gradient is eager's 0, not
+    noise; var_mean's mean is the value itself."""
+    x = torch.full(shape, 0.7)
+    fn = lambda t: torch.stack([t.var(dims), t.std(dims, correction=0), *torch.var_mean(t, dims)])  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
+    xs = [x.clone().requires_grad_() for _ in range(2)]
+    kiln_compile(lambda t: t.std(dims).sum())(xs[0]).backward()
+    xs[1].std(dims).sum().backward()
+    assert torch.equal(xs[0].grad, xs[1].grad), f"{xs[0].grad}\n{xs[1].grad}"   # 0 (of either sign) where eager's is
+
+
+@pytest.mark.parametrize("fn", [torch.max, torch.min, torch.median, torch.nanmedian,
+                                lambda t: t.amax(1), lambda t: t.max(1).values],
+                         ids=["max", "min", "median", "nanmedian", "amax_dim", "max_dim"])
+def test_nan_gradient_reaches_only_selected_elements(fn):
+    """A NaN upstream gradient through a selecting reduction: eager puts it into the selected elements only
+    (max()'s backward index_puts its share; NaN * 0 from a 0/1 mask would reach every element)."""
+    x = torch.tensor([[1.0, 5.0, 3.0], [7.0, 2.0, 7.0]])
+    grads = []
+    for f in (kiln_compile(fn), fn):
+        leaf = x.clone().requires_grad_()
+        out = f(leaf)
+        out.backward(torch.full_like(out, NAN))
+        grads.append(leaf.grad)
+    assert_bitwise_equal(*grads)
+
+
+TAILS = {
+    "tanh": [1e-8, -1e-8, 1e-3, 0.3, -0.7, 5.0, 30.0, -30.0, 0.0, -0.0, INF, NAN],
+    "expm1": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, -50.0, 80.0, 100.0, -INF, INF, -0.0],
+    "log1p": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, 1e30, -1.0, -0.999, INF, -2.0, -0.0],
+    "erfc": [0.0, 0.3, 1.0, 3.0, 5.0, 9.0, -1.0, -5.0, INF, -INF],
+    "lgamma": [1 + 1e-4, 1 - 1e-4, 2 + 1e-4, 2 - 1e-4, 1.1, 0.85, 2.15, 0.5, 3.3, 10.0, -0.5, 1e-3, 1.0, 2.0],
+    "sinh": [1e-8, -1e-8, 0.3, -2.0, 50.0, 100.0, -100.0, -0.0],
+    "asinh": [1e-8, -1e-8, 0.3, -2.0, 1e20, -1e20, -0.0],
+    "atanh": [1e-8, -1e-8, 0.3, -0.9, 1.0, -1.0, -0.0],
+}
+
+
+@pytest.mark.parametrize("op", list(TAILS))
+def test_special_function_tails(op):
+    """Relative accuracy in the tails (the interpreter's formulas: exp(x) - 1, log(1 + x), 1 - erf(x) lost it
+    all there); infinities, NaN and signed zeros as eager."""
+    x = torch.tensor(TAILS[op])
+    fn = getattr(torch, op)
+    actual, expected, ref = kiln_compile(lambda t: fn(t))(x), fn(x), fn(x.double())
+    finite = expected.isfinite() & (expected != 0)   # in float32's range
+    rel = (actual.double() - ref).abs() / ref.abs()
+    assert rel[finite].max() < 2e-6, f"{op}: relative error {rel[finite].max():.2e}\n{actual}\n{ref}"
+    assert_bitwise_equal(actual[~finite], expected[~finite])
+
+
+def test_hypot_does_not_overflow():
+    a, b = torch.tensor([1e20, 3.0, 0.0, INF, NAN, -1e-30]), torch.tensor([1e20, 4.0, 0.0, NAN, INF, 1e-30])
+    actual, ref = kiln_compile(torch.hypot)(a, b), torch.hypot(a.double(), b.double())
+    torch.testing.assert_close(actual.double(), ref, rtol=2e-6, atol=0)
+
+
+@cpp_only
+@pytest.mark.parametrize("shape,dim", [((2 * 10 ** 6, 4), 0), ((1, 2 ** 24), 1)], ids=["columns", "row"])
+def test_long_float_sums_stay_accurate(shape, dim):
+    """float32 sums over millions of elements: error from fp64 no worse than eager's cascade sum's
+    (one running sum per vector lane drifted 10x further; past 2^24 addends per lane it stopped growing)."""
+    x = torch.rand(shape)
+    ref = x.double().sum(dim)
+    fn = lambda t: t.sum(dim)  # noqa: E731
+    for dynamic in (False, True):
+        err = (kiln_compile(fn, dynamic=dynamic)(x).double() - ref).abs().max()
+        eager_err = (fn(x).double() - ref).abs().max()
+        assert err <= 2 * eager_err + 1e-3, f"dynamic={dynamic}: error {err:.3g}, eager's {eager_err:.3g}"
+
+
+@pytest.mark.skipif(not TRITON, reason="Triton target only")
+def test_symbolic_reduction_tiles_follow_the_size_hint(monkeypatch):
+    """A dynamic reduction over rows traced at length 3 gets a small row tile (it had 2048 lanes per row of 3:
+    200x slower than static), looped so that it stays right for longer rows."""
+    from kiln.codegen import triton as triton_codegen
+    configs = []
+    original = triton_codegen.TritonKernel.config
+
+    def spy(self):
+        config = original(self)
+        if self.kernel.is_reduction:
+            configs.append(config)
+        return config
+    monkeypatch.setattr(triton_codegen.TritonKernel, "config", spy)
+    fn = lambda t: torch.stack([t.sum(1), t.softmax(1)[:, 0], t.amax(1)])  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    for n in (3, 5, 1000, 3000):
+        x = torch.randn(64, n)
+        torch.testing.assert_close(compiled(x), fn(x), rtol=1e-5, atol=1e-4)
+    assert configs and all(rblock <= 4 for _, rblock, _, _ in configs), configs
+
+
+def test_integer_pow_huge_exponent():
+    """By squaring: a loop of b multiplications ran for hours on 2 ** 10**12; overflow wraps as eager's."""
+    a, b = torch.tensor([2, 3, -1, 1, 7]), torch.tensor([10 ** 12, 10 ** 12 + 1, 10 ** 12 + 1, 10 ** 15, 63])
+    fn = lambda x, y: x ** y  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))
+
+
+def test_logaddexp_tail_and_pow_of_one():
+    """logaddexp(0, -30) keeps log1p(exp(-30)) ~ 9e-14 (log(1 + tiny) is 0); 1 ** nan is 1."""
+    a, b = torch.tensor([0.0, -1e-3, 5.0]), torch.tensor([-30.0, -40.0, 5.0])
+    actual, ref = kiln_compile(torch.logaddexp)(a, b), torch.logaddexp(a.double(), b.double())
+    torch.testing.assert_close(actual.double(), ref, rtol=2e-6, atol=0)
+    x, y = torch.tensor([1.0, 1.0, 2.0]), torch.tensor([NAN, INF, NAN])
+    assert_bitwise_equal(kiln_compile(torch.pow)(x, y), torch.pow(x, y))
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_integer_min_divided_by_minus_one(dtype):
+    """INT_MIN // -1 wraps to INT_MIN and INT_MIN % -1 is 0, as in eager (x86's idiv traps: the process died of
+    SIGFPE; eager's own trunc division still does, so it has no reference here)."""
+    low = torch.iinfo(dtype).min
+    a, b = torch.tensor([low, low, 7, -7], dtype=dtype), torch.tensor([-1, 1, -1, -1], dtype=dtype)
+    fn = lambda x, y: torch.stack([x // y, x % y, torch.fmod(x, y)])  # noqa: E731
+    assert_bitwise_equal(kiln_compile(fn)(a, b), fn(a, b))
+
+
+def test_arctangents_keep_signed_zeros():
+    """atan(-0.0) and asin(-0.0) are -0.0; atan2 takes the half-turn toward y's side, zeros' signs included."""
+    y = torch.tensor([-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, 1.0, -1.0, NAN, 2.0])
+    x = torch.tensor([-1.0, -1.0, -0.0, -0.0, 0.0, 0.0, -0.0, 0.0, 0.0, -3.0])
+    fn = lambda a, b: torch.stack([torch.atan(a), torch.asin(a), torch.atan2(a, b)])  # noqa: E731
+    actual, expected = kiln_compile(fn)(y, x), fn(y, x)
+    torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0, equal_nan=True)
+    zeros = expected == 0
+    assert torch.equal(actual[zeros].signbit(), expected[zeros].signbit()), f"\n{actual}\n{expected}"

@@ -1,0 +1,114 @@
+"""The real-model suite's GPU rows in one process, within a time budget: eager, Inductor and kiln side by side.
+
+    PYTHONPATH=. python3 scripts/gpu_models.py --out DIR [--models gpt2,bert,...] [--train] [--budget-s 500]
+
+Per model (full size, kiln.tools.models): accuracy of the first call against eager and an fp64 copy of the
+model (kiln.tools.accuracy), the first call's time less a steady call's (compile time; fresh cache dirs
+for the whole process, so the first model also pays each compiler's start-up), peak memory above the
+inputs and parameters, kiln's kernels and fallbacks, and the median time of a call in alternating rounds
+with the speedup over eager. Inference runs in bf16, training (--train: forward and backward of the logits'
+sum, gradients compared) in fp32. `kiln bench --suite models --device cuda` gives the same rows with cold
+and warm compiles in worker processes, at several times the wall time.
+"""
+import argparse
+import copy
+import json
+import os
+import tempfile
+import time
+
+for var in ("KILN_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):   # cold compiles
+    os.environ[var] = tempfile.mkdtemp(prefix=var.lower())
+
+import torch  # noqa: E402
+
+import kiln  # noqa: E402
+from kiln.tools import accuracy  # noqa: E402
+from kiln.tools.bench import _compile, _compile_time, _interleaved_times, _make_step, _peak_memory, _references  # noqa: E402
+from kiln.tools.workloads import suite_workloads, workload  # noqa: E402
+
+BACKENDS = ("inductor", "kiln")
+
+
+def run_model(name, train, device="cuda"):
+    dtype = torch.float32 if train or device == "cpu" else torch.bfloat16
+    size = "gpu" if device == "cuda" else "quick"
+    w = workload(name)
+    module = w.make_module(device, dtype, size, train)
+    inputs = w.make_inputs(device, dtype, size)
+    fp64, eager = _references(module, inputs, train)
+    row = {"model": name, "mode": f"{'train' if train else 'inference'} {str(dtype)[6:]}"}
+    steps = {"eager": _make_step(copy.deepcopy(module), inputs, train)}
+    row["eager_peak_mib"] = (_peak_memory(steps["eager"], device) or 0) / 2 ** 20
+    for backend in BACKENDS:
+        kiln.reset_stats()
+        try:
+            step = _make_step(_compile(copy.deepcopy(module), backend), inputs, train)
+            result, row[f"{backend}_compile_s"] = _compile_time(step, device)
+        except Exception as e:   # a row, never a crash
+            row[f"{backend}_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+            continue
+        row[f"{backend}_accuracy"] = accuracy.accuracy_error(result, eager, fp64) or "ok"
+        row[f"{backend}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+        if backend == "kiln":
+            stats = kiln.stats()
+            row.update(kiln_kernels=stats["kernels_generated"], kiln_fallback_ops=stats["fallback_ops"],
+                       kiln_graphs_fallback=stats["graphs_fallback"], kiln_graphs=stats["graphs_compiled"])
+        steps[backend] = step
+    for backend, t in _interleaved_times(steps, device).items():
+        row[f"{backend}_ms"], row[f"{backend}_speedup"] = t["median_ms"], t.get("speedup")
+    if "kiln_ms" in row and "inductor_ms" in row:
+        row["kiln_vs_inductor"] = row["inductor_ms"] / row["kiln_ms"]
+    return row
+
+
+def markdown(rows):
+    cols = ["model", "mode", "eager_ms", "inductor_speedup", "kiln_speedup", "kiln_vs_inductor", "kiln_accuracy",
+            "inductor_compile_s", "kiln_compile_s", "eager_peak_mib", "inductor_peak_mib", "kiln_peak_mib",
+            "kiln_fallback_ops", "kiln_graphs_fallback"]
+
+    def cell(v):
+        return f"{v:.3g}" if isinstance(v, float) else ("" if v is None else str(v))
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(cell(r.get(c, r.get(c.replace("accuracy", "error")))) for c in cols) + " |"
+              for r in rows]
+    return "\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", required=True)
+    p.add_argument("--models", default=None, help="comma-separated (default: the whole suite)")
+    p.add_argument("--train", action="store_true")
+    p.add_argument("--device", default="cuda", help="cuda (full-size models) or cpu (small ones: a check of this script)")
+    p.add_argument("--budget-s", type=float, default=500, help="no model starts after this many seconds")
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    names = a.models.split(",") if a.models else suite_workloads("models")
+    start, rows = time.time(), []
+    path = os.path.join(a.out, f"models_{'train' if a.train else 'infer'}")
+    meta = {"device": torch.cuda.get_device_name() if a.device == "cuda" else "cpu", "torch": torch.__version__, "date": time.strftime("%Y-%m-%d"),
+            "command": "PYTHONPATH=. python3 scripts/gpu_models.py " + " ".join(
+                f"--{k.replace('_', '-')} {v}" for k, v in vars(a).items() if v not in (None, False, True)) +
+            (" --train" if a.train else "")}
+    for name in names:
+        if time.time() - start > a.budget_s:
+            print(f"budget spent: {name} and later models not run", flush=True)
+            break
+        torch._dynamo.reset()
+        try:
+            row = run_model(name, a.train, a.device)
+        except Exception as e:
+            row = {"model": name, "error": f"{type(e).__name__}: {str(e)[:200]}"}
+        rows.append(row)
+        print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
+        if a.device == "cuda":
+            torch.cuda.empty_cache()
+        with open(path + ".json", "w") as f:
+            json.dump({"metadata": meta, "rows": rows}, f, indent=1)
+        with open(path + ".md", "w") as f:
+            f.write(markdown(rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -86,3 +86,11 @@ def test_row_index_is_computed_once_per_row(tmp_path):
     source = next(tmp_path.glob("*/kernel*embedding*.cpp")).read_text()
     loop = source.split("#pragma omp simd")[1].split("}")[0]
     assert "idx" in source and "_ok" not in loop and "_bad" not in loop
+
+
+def test_gpu_assert_message_fits_cuda():
+    """torch._assert_async takes at most 254 characters on CUDA; a graph with many indexing ops had more."""
+    from kiln.runtime.wrapper import index_assert_message
+    sites = {i: (f"kernel{i}", (f"op_number_{i}", "embedding")) for i in range(1, 40)}
+    message = index_assert_message("g0_inference", sites)
+    assert len(message) < 255 and message.startswith("kiln: an index read by g0_inference is out of bounds")

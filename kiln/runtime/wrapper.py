@@ -52,6 +52,14 @@ def reads_only_where_written(kernel, out, src):
     return all(sympy.expand(index - a.store_index) == 0 for name, index in a.loads if name == src)
 
 
+def index_assert_message(graph, sites):
+    """The message of the GPU's asynchronous index check: CUDA's assert takes at most 254 characters (T5's
+    graph named so many ops that its first call failed)."""
+    ops = ", ".join(sorted({o for _, ops in sites.values() for o in ops}))
+    message = f"kiln: an index read by {graph} is out of bounds (ops: {ops})"
+    return message if len(message) < 255 else message[:250] + "...)"
+
+
 def index_error(flags, sites):
     site, index, size, _ = flags.tolist()
     flags.copy_(torch.tensor([0, 0, 0, 1]))   # the next call starts clean
@@ -163,8 +171,8 @@ class WrapperCode:
         if device.type == "cpu":
             self.lines.append(f"    if not _index_ok[0]: _index_error({ir.INDEX_FLAGS}, _index_sites)")
         else:
-            self.lines.append(f"    torch._assert_async(_index_ok, 'kiln: an index read by {self.name} is out of "
-                              f"bounds (ops: {', '.join(sorted({o for _, ops in sites.values() for o in ops}))})')")
+            self.globals["_index_message"] = index_assert_message(self.name, sites)
+            self.lines.append("    torch._assert_async(_index_ok, _index_message)")
 
     def allocation(self, lay):
         device = lay.device

@@ -1,0 +1,44 @@
+"""The real-model suite's small configs (kiln.tools.models) through kiln, strict: the logits, and after a
+training step the loss and every parameter's gradient, against eager and an fp64 copy of the model, by
+the bench's accuracy rule (kiln.tools.accuracy). The Triton interpreter runs a subset, as it is slow."""
+import copy
+import os
+
+import pytest
+import torch
+
+import kiln
+from kiln.tools.accuracy import accuracy_error
+from kiln.tools.workloads import suite_workloads, workload
+
+pytest.importorskip("transformers")
+MODELS = suite_workloads("models")
+UNDER_INTERPRETER = ["gpt2", "bert", "t5", "vit", "resnet", "convnext"]
+
+
+def step(module, inputs, train):
+    if not train:
+        with torch.no_grad():
+            return [module(*inputs)]
+    for p in module.parameters():
+        p.grad = None
+    loss = module(*inputs)
+    loss.backward()
+    return [loss.detach()] + [p.grad for p in module.parameters()]
+
+
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+@pytest.mark.parametrize("name", MODELS)
+def test_real_model(name, train):
+    if os.environ.get("KILN_TARGET") == "triton" and name not in UNDER_INTERPRETER:
+        pytest.skip("the Triton interpreter runs a subset of the suite")
+    w = workload(name)
+    module = w.make_module("cpu", torch.float32, "tiny", train)
+    inputs = w.make_inputs("cpu", torch.float32, "tiny")
+    fp64 = step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs], train)
+    eager = step(copy.deepcopy(module), inputs, train)
+    before = kiln.stats()
+    result = step(kiln.compile(module, options={"strict": True}), inputs, train)
+    error = accuracy_error(result, eager, fp64)
+    assert error is None, f"{name}: {error}"
+    assert kiln.stats()["graphs_fallback"] == before["graphs_fallback"]

@@ -17,6 +17,7 @@ LAYOUTS = ("contig", "contig", "t", "slice", "expand")
 
 
 def new_input(rng, shape, dtype, layout="contig", grad=False, high=None):
+    dtype = str(dtype).replace("torch.", "")   # a name: programs are JSON
     return {"shape": list(shape), "dtype": dtype, "layout": layout, "grad": grad, "high": high}
 
 
@@ -397,7 +398,7 @@ def generate(seed, n_ops=None, dynamic_fraction=0.2, specials=False, out_of_rang
         program["inputs"].append(new_input(rng, random_shape(rng), dtype, rng.choice(LAYOUTS),
                                            grad=grad and dtype in FLOAT))
     pool = pool_of(program)
-    for _ in range(n_ops or rng.randint(1, 6)):
+    for _ in range(n_ops or rng.randint(1, 8)):
         fns, weights = zip(*MENU)
         for _attempt in range(10):
             fn = rng.choices(fns, weights)[0]

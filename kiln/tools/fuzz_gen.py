@@ -42,7 +42,8 @@ def render_input(name, spec, specials, variant=0):
         make = f"torch.rand({tuple(base)}, generator=g) < 0.5"
     else:
         make = f"torch.randint(-8, 9, {tuple(base)}, generator=g).to(torch.{dtype})"
-    lines = [f"{name}_leaf = {make}"]
+    # each input draws from its own generator, so shrinking or dropping one leaves the others' values alone
+    lines = [f"g = torch.Generator().manual_seed({spec['gen']} + seed)", f"{name}_leaf = {make}"]
     if spec["grad"] and dtype in FLOAT:
         lines.append(f"{name}_leaf.requires_grad_(True)")
         lines.append(f"leaves.append({name}_leaf)")
@@ -69,7 +70,7 @@ def render(program, with_helpers=True):
     out += [f"    return ({''.join(v + ', ' for v in outputs(program))})", ""]
     out += ["", "def make_inputs(f64=False, variant=0):",
             "    f = lambda d: torch.float64 if f64 and d.is_floating_point else d",
-            f"    g = torch.Generator().manual_seed({program['seed']} + variant)", "    leaves = []"]
+            f"    seed = {program['seed']} * 1000 + 100 * variant", "    leaves = []"]
     variants = [0, 1] if program.get("twice") else [0]   # variant 1: a second shape, to recompile
     for variant in variants:
         indent = "        " if program.get("twice") else "    "
@@ -395,8 +396,8 @@ def generate(seed, n_ops=None, dynamic_fraction=0.2, specials=False, out_of_rang
     grad = rng.random() < 0.6
     for _ in range(rng.choice([1, 1, 2, 3])):
         dtype = rng.choice(["float32"] * 4 + ["bfloat16", "int64", "int32", "bool"])
-        program["inputs"].append(new_input(rng, random_shape(rng), dtype, rng.choice(LAYOUTS),
-                                           grad=grad and dtype in FLOAT))
+        program["inputs"].append({**new_input(rng, random_shape(rng), dtype, rng.choice(LAYOUTS),
+                                                grad=grad and dtype in FLOAT), "gen": len(program["inputs"])})
     pool = pool_of(program)
     for _ in range(n_ops or rng.randint(1, 8)):
         fns, weights = zip(*MENU)
@@ -406,9 +407,9 @@ def generate(seed, n_ops=None, dynamic_fraction=0.2, specials=False, out_of_rang
             saved = list(program["inputs"])
 
             def add_input(spec):
-                program["inputs"].append(spec)
+                program["inputs"].append({**spec, "gen": len(program["inputs"])})
                 name = f"x{len(program['inputs']) - 1}"
-                pool.append(Value(name, eval_input(program, spec)))
+                pool.append(Value(name, eval_input(program, program["inputs"][-1])))
                 return name
             pool_len = len(pool)
             code = fn(rng, a, pool, add_input, oob=out_of_range) if fn is op_index else fn(rng, a, pool, add_input)

@@ -4,9 +4,14 @@ import pytest
 from kiln.tools.fuzz import campaign, drop_op, shrink
 from kiln.tools.fuzz_gen import generate, outputs, render
 
-# Known, not-yet-fixed bug classes kept out of the CI budget (signature substrings). Each names its issue.
-# (empty: the CI programs have no inf/nan inputs, where most known bugs live; the campaign covers those)
-EXCLUDED = ()
+# Known, not-yet-fixed bug classes kept out of the CI budget (substrings of "target|op:dtype|kind" signatures).
+# The CI programs have no inf/nan inputs, where most known bugs live; the campaign (bench/fuzz/) covers those.
+EXCLUDED = (
+    # issue 24 fuzz finding "Triton bf16 reductions": a bfloat16 sum (and a bf16 matmul, a sum of products) on
+    # the Triton target is further from fp64 than eager (RMSE 0.0135 vs 0.00278 for a sum of 6), see bench/fuzz/
+    "triton|sum:bfloat16|output_wrong_values",
+    "triton|matmul:bfloat16|output_wrong_values",
+)
 
 CI_SEED, CI_PROGRAMS = 0, 40
 

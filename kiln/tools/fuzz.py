@@ -85,10 +85,11 @@ def run_case(case, target):
                 if error:
                     kind = "dtype_shape" if error.startswith("output 0: expected") else "wrong_values"
                     return {"kind": f"{what}_{kind}", "detail": f"variant {variant}: " + error[10:], "output": i,
-                            "what": what}
+                            "what": what, "dtype": str(e.dtype).replace("torch.", "")}
                 if what == "output" and r is not None and _strides_differ(r, e):
                     return {"kind": "output_strides", "detail": f"variant {variant}: strides {r.stride()} vs "
-                            f"eager's {e.stride()} for shape {list(r.shape)}", "output": i, "what": what}
+                            f"eager's {e.stride()} for shape {list(r.shape)}", "output": i, "what": what,
+                            "dtype": str(e.dtype).replace("torch.", "")}
     return {"kind": "ok"}
 
 
@@ -168,9 +169,11 @@ def failing_op(program, result):
 
 
 def signature(program, result):
-    """Op + error kind: one finding per signature (exception messages without their numbers)."""
+    """Op (with the failing output's dtype) + error kind: one finding per signature (exception messages
+    without their numbers)."""
     message = re.sub(r"\d+", "N", result.get("detail", "").split("\n")[0])[:80] if "raise" in result["kind"] else ""
-    return f"{failing_op(program, result)}|{result['kind']}" + (f"|{message}" if message else "")
+    dtype = f":{result['dtype']}" if result.get("dtype") else ""
+    return f"{failing_op(program, result)}{dtype}|{result['kind']}" + (f"|{message}" if message else "")
 
 
 # ------------------------------------------------------------------------------------------ shrinking
@@ -292,8 +295,8 @@ def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fracti
                 counts[target][result["kind"]] = counts[target].get(result["kind"], 0) + 1
                 if result["kind"] == "ok":
                     continue
-                pre = (target, signature(program, result))
-                if pre in seen or any(x in pre[1] for x in exclude):
+                pre = f"{target}|{signature(program, result)}"
+                if pre in seen or any(x in pre for x in exclude):
                     continue
                 seen.add(pre)
                 want = result["kind"]
@@ -305,6 +308,8 @@ def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fracti
                 if final["kind"] != want:
                     small, final = program, result
                 sig = f"{target}|{signature(small, final)}"
+                if any(x in sig for x in exclude):
+                    continue
                 if sig in findings:
                     findings[sig]["seeds"].append(s)
                     continue

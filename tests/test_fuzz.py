@@ -4,16 +4,18 @@ import pytest
 from kiln.tools.fuzz import campaign, drop_op, shrink
 from kiln.tools.fuzz_gen import generate, outputs, render
 
-# Known, not-yet-fixed bug classes kept out of the CI budget (substrings of "target|op:dtype|kind" signatures).
+# Known, not-yet-fixed bug classes kept out of the CI budget: regexes over "target|op:dtype|kind" signatures.
 # The CI programs have no inf/nan inputs, where most known bugs live; the campaign (bench/fuzz/) covers those.
 EXCLUDED = (
-    # issue 24 fuzz finding "Triton bf16 reductions": a bfloat16 sum (and a bf16 matmul, a sum of products) on
-    # the Triton target is further from fp64 than eager (RMSE 0.0135 vs 0.00278 for a sum of 6), see bench/fuzz/
-    "triton|sum:bfloat16|output_wrong_values",
-    "triton|matmul:bfloat16|output_wrong_values",
+    # issue 24 fuzz finding "Triton interpreter bf16 casts truncate" (bench/fuzz/FINDINGS.md): under
+    # TRITON_INTERPRET=1, x.to(tl.bfloat16) rounds toward zero, not to nearest even as eager does, so every
+    # bfloat16 result (casts, sums, matmuls, pow) on the Triton target is up to one bf16 ulp off
+    r"^triton\|\w+:bfloat16\|(output|grad)_wrong_values",
+    # known (issue 24 list, being fixed): clone + slice assignment output layout differs from eager's
+    r"\|clone_setitem:\w+\|output_strides",
 )
 
-CI_SEED, CI_PROGRAMS = 0, 40
+CI_SEED, CI_PROGRAMS = 0, 120
 
 
 def test_generation_is_deterministic_and_valid():

@@ -296,7 +296,7 @@ def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fracti
                 if result["kind"] == "ok":
                     continue
                 pre = f"{target}|{signature(program, result)}"
-                if pre in seen or any(x in pre for x in exclude):
+                if pre in seen or any(re.search(x, pre) for x in exclude):
                     continue
                 seen.add(pre)
                 want = result["kind"]
@@ -308,7 +308,7 @@ def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fracti
                 if final["kind"] != want:
                     small, final = program, result
                 sig = f"{target}|{signature(small, final)}"
-                if any(x in sig for x in exclude):
+                if any(re.search(x, sig) for x in exclude):
                     continue
                 if sig in findings:
                     findings[sig]["seeds"].append(s)

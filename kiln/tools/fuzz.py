@@ -237,15 +237,16 @@ def candidates(program):
             yield {**program, "seed": seed}
 
 
-def shrink(program, still_fails, budget=200):
-    """A smaller program for which still_fails(program) holds: greedy, restarting after each success."""
-    tried = 0
+def shrink(program, still_fails, budget=200, seconds=300):
+    """A smaller program for which still_fails(program) holds: greedy, restarting after each success; at most
+    `budget` candidates and `seconds` (a hang costs a worker timeout per candidate)."""
+    tried, deadline = 0, time.time() + seconds
     improved = True
-    while improved and tried < budget:
+    while improved and tried < budget and time.time() < deadline:
         improved = False
         for cand in candidates(program):
             tried += 1
-            if tried > budget:
+            if tried > budget or time.time() > deadline:
                 break
             if still_fails(cand):
                 program, improved = cand, True

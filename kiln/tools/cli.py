@@ -8,6 +8,7 @@ COMMANDS = {
     "bench": ("kiln.tools.bench", "main_bench"),
     "report": ("kiln.tools.report", "main_report"),
     "coverage": ("kiln.tools.coverage", "main"),
+    "fuzz": ("kiln.tools.fuzz", "main"),
 }
 
 

@@ -1,0 +1,371 @@
+"""`kiln fuzz`: random programs (kiln/tools/fuzz_gen.py) compiled by kiln and compared with eager.
+
+Each program runs in a worker subprocess (one per target; the Triton one has TRITON_INTERPRET=1 set before
+triton is imported), so a segfault, abort or hang is recorded as a crash and the campaign goes on. A result
+fails if kiln's outputs or gradients fail kiln's fp64 accuracy rule, if output dtypes, shapes or strides
+differ from eager's, if kiln raises where eager does not, or if eager raises and kiln returns. Each new
+failure is shrunk (delta debugging over ops, input shapes and layouts) and written to --out as JSON and
+markdown with a standalone pytest repro.
+"""
+import argparse
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+import traceback
+
+WORKER_TIMEOUT = 120   # seconds for one program (C++ builds included) before it counts as a hang
+
+
+# ------------------------------------------------------------------------------------------ worker side
+
+def _loss_grads(outs, leaves, torch):
+    """Gradients of a fixed weighted sum of the floating outputs that need them."""
+    terms = [(o.double() * torch.cos(torch.arange(o.numel(), dtype=torch.float64)).reshape(o.shape)).sum()
+             for o in outs if o.requires_grad and o.is_floating_point()]
+    if not terms or not leaves:
+        return []
+    return list(torch.autograd.grad(sum(terms), leaves, allow_unused=True))
+
+
+def _run(fn, make, variant, torch, f64=False):
+    leaves, xs = make(f64=f64, variant=variant)
+    outs = list(fn(*xs))
+    return outs, _loss_grads(outs, leaves, torch)
+
+
+def _strides_differ(a, b):
+    """Strides of dims longer than one differ (the only strides a caller can observe)."""
+    if a.numel() == 0:
+        return False
+    return any(sa != sb for n, sa, sb in zip(a.shape, a.stride(), b.stride()) if n > 1)
+
+
+def run_case(case, target):
+    """One program: {'kind': 'ok'} or a failure {'kind', 'detail', 'output'}."""
+    import torch
+
+    import kiln
+    from kiln.tools.accuracy import accuracy_error
+    torch._dynamo.reset()
+    ns = {}
+    exec(compile(case["src"], "<fuzz program>", "exec"), ns)  # noqa: S102 (a generated program)
+    fn, make = ns["fn"], ns["make_inputs"]
+    options = {"strict": True, **({"target": "triton"} if target == "triton" else {})}
+    compiled = kiln.compile(fn, dynamic=True if case["dynamic"] else None, options=options)
+    for variant in ([0, 1] if case["twice"] else [0]):
+        try:
+            eager, eager_grads = _run(fn, make, variant, torch)
+        except Exception as e:  # noqa: BLE001 (eager's error: kiln must raise too)
+            try:
+                _run(compiled, make, variant, torch)
+            except Exception:  # noqa: BLE001
+                continue
+            return {"kind": "no_raise", "detail": f"eager raised {type(e).__name__}: {str(e)[:200]}; kiln returned",
+                    "output": None}
+        try:
+            fp64, fp64_grads = _run(fn, make, variant, torch, f64=True)
+        except Exception:  # noqa: BLE001 (fp64 inputs not accepted: eager is the reference)
+            fp64, fp64_grads = eager, eager_grads
+        try:
+            result, grads = _run(compiled, make, variant, torch)
+        except Exception as e:  # noqa: BLE001
+            last = traceback.format_exception_only(type(e), e)[-1].strip()
+            return {"kind": f"raise:{type(e).__name__}", "detail": last[:600], "output": None}
+        for what, res, ref, ref64 in (("output", result, eager, fp64), ("grad", grads, eager_grads, fp64_grads)):
+            if len(res) != len(ref):
+                return {"kind": f"{what}_count", "detail": f"{len(res)} vs eager's {len(ref)}", "output": None}
+            for i, (r, e, e64) in enumerate(zip(res, ref, ref64)):
+                error = accuracy_error([r.detach()] if r is not None else [None],
+                                       [e.detach()] if e is not None else [None],
+                                       [e64.detach()] if e64 is not None else [None])
+                if error:
+                    kind = "dtype_shape" if error.startswith("output 0: expected") else "wrong_values"
+                    return {"kind": f"{what}_{kind}", "detail": f"variant {variant}: " + error[10:], "output": i,
+                            "what": what, "dtype": str(e.dtype).replace("torch.", "")}
+                if what == "output" and r is not None and _strides_differ(r, e):
+                    return {"kind": "output_strides", "detail": f"variant {variant}: strides {r.stride()} vs "
+                            f"eager's {e.stride()} for shape {list(r.shape)}", "output": i, "what": what,
+                            "dtype": str(e.dtype).replace("torch.", "")}
+    return {"kind": "ok"}
+
+
+def worker_main(target):
+    """Read one JSON case a line from stdin, answer one JSON result a line on stdout."""
+    import warnings
+    warnings.filterwarnings("ignore")
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr   # generated code and kiln print nothing into the protocol
+    for line in sys.stdin:
+        case = json.loads(line)
+        try:
+            result = run_case(case, target)
+        except Exception as e:  # noqa: BLE001 (a harness problem shows as a finding, not a dead campaign)
+            result = {"kind": f"harness:{type(e).__name__}", "detail": str(e)[:300], "output": None}
+        real_stdout.write(json.dumps(result) + "\n")
+        real_stdout.flush()
+    return 0
+
+
+# ------------------------------------------------------------------------------------------ driver side
+
+class Worker:
+    """A persistent worker subprocess for one target; restarted after a crash or a hang."""
+
+    def __init__(self, target, cache_dir=None):
+        self.target, self.cache_dir, self.proc = target, cache_dir, None
+
+    def start(self):
+        env = dict(os.environ)
+        if self.target == "triton":
+            env["TRITON_INTERPRET"] = "1"
+        if self.cache_dir:
+            env.setdefault("KILN_CACHE_DIR", self.cache_dir)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen([sys.executable, "-m", "kiln.tools.fuzz", "--worker", self.target],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=env, text=True, start_new_session=True)
+
+    def run(self, case, timeout=WORKER_TIMEOUT):
+        if self.proc is None or self.proc.poll() is not None:
+            self.start()
+        self.proc.stdin.write(json.dumps(case) + "\n")
+        self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        line = self.proc.stdout.readline() if ready else ""
+        if line:
+            return json.loads(line)
+        if self.proc.poll() is None:
+            self.stop()
+            return {"kind": "crash:timeout", "detail": f"no answer in {timeout} s", "output": None}
+        code = self.proc.wait()
+        self.proc = None
+        return {"kind": f"crash:exit{code}", "detail": f"worker died with status {code}", "output": None}
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.kill()   # our own child, by its handle
+            self.proc.wait()
+            self.proc = None
+
+
+def case_of(program):
+    from kiln.tools.fuzz_gen import render
+    return {"src": render(program), "dynamic": program["dynamic"], "twice": program["twice"]}
+
+
+def failing_op(program, result):
+    """The op that produced the failing output, or the program's last op."""
+    from kiln.tools.fuzz_gen import outputs
+    if result.get("output") is not None and result.get("what") == "output":
+        outs = outputs(program)
+        if result["output"] < len(outs):
+            return next(op["name"] for op in program["ops"] if op["out"] == outs[result["output"]])
+    return program["ops"][-1]["name"] if program["ops"] else "none"
+
+
+def signature(program, result):
+    """Op (with the failing output's dtype) + error kind: one finding per signature (exception messages
+    without their numbers)."""
+    message = re.sub(r"\d+", "N", result.get("detail", "").split("\n")[0])[:80] if "raise" in result["kind"] else ""
+    dtype = f":{result['dtype']}" if result.get("dtype") else ""
+    return f"{failing_op(program, result)}{dtype}|{result['kind']}" + (f"|{message}" if message else "")
+
+
+# ------------------------------------------------------------------------------------------ shrinking
+
+def drop_op(program, k):
+    """The program without op k; later reads of its value read its first operand instead."""
+    from kiln.tools.fuzz_gen import reads
+    op = program["ops"][k]
+    operands = sorted(reads(op), key=lambda n: op["code"].index(n))
+    ops = [dict(o) for o in program["ops"][:k] + program["ops"][k + 1:]]
+    if any(op["out"] in reads(o) for o in ops):
+        if not operands:
+            return None
+        for o in ops:
+            o["code"] = re.sub(rf"\b{op['out']}\b", operands[0], o["code"])
+    return {**program, "ops": ops}
+
+
+def unused_inputs_dropped(program):
+    """Inputs no op reads are dropped (renamed so fn's parameters stay x0, x1, ...)."""
+    from kiln.tools.fuzz_gen import reads
+    used = set().union(*[reads(op) for op in program["ops"]]) if program["ops"] else set()
+    keep = [i for i in range(len(program["inputs"])) if f"x{i}" in used]
+    if len(keep) == len(program["inputs"]):
+        return program
+    rename = {f"x{i}": f"x{j}" for j, i in enumerate(keep)}
+    ops = [{**op, "code": re.sub(r"\bx\d+\b", lambda m: rename.get(m.group(0), m.group(0)), op["code"])}
+           for op in program["ops"]]
+    return {**program, "inputs": [program["inputs"][i] for i in keep], "ops": ops}
+
+
+def candidates(program):
+    """Smaller variants of a program, most aggressive first."""
+    n = len(program["ops"])
+    chunk = n // 2
+    while chunk >= 1:      # delta debugging: drop chunks of ops (from the end first: later ops read earlier ones)
+        for start in range(n - chunk, -1, -chunk):
+            p = program
+            for k in reversed(range(start, start + chunk)):
+                p = drop_op(p, k) if p else None
+            if p and p["ops"]:
+                yield unused_inputs_dropped(p)
+        chunk //= 2
+    for flag in ("twice", "dynamic", "specials"):
+        if program.get(flag):
+            yield {**program, flag: False}
+    for i, spec in enumerate(program["inputs"]):
+        simpler = []
+        if spec["layout"] != "contig":
+            simpler.append({**spec, "layout": "contig"})
+        if spec["grad"]:
+            simpler.append({**spec, "grad": False})
+        for d, size in enumerate(spec["shape"]):
+            for smaller in sorted({1, size // 2} - {size}):
+                if smaller < size:
+                    simpler.append({**spec, "shape": spec["shape"][:d] + [smaller] + spec["shape"][d + 1:]})
+        for s in simpler:
+            yield {**program, "inputs": program["inputs"][:i] + [s] + program["inputs"][i + 1:]}
+    for seed in (0, 1):
+        if program["seed"] != seed:
+            yield {**program, "seed": seed}
+
+
+def shrink(program, still_fails, budget=200, seconds=300):
+    """A smaller program for which still_fails(program) holds: greedy, restarting after each success; at most
+    `budget` candidates and `seconds` (a hang costs a worker timeout per candidate)."""
+    tried, deadline = 0, time.time() + seconds
+    improved = True
+    while improved and tried < budget and time.time() < deadline:
+        improved = False
+        for cand in candidates(program):
+            tried += 1
+            if tried > budget or time.time() > deadline:
+                break
+            if still_fails(cand):
+                program, improved = cand, True
+                break
+    return program
+
+
+def repro(program, target, finding):
+    """A standalone pytest snippet reproducing a finding."""
+    from kiln.tools.fuzz_gen import render
+    options = {"strict": True, **({"target": "triton"} if target == "triton" else {})}
+    env = "# run with TRITON_INTERPRET=1 set before triton is imported (e.g. in the environment)\n" \
+        if target == "triton" else ""
+    dynamic = "True" if program["dynamic"] else "None"
+    return (f"# kiln fuzz finding: {finding['kind']}: {finding['detail'][:200]}\n{env}"
+            + render(program) + f"""
+
+def test_fuzz_{re.sub(r'[^a-z0-9]+', '_', finding['signature'].lower())[:60].strip('_')}():
+    import kiln
+    from kiln.tools.fuzz import run_case
+    import inspect, sys
+    case = {{"src": inspect.getsource(sys.modules[__name__]), "dynamic": {dynamic}, "twice": {program['twice']}}}
+    result = run_case(case, {target!r})  # eager vs kiln with options={options}: outputs, grads, strides
+    assert result["kind"] == "ok", result
+""")
+
+
+# ------------------------------------------------------------------------------------------ campaign
+
+def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fraction=0.0, out_of_range=False,
+             exclude=(), progress_every=10, shrink_budget=150, log=print):
+    """Run `programs` programs per target; returns the findings (also written under out)."""
+    import random
+
+    from kiln.tools.fuzz_gen import generate
+    os.makedirs(out, exist_ok=True)
+    workers = {t: Worker(t) for t in targets}
+    findings, seen, counts = {}, set(), {t: {} for t in targets}
+    started = time.time()
+    try:
+        for n in range(programs):
+            s = seed + n
+            specials = random.Random(s * 7919).random() < specials_fraction
+            program = generate(s, dynamic_fraction=dynamic_fraction, specials=specials, out_of_range=out_of_range)
+            for target in targets:
+                result = workers[target].run(case_of(program))
+                counts[target][result["kind"]] = counts[target].get(result["kind"], 0) + 1
+                if result["kind"] == "ok":
+                    continue
+                pre = f"{target}|{signature(program, result)}"
+                if pre in seen or any(re.search(x, pre) for x in exclude):
+                    continue
+                seen.add(pre)
+                want = result["kind"]
+
+                def still_fails(cand, target=target, want=want):
+                    return workers[target].run(case_of(cand))["kind"] == want
+                small = shrink(program, still_fails, shrink_budget)
+                final = workers[target].run(case_of(small))
+                if final["kind"] != want:
+                    small, final = program, result
+                sig = f"{target}|{signature(small, final)}"
+                if any(re.search(x, sig) for x in exclude):
+                    continue
+                if sig in findings:
+                    findings[sig]["seeds"].append(s)
+                    continue
+                finding = {"signature": sig, "target": target, "kind": final["kind"], "detail": final["detail"],
+                           "seed": s, "seeds": [s], "ops": [op["name"] for op in small["ops"]],
+                           "program": small}
+                finding["repro"] = repro(small, target, finding)
+                findings[sig] = finding
+                log(f"[fuzz] finding {sig}: {final['detail'][:160]}")
+                write_findings(out, findings, counts, programs, seed)
+            if (n + 1) % progress_every == 0 or n + 1 == programs:
+                log(f"[fuzz] {n + 1}/{programs} programs, {len(findings)} findings, "
+                    f"{time.time() - started:.0f} s; results {counts}")
+    finally:
+        for w in workers.values():
+            w.stop()
+    write_findings(out, findings, counts, programs, seed)
+    return list(findings.values())
+
+
+def write_findings(out, findings, counts, programs, seed):
+    with open(os.path.join(out, "findings.json"), "w") as f:
+        json.dump({"programs": programs, "seed": seed, "results": counts, "findings": list(findings.values())},
+                  f, indent=1)
+    lines = [f"# kiln fuzz: {programs} programs from seed {seed}", "", f"results per target: {counts}", ""]
+    for sig, fd in sorted(findings.items()):
+        lines += [f"## {sig}", "", f"- kind: {fd['kind']}; seeds {fd['seeds'][:10]}; ops {fd['ops']}",
+                  f"- {fd['detail'][:400]}", "", "```python", fd["repro"], "```", ""]
+    with open(os.path.join(out, "findings.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--worker"]:
+        return worker_main(argv[1])
+    parser = argparse.ArgumentParser(prog="kiln fuzz", description=__doc__.split("\n")[0])
+    parser.add_argument("--target", choices=["cpp", "triton", "both"], default="cpp")
+    parser.add_argument("--programs", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="fuzz_out")
+    parser.add_argument("--dynamic-fraction", type=float, default=0.2)
+    parser.add_argument("--specials-fraction", type=float, default=0.0,
+                        help="fraction of programs whose float inputs hold inf, -inf, nan, -0.0")
+    parser.add_argument("--out-of-range", action="store_true", help="some index tensors hold out-of-range indices")
+    parser.add_argument("--jobs", type=int, default=1, help="only 1 (one worker per target) is implemented")
+    parser.add_argument("--shrink-budget", type=int, default=150)
+    parser.add_argument("--progress-every", type=int, default=10)
+    args = parser.parse_args(argv)
+    targets = ["cpp", "triton"] if args.target == "both" else [args.target]
+    findings = campaign(targets, args.programs, args.seed, args.out, args.dynamic_fraction, args.specials_fraction,
+                        args.out_of_range, progress_every=args.progress_every, shrink_budget=args.shrink_budget)
+    print(f"[fuzz] {len(findings)} findings written to {args.out}/findings.md")
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

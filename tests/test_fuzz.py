@@ -1,0 +1,64 @@
+"""kiln fuzz: a fixed-seed budget of random programs on both targets must find nothing; the shrinker works."""
+import pytest
+
+from kiln.tools.fuzz import campaign, drop_op, shrink
+from kiln.tools.fuzz_gen import generate, outputs, render
+
+# Known, not-yet-fixed bug classes kept out of the CI budget: regexes over "target|op:dtype|kind" signatures.
+# The CI programs have no inf/nan inputs, where most known bugs live; the campaign (bench/fuzz/) covers those.
+EXCLUDED = (
+    # issue 24 fuzz finding "Triton interpreter bf16 casts truncate" (bench/fuzz/FINDINGS.md): under
+    # TRITON_INTERPRET=1, x.to(tl.bfloat16) rounds toward zero, not to nearest even as eager does, so every
+    # bfloat16 result (casts, sums, matmuls, pow) on the Triton target is up to one bf16 ulp off
+    r"^triton\|\w+:bfloat16\|(output|grad)_wrong_values",
+    # known (issue 24 list, being fixed): clone + slice assignment output layout differs from eager's
+    r"\|clone_setitem:\w+\|output_strides",
+)
+
+CI_SEED, CI_PROGRAMS = 0, 120
+
+
+def test_generation_is_deterministic_and_valid():
+    for seed in range(30):
+        a, b = generate(seed), generate(seed)
+        assert a == b
+        assert a["ops"], seed
+        src = render(a)
+        ns = {}
+        exec(src, ns)   # eager runs every generated program
+        leaves, xs = ns["make_inputs"]()
+        assert len(ns["fn"](*xs)) == len(outputs(a))
+
+
+def test_shrinker_finds_the_planted_op():
+    # a fake bug: "the compiler" fails whenever a program contains a cumsum; the shrinker keeps only that op
+    seed = next(s for s in range(1000) if len(generate(s)["ops"]) >= 5
+                and any("cumsum" in op["code"] for op in generate(s)["ops"]))
+    program = generate(seed)
+
+    def still_fails(p):
+        try:
+            ns = {}
+            exec(render(p), ns)
+            ns["fn"](*ns["make_inputs"]()[1])
+        except Exception:   # an invalid candidate does not reproduce the bug
+            return False
+        return any("cumsum" in op["code"] for op in p["ops"])
+
+    small = shrink(program, still_fails)
+    assert [op["name"] for op in small["ops"]] == ["cumsum"]
+    assert len(small["inputs"]) == 1 and all(s <= 1 for s in small["inputs"][0]["shape"])
+
+
+def test_drop_op_rewires_readers():
+    program = {"seed": 0, "dynamic": False, "twice": False, "inputs": [],
+               "ops": [{"name": "neg", "code": "v1 = torch.neg(x0)", "out": "v1"},
+                       {"name": "exp", "code": "v2 = torch.exp(v1)", "out": "v2"}]}
+    assert drop_op(program, 0)["ops"] == [{"name": "exp", "code": "v2 = torch.exp(x0)", "out": "v2"}]
+
+
+@pytest.mark.parametrize("target", ["cpp", "triton"])
+def test_fixed_seed_budget_finds_nothing(target, tmp_path):
+    findings = campaign([target], CI_PROGRAMS, CI_SEED, str(tmp_path), dynamic_fraction=0.3,
+                        exclude=EXCLUDED, progress_every=1000, shrink_budget=60, log=lambda *a: None)
+    assert not findings, "\n\n".join(f["signature"] + "\n" + f["repro"] for f in findings)

@@ -11,8 +11,6 @@ EXCLUDED = (
     # TRITON_INTERPRET=1, x.to(tl.bfloat16) rounds toward zero, not to nearest even as eager does, so every
     # bfloat16 result (casts, sums, matmuls, pow) on the Triton target is up to one bf16 ulp off
     r"^triton\|\w+:bfloat16\|(output|grad)_wrong_values",
-    # known (issue 24 list, being fixed): clone + slice assignment output layout differs from eager's
-    r"\|clone_setitem:\w+\|output_strides",
 )
 
 CI_SEED, CI_PROGRAMS = 0, 120

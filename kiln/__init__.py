@@ -3,9 +3,9 @@
     fast = kiln.compile(model)                 # or torch.compile(model, backend="kiln")
     kiln.stats()                               # counters: graphs, kernels, fallbacks
 """
-from kiln import logs  # noqa: F401  (applies KILN_LOGS)
+from kiln import logs   # applies KILN_LOGS on import
 from kiln.capture import compile, kiln_backend, reset_stats, stats
 
 triton_compiler = compile   # the name the design documents use
 
-__all__ = ["compile", "triton_compiler", "kiln_backend", "stats", "reset_stats"]
+__all__ = ["compile", "triton_compiler", "kiln_backend", "stats", "reset_stats", "logs"]

@@ -1,6 +1,5 @@
 """Library calls and fallbacks whose output layout follows their arguments': kiln may lay the arguments out
 otherwise than the trace did, so nothing downstream may assume the traced output strides (issue 24)."""
-import pytest
 import torch
 import torch.nn.functional as F
 

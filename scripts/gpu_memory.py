@@ -2,6 +2,8 @@
 
     PYTHONPATH=. python3 scripts/gpu_memory.py --out DIR [--models vit_base,deit_tiny,...] [--train]
 
+--models takes the timm short names below or any model of the suite that takes one input (vit, bert, ...).
+
 Peak memory is max_memory_allocated during one step, above what was allocated before it (the inputs and
 parameters). For kiln, the CUDA allocator's history is replayed to the peak, and the blocks live there are
 listed by size with the line of the generated wrapper (or of torch) that allocated them; the wrappers are
@@ -23,6 +25,15 @@ MODELS = {"vit_base": "vit_base_patch16_224", "deit_tiny": "deit_tiny_patch16_22
 
 
 def build(name, train):
+    """A timm model by the short names above, else any model of the suite (kiln.tools.models) at full size."""
+    if name not in MODELS:
+        from kiln.tools.workloads import workload
+        w, dtype = workload(name), torch.float32 if train else torch.bfloat16
+        model = w.make_module("cuda", dtype, "gpu").model   # the transformers/timm model inside Logits
+        (x, *rest) = w.make_inputs("cuda", dtype, "gpu")
+        if rest:
+            raise ValueError(f"{name} takes several inputs; this probe passes one")
+        return model.train(train), x
     import timm
     model = timm.create_model(MODELS[name], pretrained=False).cuda()
     x = torch.randn(32, 3, 224, 224, device="cuda")
@@ -31,11 +42,15 @@ def build(name, train):
     return model.eval().to(torch.bfloat16), x.to(torch.bfloat16)
 
 
+def logits(out):
+    return out if isinstance(out, torch.Tensor) else out.logits
+
+
 def step_fn(f, x, train, marks=None):
     """One step; with marks, the memory held after the forward (saved activations and the output) is noted."""
     def step():
         if train:
-            loss = f(x).float().sum()
+            loss = logits(f(x)).float().sum()
             if marks is not None:
                 torch.cuda.synchronize()
                 marks.append(torch.cuda.memory_allocated())

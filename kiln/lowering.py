@@ -355,8 +355,10 @@ class GraphLowering(torch.fx.Interpreter):
         return realized
 
     def realize_as_traced(self, value, meta, target):
-        """value as a buffer laid out as the traced argument `meta` was (row-major where unknown)."""
-        strides = dense_meta_strides(meta, value.sizes)
+        """value as a buffer laid out as the traced argument `meta` was (row-major where unknown), gaps
+        included: a library call may need them (memory-efficient attention reads a bias whose rows are
+        padded to 16 bytes, as the graph's pad-and-slice made them)."""
+        strides = dense_meta_strides(meta, value.sizes) or gapped_meta_strides(meta, value.sizes)
         if isinstance(value, View) and (strides is None or target in LAYOUT_AGNOSTIC):
             return value
         return self.realize_strided(value, strides or ir.contiguous_strides(value.sizes))
@@ -399,6 +401,22 @@ def dense_meta_strides(meta, sizes):
         except Exception:   # symbolic strides we cannot decide on
             pass
     return None
+
+
+def gapped_meta_strides(meta, sizes):
+    """The traced tensor's strides if it matches sizes, is static and its elements do not overlap (a padded
+    layout, with gaps between rows), else None."""
+    if not isinstance(meta, torch.Tensor) or [sym(s) for s in meta.shape] != list(sizes):
+        return None
+    shape, strides = static_ints([sym(s) for s in meta.shape]), static_ints([sym(s) for s in meta.stride()])
+    if shape is None or strides is None or any(s < 0 for s in strides):
+        return None
+    extent = 1   # the span of the dims taken so far, innermost first
+    for stride, size in sorted((st, n) for st, n in zip(strides, shape) if n != 1):
+        if stride < extent:
+            return None
+        extent = stride * size
+    return list(strides)
 
 
 def same_strides(a, b, sizes):

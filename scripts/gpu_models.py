@@ -1,19 +1,26 @@
 """The real-model suite's GPU rows in one process, within a time budget: eager, Inductor and kiln side by side.
 
-    PYTHONPATH=. python3 scripts/gpu_models.py --out DIR [--models gpt2,bert,...] [--train] [--budget-s 500]
+    PYTHONPATH=. python3 scripts/gpu_models.py --out DIR [--models gpt2,bert,...] [--train [--amp]] [--budget-s 500]
+        [--backends kiln] [--no-time] [--jobs 6]
 
 Per model (full size, kiln.tools.models): accuracy of the first call against eager and an fp64 copy of the
 model (kiln.tools.accuracy), the first call's time less a steady call's (compile time; fresh cache dirs
 for the whole process, so the first model also pays each compiler's start-up), peak memory above the
 inputs and parameters, kiln's kernels and fallbacks, and the median time of a call in alternating rounds
 with the speedup over eager. Inference runs in bf16, training (--train: forward and backward of the logits'
-sum, gradients compared) in fp32. `kiln bench --suite models --device cuda` gives the same rows with cold
-and warm compiles in worker processes, at several times the wall time.
+sum, gradients compared) in fp32, or with --amp in mixed precision (fp32 weights, the forward under autocast
+to bf16). `kiln bench --suite models --device cuda` gives the same rows with cold and warm compiles in worker
+processes, at several times the wall time.
+
+--jobs N splits the models over N processes that run at once: a check of accuracy, memory and fallbacks
+for many models in little time (compiles are CPU-bound), with --no-time since concurrent timings mean nothing.
 """
 import argparse
 import copy
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -27,23 +34,21 @@ from kiln.tools import accuracy  # noqa: E402
 from kiln.tools.bench import _compile, _compile_time, _interleaved_times, _make_step, _peak_memory, _references  # noqa: E402
 from kiln.tools.workloads import suite_workloads, workload  # noqa: E402
 
-BACKENDS = ("inductor", "kiln")
-
-
-def run_model(name, train, device="cuda"):
+def run_model(name, a):
+    train, device, autocast = a.train, a.device, "bfloat16" if a.amp else None
     dtype = torch.float32 if train or device == "cpu" else torch.bfloat16
-    size = "gpu" if device == "cuda" else "quick"
+    size = a.size or ("gpu" if device == "cuda" else "quick")
     w = workload(name)
     module = w.make_module(device, dtype, size, train)
     inputs = w.make_inputs(device, dtype, size)
-    fp64, eager = _references(module, inputs, train)
-    row = {"model": name, "mode": f"{'train' if train else 'inference'} {str(dtype)[6:]}"}
-    steps = {"eager": _make_step(copy.deepcopy(module), inputs, train)}
+    fp64, eager = _references(module, inputs, train, autocast)
+    row = {"model": name, "mode": f"{'train' if train else 'inference'} {'amp-bf16' if autocast else str(dtype)[6:]}"}
+    steps = {"eager": _make_step(copy.deepcopy(module), inputs, train, autocast)}
     row["eager_peak_mib"] = (_peak_memory(steps["eager"], device) or 0) / 2 ** 20
-    for backend in BACKENDS:
+    for backend in a.backends.split(","):
         kiln.reset_stats()
         try:
-            step = _make_step(_compile(copy.deepcopy(module), backend), inputs, train)
+            step = _make_step(_compile(copy.deepcopy(module), backend), inputs, train, autocast)
             result, row[f"{backend}_compile_s"] = _compile_time(step, device)
         except Exception as e:   # a row, never a crash
             row[f"{backend}_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
@@ -55,7 +60,7 @@ def run_model(name, train, device="cuda"):
             row.update(kiln_kernels=stats["kernels_generated"], kiln_fallback_ops=stats["fallback_ops"],
                        kiln_graphs_fallback=stats["graphs_fallback"], kiln_graphs=stats["graphs_compiled"])
         steps[backend] = step
-    for backend, t in _interleaved_times(steps, device).items():
+    for backend, t in ({} if a.no_time else _interleaved_times(steps, device)).items():
         row[f"{backend}_ms"], row[f"{backend}_speedup"] = t["median_ms"], t.get("speedup")
     if "kiln_ms" in row and "inductor_ms" in row:
         row["kiln_vs_inductor"] = row["inductor_ms"] / row["kiln_ms"]
@@ -75,39 +80,68 @@ def markdown(rows):
     return "\n".join(lines)
 
 
+def write(path, meta, rows):
+    with open(path + ".json", "w") as f:
+        json.dump({"metadata": meta, "rows": rows}, f, indent=1)
+    with open(path + ".md", "w") as f:
+        f.write(markdown(rows) + "\n")
+
+
+def run_jobs(a, names, path, meta):
+    """Split the models over a.jobs processes of this script running at once; merge their rows."""
+    parts, procs = [names[i::a.jobs] for i in range(a.jobs)], []
+    for i, part in enumerate(p for p in parts if p):
+        argv = [sys.executable, __file__, "--out", os.path.join(a.out, f"job{i}"), "--models", ",".join(part),
+                "--device", a.device, "--budget-s", str(a.budget_s), "--backends", a.backends]
+        argv += [flag for flag, on in (("--train", a.train), ("--amp", a.amp), ("--no-time", a.no_time)) if on]
+        argv += ["--size", a.size] if a.size else []
+        procs.append((subprocess.Popen(argv), os.path.join(a.out, f"job{i}", os.path.basename(path) + ".json")))
+    rows = []
+    for proc, part_path in procs:
+        proc.wait()
+        if os.path.exists(part_path):
+            with open(part_path) as f:
+                rows += json.load(f)["rows"]
+    order = {name: i for i, name in enumerate(names)}
+    write(path, meta, sorted(rows, key=lambda r: order[r["model"]]))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", required=True)
     p.add_argument("--models", default=None, help="comma-separated (default: the whole suite)")
     p.add_argument("--train", action="store_true")
+    p.add_argument("--amp", action="store_true", help="with --train: fp32 weights, the forward under autocast to bf16")
     p.add_argument("--device", default="cuda", help="cuda (full-size models) or cpu (small ones: a check of this script)")
+    p.add_argument("--size", choices=["tiny", "quick", "gpu"], help="size preset (default: gpu on cuda, quick on cpu)")
+    p.add_argument("--backends", default="inductor,kiln", help="comma-separated, compared with eager")
+    p.add_argument("--no-time", action="store_true", help="accuracy, memory and compile time only")
+    p.add_argument("--jobs", type=int, default=1, help="processes running models at once (implies --no-time)")
     p.add_argument("--budget-s", type=float, default=500, help="no model starts after this many seconds")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     names = a.models.split(",") if a.models else suite_workloads("models")
     start, rows = time.time(), []
-    path = os.path.join(a.out, f"models_{'train' if a.train else 'infer'}")
-    meta = {"device": torch.cuda.get_device_name() if a.device == "cuda" else "cpu", "torch": torch.__version__, "date": time.strftime("%Y-%m-%d"),
-            "command": "PYTHONPATH=. python3 scripts/gpu_models.py " + " ".join(
-                f"--{k.replace('_', '-')} {v}" for k, v in vars(a).items() if v not in (None, False, True)) +
-            (" --train" if a.train else "")}
+    path = os.path.join(a.out, f"models_{'train' if a.train else 'infer'}{'_amp' if a.amp else ''}")
+    meta = {"device": torch.cuda.get_device_name() if a.device == "cuda" else "cpu", "torch": torch.__version__,
+            "date": time.strftime("%Y-%m-%d"), "command": "PYTHONPATH=. python3 " + " ".join(sys.argv)}
+    if a.jobs > 1:
+        a.no_time = True
+        return run_jobs(a, names, path, meta)
     for name in names:
         if time.time() - start > a.budget_s:
             print(f"budget spent: {name} and later models not run", flush=True)
             break
         torch._dynamo.reset()
         try:
-            row = run_model(name, a.train, a.device)
+            row = run_model(name, a)
         except Exception as e:
             row = {"model": name, "error": f"{type(e).__name__}: {str(e)[:200]}"}
         rows.append(row)
         print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
         if a.device == "cuda":
             torch.cuda.empty_cache()
-        with open(path + ".json", "w") as f:
-            json.dump({"metadata": meta, "rows": rows}, f, indent=1)
-        with open(path + ".md", "w") as f:
-            f.write(markdown(rows) + "\n")
+        write(path, meta, rows)
 
 
 if __name__ == "__main__":

@@ -56,3 +56,24 @@ def test_fused_qkv_attention_reads_q_k_v_in_place(stats_delta):
     x = torch.randn(B, N, 3 * H * D)
     torch.testing.assert_close(kiln_compile(fused_qkv_attention)(x), fused_qkv_attention(x))
     assert delta["kernels_generated"] == 0 and delta["graphs_compiled"] == 1, repr(delta)
+
+
+@torch.library.custom_op("kiln_test::strides_of", mutates_args=())
+def strides_of(x: torch.Tensor) -> torch.Tensor:
+    """A library call that sees its argument's layout, as memory-efficient attention checks its bias's."""
+    return torch.tensor(x.stride(), dtype=torch.float32) + x.sum()
+
+
+@strides_of.register_fake
+def _(x):
+    return x.new_empty(x.dim(), dtype=torch.float32)
+
+
+def test_extern_argument_keeps_traced_padding():
+    """A pad-then-slice leaves rows padded (eager's SDPA pads its mask so on CUDA, for the memory-efficient
+    kernel's 16-byte alignment): a library call gets the argument with the traced gaps, not densely packed
+    (Swin's training step failed "attn_bias is not correctly aligned")."""
+    def fn(x):
+        return strides_of(F.pad(x * 2, (0, 3))[..., :5])
+    x = torch.randn(2, 3, 5)
+    torch.testing.assert_close(kiln_compile(fn)(x), fn(x))

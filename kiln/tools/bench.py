@@ -85,13 +85,19 @@ def _build(spec):
             w.make_inputs(spec["device"], dtype, spec["size"]))
 
 
-def _make_step(module, inputs, train):
+def _make_step(module, inputs, train, autocast=None):
     """One run of module as a function returning tensors: its output under no_grad, or with train its
-    loss (the module returns it) and the gradients of the floating-point inputs and the parameters."""
+    loss (the module returns it) and the gradients of the floating-point inputs and the parameters.
+    With autocast (a dtype name), the forward runs under torch.autocast to that dtype (mixed precision)."""
+    def forward():
+        if autocast is None:
+            return module(*inputs)
+        with torch.autocast(inputs[0].device.type, dtype=getattr(torch, autocast)):
+            return module(*inputs)
     if not train:
         def step():
             with torch.no_grad():
-                return [module(*inputs)]
+                return [forward()]
         return step
     inputs = [x.detach().clone().requires_grad_(x.is_floating_point()) for x in inputs]
     leaves = [x for x in inputs if x.requires_grad] + list(module.parameters())
@@ -99,7 +105,7 @@ def _make_step(module, inputs, train):
     def step():
         for leaf in leaves:
             leaf.grad = None
-        loss = module(*inputs)
+        loss = forward()
         loss.backward()
         return [loss.detach()] + [leaf.grad for leaf in leaves]
     return step
@@ -157,17 +163,17 @@ def _prewarm(device):
         torch._dynamo.reset()
 
 
-def _references(module, inputs, train):
-    """The results of eager in fp64 and in the workload's dtype, for kiln.tools.accuracy."""
+def _references(module, inputs, train, autocast=None):
+    """The results of eager in fp64 (never autocast) and in the workload's dtype, for kiln.tools.accuracy."""
     fp64 = _make_step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs],
                       train)()
-    return fp64, _make_step(copy.deepcopy(module), inputs, train)()
+    return fp64, _make_step(copy.deepcopy(module), inputs, train, autocast)()
 
 
 def _cold(spec):
     """On fresh cache dirs: the cold compile time, the accuracy of that first result, the peak memory of a
     call (eager's too), and kiln's kernel and fallback counts."""
-    device, backend, train = spec["device"], spec["backend"], spec["train"]
+    device, backend, train, autocast = spec["device"], spec["backend"], spec["train"], spec.get("autocast")
     if device == "cpu":
         # glibc then maps tensors of 64 KiB and more separately and unmaps them when freed, so that resident
         # memory follows the live tensors and its peak is a call's (set for this process alone: the compilers
@@ -175,12 +181,12 @@ def _cold(spec):
         ctypes.CDLL(None).mallopt(-3, 64 * 1024)  # -3: M_MMAP_THRESHOLD
     _prewarm(device)
     module, inputs = _build(spec)
-    fp64, eager = _references(module, inputs, train)
-    eager_peak = _peak_memory(_make_step(copy.deepcopy(module), inputs, train), device)
+    fp64, eager = _references(module, inputs, train, autocast)
+    eager_peak = _peak_memory(_make_step(copy.deepcopy(module), inputs, train, autocast), device)
     if backend == "kiln":
         import kiln
         kiln.reset_stats()
-    step = _make_step(_compile(module, backend), inputs, train)
+    step = _make_step(_compile(module, backend), inputs, train, autocast)
     result, compile_s = _compile_time(step, device)
     cold = {"compile_cold_s": compile_s, "accuracy_error": accuracy.accuracy_error(result, eager, fp64),
             "peak_mem_bytes": _peak_memory(step, device), "eager_peak_mem_bytes": eager_peak}
@@ -222,12 +228,12 @@ def _time(spec):
     device = spec["device"]
     _prewarm(device)
     module, inputs = _build(spec)
-    fp64, eager = _references(module, inputs, spec["train"])
+    fp64, eager = _references(module, inputs, spec["train"], spec.get("autocast"))
     steps, compile_s, errors = {}, {}, {}
     for backend in spec["backends"]:
         os.environ.update(spec["cache_envs"][backend])
         try:
-            step = _make_step(_compile(copy.deepcopy(module), backend), inputs, spec["train"])
+            step = _make_step(_compile(copy.deepcopy(module), backend), inputs, spec["train"], spec.get("autocast"))
             result, compile_s[backend] = _compile_time(step, device)
         except Exception as e:
             errors[backend] = _describe(e)
@@ -307,7 +313,8 @@ def _fail(row, error):
 
 def bench_workload(name, args, cache_root: Path, progress) -> list[dict]:
     """The rows of one workload, one per backend in args.backends (eager first)."""
-    spec = {"workload": name, "device": args.device, "dtype": args.dtype, "size": args.size, "train": args.train}
+    spec = {"workload": name, "device": args.device, "dtype": args.dtype, "size": args.size, "train": args.train,
+            "autocast": args.autocast}
     rows = {backend: dict(workload=name, backend=backend, device=args.device, dtype=args.dtype, train=args.train,
                           ok=True, error=None, median_ms=None, iqr_ms=None, speedup=None, compile_cold_s=None,
                           compile_warm_s=None, peak_mem_bytes=None, kernels=None, fallback_ops=None,
@@ -421,7 +428,7 @@ def metadata(args, argv) -> dict:
         "command": "kiln bench " + " ".join(argv),
         "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "suite": args.suite, "workloads": args.workloads, "size": args.size, "backends": args.backends,
-        "device": args.device, "dtype": args.dtype, "train": args.train,
+        "device": args.device, "dtype": args.dtype, "train": args.train, "autocast": args.autocast,
         "versions": {"kiln": _version("kiln"), "torch": torch.__version__, "triton": _version("triton"),
                      "python": platform.python_version()},
         "git": {"commit": _git("rev-parse", "HEAD"), "dirty": None if status is None else bool(status)},
@@ -433,7 +440,8 @@ def metadata(args, argv) -> dict:
 
 
 def _title(meta):
-    return (f"{meta['suite']} suite ({meta['size']} size), {meta['device']}, {meta['dtype']}, "
+    autocast = f" under autocast to {meta['autocast']}" if meta.get("autocast") else ""
+    return (f"{meta['suite']} suite ({meta['size']} size), {meta['device']}, {meta['dtype']}{autocast}, "
             f"{'training' if meta['train'] else 'inference'}")
 
 
@@ -497,6 +505,8 @@ def parse_args(argv):
     parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"],
                         help="default: float32 on the CPU, bfloat16 on CUDA")
     parser.add_argument("--train", action="store_true", help="run forward and backward of a loss, not inference")
+    parser.add_argument("--amp", dest="autocast", action="store_const", const="bfloat16",
+                        help="mixed precision: float32 weights, the forward under torch.autocast to bfloat16")
     parser.add_argument("--out", type=Path, default=Path("out/bench"), help="output directory (default: %(default)s)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds before a worker is stopped (%(default)s)")
     args = parser.parse_args(argv)
@@ -507,7 +517,9 @@ def parse_args(argv):
     if unknown:
         parser.error(f"unknown workloads {unknown}; expected some of {list(WORKLOADS)}")
     args.size = args.size or suite_size or ("gpu" if args.device == "cuda" else "quick")
-    args.dtype = args.dtype or ("bfloat16" if args.device == "cuda" else "float32")
+    if args.autocast and args.dtype not in (None, "float32"):
+        parser.error("--amp keeps float32 weights; leave --dtype out")
+    args.dtype = args.dtype or ("bfloat16" if args.device == "cuda" and not args.autocast else "float32")
     args.backends = ["eager"] + [b for b in args.backends.split(",") if b and b != "eager"]
     if len(args.backends) == 1:
         parser.error("name a backend to compare with eager, e.g. --backends inductor")

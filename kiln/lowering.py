@@ -355,13 +355,25 @@ class GraphLowering(torch.fx.Interpreter):
         return realized
 
     def realize_as_traced(self, value, meta, target):
-        """value as a buffer laid out as the traced argument `meta` was (row-major where unknown), gaps
-        included: a library call may need them (memory-efficient attention reads a bias whose rows are
-        padded to 16 bytes, as the graph's pad-and-slice made them)."""
-        strides = dense_meta_strides(meta, value.sizes) or gapped_meta_strides(meta, value.sizes)
+        """value as a buffer laid out as the traced argument `meta` was (row-major where unknown), gaps and
+        broadcasts included: a library call may need them. Memory-efficient attention reads a bias whose rows
+        the graph padded to 16 bytes and expanded over the batch (Swin's training step failed "attn_bias is not
+        correctly aligned" on a densely packed copy)."""
+        strides = dense_meta_strides(meta, value.sizes) or traced_meta_strides(meta, value.sizes)
         if isinstance(value, View) and (strides is None or target in LAYOUT_AGNOSTIC):
             return value
-        return self.realize_strided(value, strides or ir.contiguous_strides(value.sizes))
+        strides = strides or ir.contiguous_strides(value.sizes)
+        broadcast = [d for d, (st, n) in enumerate(zip(strides, value.sizes)) if st == 0 and n != 1]
+        if not broadcast:
+            return self.realize_strided(value, strides)
+        if isinstance(value, View) and same_strides(value.strides, strides, value.sizes):
+            return value
+
+        def one_copy(idx):   # the value at index 0 of each broadcast dim
+            return value.load([sympy.Integer(0) if d in broadcast else i for d, i in enumerate(idx)])
+        sizes = [1 if d in broadcast else n for d, n in enumerate(value.sizes)]
+        copy = self.realize(Lazy(sizes, value.dtype, value.device, one_copy, value.opcount, value.origins), strides)
+        return View(copy.buffer, list(value.sizes), strides, copy.offset)
 
     def realize_strided(self, value, strides):
         """value as a buffer with these strides: a copy if it is a view laid out otherwise."""
@@ -403,16 +415,16 @@ def dense_meta_strides(meta, sizes):
     return None
 
 
-def gapped_meta_strides(meta, sizes):
-    """The traced tensor's strides if it matches sizes, is static and its elements do not overlap (a padded
-    layout, with gaps between rows), else None."""
+def traced_meta_strides(meta, sizes):
+    """The traced tensor's strides if it matches sizes, is static, and its elements do not overlap but where
+    a dim is broadcast (stride 0): a layout with gaps (padded rows) or an expanded one; else None."""
     if not isinstance(meta, torch.Tensor) or [sym(s) for s in meta.shape] != list(sizes):
         return None
     shape, strides = static_ints([sym(s) for s in meta.shape]), static_ints([sym(s) for s in meta.stride()])
     if shape is None or strides is None or any(s < 0 for s in strides):
         return None
     extent = 1   # the span of the dims taken so far, innermost first
-    for stride, size in sorted((st, n) for st, n in zip(strides, shape) if n != 1):
+    for stride, size in sorted((st, n) for st, n in zip(strides, shape) if n != 1 and st != 0):
         if stride < extent:
             return None
         extent = stride * size

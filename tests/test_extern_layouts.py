@@ -1,5 +1,6 @@
 """Library calls and fallbacks whose output layout follows their arguments': kiln may lay the arguments out
 otherwise than the trace did, so nothing downstream may assume the traced output strides (issue 24)."""
+import pytest
 import torch
 import torch.nn.functional as F
 
@@ -69,11 +70,13 @@ def _(x):
     return x.new_empty(x.dim(), dtype=torch.float32)
 
 
-def test_extern_argument_keeps_traced_padding():
-    """A pad-then-slice leaves rows padded (eager's SDPA pads its mask so on CUDA, for the memory-efficient
-    kernel's 16-byte alignment): a library call gets the argument with the traced gaps, not densely packed
-    (Swin's training step failed "attn_bias is not correctly aligned")."""
+@pytest.mark.parametrize("batch", [2, 1])
+def test_extern_argument_keeps_traced_padding_and_broadcast(batch):
+    """A pad-then-slice leaves rows padded, and an expand broadcasts (eager's SDPA does both to its mask on
+    CUDA, for the memory-efficient kernel's 16-byte alignment): a library call gets the argument with the
+    traced gaps and stride-0 dims, not densely packed (Swin's training step failed "attn_bias is not
+    correctly aligned" on a dense copy of an expanded bias)."""
     def fn(x):
-        return strides_of(F.pad(x * 2, (0, 3))[..., :5])
-    x = torch.randn(2, 3, 5)
+        return strides_of(F.pad(x * 2, (0, 3))[..., :5].expand(2, 3, 5))
+    x = torch.randn(batch, 3, 5)
     torch.testing.assert_close(kiln_compile(fn)(x), fn(x))

@@ -1,0 +1,60 @@
+"""Which attention op AOTAutograd's graphs hold on CUDA, per decomposition table, for plain SDPA and for HF ViT
+and BERT (the suite's full sizes): eager picks a fused kernel; a compiled graph holding the math form instead
+materializes the attention matrices.
+
+    PYTHONPATH=. python3 scripts/gpu_sdpa_probe.py
+"""
+import torch
+import torch.nn.functional as F
+from torch._decomp import core_aten_decompositions
+from torch._functorch.aot_autograd import aot_module_simplified
+
+from kiln.decompositions import kiln_decompositions
+from kiln.tools.workloads import workload
+
+
+def attention_ops(gm):
+    return sorted({str(n.target).replace("aten.", "") for n in gm.graph.nodes if n.op == "call_function" and (
+        "attention" in str(n.target) or "softmax" in str(n.target) or "bmm" in str(n.target))})
+
+
+def probe(label, fn, inputs, table, train):
+    seen = []
+
+    def backend(gm, example_inputs):
+        def compiler(g, _):
+            seen.append(attention_ops(g))
+            return g
+        return aot_module_simplified(gm, example_inputs, fw_compiler=compiler, bw_compiler=compiler,
+                                     decompositions=table)
+    torch._dynamo.reset()
+    out = torch.compile(fn, backend=backend)(*inputs)
+    if train:
+        (out if isinstance(out, torch.Tensor) else out[0]).float().sum().backward()
+    print(f"{label}: {seen}", flush=True)
+
+
+def main():
+    print("flash", torch.backends.cuda.flash_sdp_enabled(), "mem_eff", torch.backends.cuda.mem_efficient_sdp_enabled(),
+          "math", torch.backends.cuda.math_sdp_enabled())
+    tables = {"none": {}, "core_aten": core_aten_decompositions(), "kiln": kiln_decompositions()}
+    try:
+        from torch._inductor.decomposition import select_decomp_table
+        tables["inductor"] = select_decomp_table()
+    except Exception as e:
+        print("no inductor table:", e)
+    q = torch.randn(32, 12, 197, 64, device="cuda", dtype=torch.bfloat16)
+    print("eager choice", torch._fused_sdp_choice(q, q, q))
+    for name, table in tables.items():
+        probe(f"sdpa bf16 {name}", lambda x: F.scaled_dot_product_attention(x, x, x), [q], table, False)
+    for model, dtype, train in (("vit", torch.bfloat16, False), ("bert", torch.float32, True)):
+        w = workload(model)
+        m = w.make_module("cuda", dtype, "gpu", train)
+        x = w.make_inputs("cuda", dtype, "gpu")
+        for name in ("none", "kiln"):
+            with torch.no_grad() if not train else torch.enable_grad():
+                probe(f"{model} {name}", m, x, tables[name], train)
+
+
+if __name__ == "__main__":
+    main()

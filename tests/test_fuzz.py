@@ -1,7 +1,8 @@
 """kiln fuzz: a fixed-seed budget of random programs on both targets must find nothing; the shrinker works."""
 import pytest
+import torch
 
-from kiln.tools.fuzz import campaign, drop_op, shrink
+from kiln.tools.fuzz import campaign, drop_op, main, repro, shrink
 from kiln.tools.fuzz_gen import generate, outputs, render
 
 # Known, not-yet-fixed bug classes kept out of the CI budget: regexes over "target|op:dtype|kind" signatures.
@@ -53,6 +54,24 @@ def test_drop_op_rewires_readers():
                "ops": [{"name": "neg", "code": "v1 = torch.neg(x0)", "out": "v1"},
                        {"name": "exp", "code": "v2 = torch.exp(v1)", "out": "v2"}]}
     assert drop_op(program, 0)["ops"] == [{"name": "exp", "code": "v2 = torch.exp(x0)", "out": "v2"}]
+
+
+def test_cuda_target_repro_moves_inputs_to_the_gpu():
+    program = generate(3)
+    text = repro(program, "cuda", {"kind": "k", "detail": "d", "signature": "cuda|op|k"})
+    assert "def make_inputs(f64=False, variant=0, device='cuda'):" in text and "run_case(case, 'cuda')" in text
+    ns = {}
+    exec(render(program), ns)   # the layouts (transposes, slices, expands) are taken on the device
+    _, cpu = ns["make_inputs"]()
+    _, meta = ns["make_inputs"](device="meta")
+    assert [(x.device.type, x.shape, x.stride()) for x in meta] == [("meta", x.shape, x.stride()) for x in cpu]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the message without a GPU")
+def test_cuda_target_without_a_gpu_fails_with_one_line(tmp_path, capsys):
+    assert main(["--target", "cuda", "--programs", "1", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "torch.cuda.is_available() is False" in err
 
 
 @pytest.mark.parametrize("target", ["cpp", "triton"])

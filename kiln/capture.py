@@ -17,7 +17,7 @@ from torch._functorch.partitioners import min_cut_rematerialization_partition
 from kiln.config import Options
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
-from kiln.patterns import rewrite_attention
+from kiln.patterns import rewrite_attention, rewrite_identity_calls
 from kiln.runtime.module import build_cpp, build_triton
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
@@ -70,6 +70,7 @@ def aot_eager(gm, example_inputs):
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):
     decomps = kiln_decompositions()
+    rewrite_identity_calls(gm)
     try:
         STATS["attention_rewrites"] += rewrite_attention(gm)
     except Exception as e:   # matching happens before any change, so the graph is still the one traced

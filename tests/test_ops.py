@@ -712,6 +712,22 @@ def test_dropout_eval_is_identity(check):
     check(lambda x: F.dropout(x, p=0.5, training=False) * 2, x)
 
 
+@pytest.mark.parametrize("call", [lambda x: F.dropout(x, p=0.0, training=True),
+                                  lambda x: F.dropout(x, p=0.5, training=False),
+                                  lambda x: torch.dropout(x, 0.0, True)])
+def test_dropout_that_drops_nothing_is_its_input(call):
+    """Eager returns the input itself (fuzz finding: an expanded input's strides (0, 1)); so does kiln, for
+    the layout and for an in-place write into the result."""
+    x = torch.randn(1, 3).expand(2, 3)
+    out = kiln_compile(call)(x)
+    assert out.stride() == call(x).stride() == (0, 1) and out.data_ptr() == x.data_ptr()
+    x = torch.randn(2, 3)
+    expected = x.clone()
+    expected += 1
+    kiln_compile(lambda x: call(x).add_(1))(x)
+    assert torch.equal(x, expected)
+
+
 def test_rand_like_uniform_and_randn():
     x = torch.empty(1 << 15)
     u, n = kiln_compile(lambda x: (torch.rand_like(x), torch.randn_like(x)))(x)

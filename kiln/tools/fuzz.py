@@ -11,6 +11,7 @@ KILN_CACHE_DIR, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR are set), so campaigns
 can run side by side.
 """
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -53,8 +54,44 @@ def _strides_differ(a, b):
     return any(sa != sb for n, sa, sb in zip(a.shape, a.stride(), b.stride()) if n > 1)
 
 
+@contextlib.contextmanager
+def interpreter_bf16_casts_round_to_nearest_even():
+    """The Triton interpreter's fp32 -> bf16 cast rounded to nearest even, as on GPUs (cvt.rn.bf16.f32) and in
+    torch. The interpreter (Triton 3.6 and 3.9) truncates, whatever fp_downcast_rounding says: explicit "rtne"
+    is the default and takes the same truncating path."""
+    import numpy as np
+    import triton.language as tl
+    from triton.runtime import interpreter
+    truncating = interpreter.InterpreterBuilder.cast_impl
+
+    def cast_impl(self, src, dst_type):
+        if src.dtype.scalar != tl.float32 or dst_type.scalar != tl.bfloat16:
+            return truncating(self, src, dst_type)
+        x = np.asarray(src.data, dtype=np.float32)
+        bits = x.view(np.uint32)
+        rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+        return interpreter.TensorHandle(np.where(np.isnan(x), np.uint16(0x7FC0), rounded), dst_type.scalar)
+    interpreter.InterpreterBuilder.cast_impl = cast_impl
+    try:
+        yield
+    finally:
+        interpreter.InterpreterBuilder.cast_impl = truncating
+
+
 def run_case(case, target):
-    """One program on one target of TARGETS: {'kind': 'ok'} or a failure {'kind', 'detail', 'output'}."""
+    """One program on one target of TARGETS: {'kind': 'ok'} or a failure {'kind', 'detail', 'output'}.
+
+    A wrong value on the Triton interpreter that goes away when the interpreter's fp32 -> bf16 casts round to
+    nearest even is the interpreter's artifact, not kiln's: kind 'artifact:interpreter_bf16_cast'."""
+    result = _run_case(case, target)
+    if target == "triton" and result["kind"].endswith("wrong_values"):
+        with interpreter_bf16_casts_round_to_nearest_even():
+            if _run_case(case, target)["kind"] == "ok":
+                return {"kind": "artifact:interpreter_bf16_cast", "detail": result["detail"], "output": None}
+    return result
+
+
+def _run_case(case, target):
     import torch
 
     import kiln
@@ -309,8 +346,8 @@ def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fracti
             for target in targets:
                 result = workers[target].run(case_of(program))
                 counts[target][result["kind"]] = counts[target].get(result["kind"], 0) + 1
-                if result["kind"] == "ok":
-                    continue
+                if result["kind"] == "ok" or result["kind"].startswith("artifact:"):
+                    continue   # counted, not a finding
                 pre = f"{target}|{signature(program, result)}"
                 if pre in seen or any(re.search(x, pre) for x in exclude):
                     continue

@@ -959,6 +959,25 @@ def test_output_layouts(check):
                         x.sum(1, keepdim=True).expand(2, 3, 4, 5), (x * 3).view(6, 20).t()), x, y)
 
 
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_pointwise_layout_follows_the_first_operand(check, dynamic):
+    """Eager lays out a pointwise op of several tensors by its first operand (TensorIterator); torch's meta
+    kernels of copysign, xlogy and xlog1py follow the second (fuzz finding), and so would ops reading them."""
+    a, b = make_tensor((3, 4, 5)), make_tensor((3, 5, 4)).abs().add(0.5).transpose(1, 2)
+    check(lambda a, b: (torch.copysign(a, b), torch.xlogy(b, a), torch.special.xlog1py(a, b),
+                        torch.copysign(a, b) * b, torch.copysign(b, a)), a, b, dynamic=dynamic)
+
+
+def test_view_of_an_intermediate_keeps_eager_layout(check_grad):
+    """An output that is a view of an intermediate, with a gradient, is returned as kiln computes it
+    (AOTAutograd's unsafe_view_alias): laid out as eager's (fuzz finding, clone + setitem + narrow)."""
+    def fn(x):
+        y = x.clone()
+        y[..., ::2] = -1
+        return y.narrow(2, 2, 2)
+    check_grad(fn, make_tensor((2, 4, 6), requires_grad=True).transpose(1, 2))
+
+
 def test_channels_last_ops(check):
     x = make_tensor((2, 4, 3, 5)).contiguous(memory_format=torch.channels_last)
     b = make_tensor((1, 4, 1, 1))

@@ -104,6 +104,7 @@ def _run_case(case, target):
     options = {"strict": True, **options}
     compiled = kiln.compile(fn, dynamic=True if case["dynamic"] else None, options=options)
     for variant in ([0, 1] if case["twice"] else [0]):
+        make(variant=variant, device=device)   # raises here if the inputs cannot be built: not eager's error
         try:
             eager, eager_grads = _run(fn, make, variant, torch, device)
         except Exception as e:  # noqa: BLE001 (eager's error: kiln must raise too)

@@ -13,11 +13,12 @@ import time
 import torch
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
+from torch._prims_common import compute_elementwise_output_strides
 
 from kiln.config import Options
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
-from kiln.patterns import rewrite_attention
+from kiln.patterns import kind, rewrite_attention, rewrite_identity_calls
 from kiln.runtime.module import build_cpp, build_triton
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
@@ -70,6 +71,7 @@ def aot_eager(gm, example_inputs):
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):
     decomps = kiln_decompositions()
+    rewrite_identity_calls(gm)
     try:
         STATS["attention_rewrites"] += rewrite_attention(gm)
     except Exception as e:   # matching happens before any change, so the graph is still the one traced
@@ -121,21 +123,53 @@ def eager_output_strides(gm):
     decomposition an output's traced layout may be another: y = x.clone(); y[..., ::2] = 5 becomes a
     `where` laid out row-major, where eager's y keeps x's strides."""
     output = next(n for n in gm.graph.nodes if n.op == "output")
-    values = [getattr(a, "meta", {}).get("example_value") for a in output.args[0]] \
-        if isinstance(output.args[0], (list, tuple)) else []
-    return [v.stride() if isinstance(v, torch.Tensor) and v.layout == torch.strided else None for v in values]
+    memo = {}
+    return [eager_strides(a, memo) for a in output.args[0]] if isinstance(output.args[0], (list, tuple)) else []
+
+
+def eager_strides(node, memo):
+    """The strides eager gives a Dynamo node's tensor (None if not a strided tensor): the traced example
+    value's, except for a pointwise op of several tensors, where eager (TensorIterator) orders the output's dims
+    by its operands' strides, first operand first. torch's meta kernels of some such ops follow another
+    operand (copysign, xlogy, xlog1py: their where-based references), so the rule is applied to the operands
+    as eager lays them out."""
+    if not isinstance(node, torch.fx.Node):
+        return None
+    if node not in memo:
+        value = node.meta.get("example_value")
+        memo[node] = value.stride() if isinstance(value, torch.Tensor) and value.layout == torch.strided else None
+        operands = [a for a in (*node.args, *node.kwargs.values())
+                    if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("example_value"), torch.Tensor)]
+        if memo[node] is not None and len(operands) > 1 and is_pointwise(node) and "out" not in node.kwargs:
+            fake_mode = getattr(value, "fake_mode", None)
+            strides = [eager_strides(a, memo) for a in operands]
+            if fake_mode is not None and None not in strides:
+                with fake_mode:
+                    laid_out = [torch.empty_strided(a.meta["example_value"].shape, st, device="meta")
+                                .expand(value.shape) for a, st in zip(operands, strides)]
+                    memo[node] = tuple(compute_elementwise_output_strides(*laid_out))
+    return memo[node]
+
+
+def is_pointwise(node):
+    """An out-of-place ATen pointwise op (by its torch name: torch.copysign, Tensor.copysign, operator.add)."""
+    name = kind(node)
+    packet = getattr(torch.ops.aten, name, None) if name and not name.endswith("_") else None
+    return isinstance(packet, torch._ops.OpOverloadPacket) and any(
+        torch.Tag.pointwise in getattr(packet, o).tags for o in packet.overloads())
 
 
 def user_output_strides(context, user_strides):
     """{forward graph output index: eager's strides} for the user's outputs that AOTAutograd returns as the
-    graph computes them (not views it regenerates); mutated inputs it updates come first."""
+    graph computes them (not views it regenerates; a view of an intermediate it returns as computed, too);
+    mutated inputs it updates come first."""
     metadata = getattr(context, "fw_metadata", None)
     if metadata is None or user_strides is None or len(metadata.output_info) != len(user_strides):
         return {}
     from torch._functorch._aot_autograd.schemas import OutputType
     first = len(metadata.mutated_inp_runtime_indices)
     return {first + i: strides for i, (info, strides) in enumerate(zip(metadata.output_info, user_strides))
-            if info.output_type == OutputType.non_alias and strides is not None}
+            if info.output_type in (OutputType.non_alias, OutputType.unsafe_view_alias) and strides is not None}
 
 
 def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_strides=None):

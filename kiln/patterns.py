@@ -1,5 +1,7 @@
 """Pattern rewrites on Dynamo's FX graph, before AOTAutograd.
 
+Dropout that drops nothing becomes its input, as in eager (rewrite_identity_calls).
+
 Attention written by hand, softmax(q @ k^T * scale [masked]) [dropout] @ v, becomes one call to
 F.scaled_dot_product_attention. On a GPU that is a fused flash / memory-efficient kernel that never
 writes the (L, S) score matrix, forward or backward; fusing the hand-written ops cannot avoid it,
@@ -123,6 +125,27 @@ def supported(q, k, v, device_types):
             and isinstance(q.shape[-1], int) and q.shape[-1] <= 256 and v.shape[-1] <= 256
             and q.shape[:-2] == k.shape[:-2] == v.shape[:-2] and q.dtype in (torch.float16, torch.bfloat16,
                                                                               torch.float32))
+
+
+def rewrite_identity_calls(gm):
+    """Replaces dropout that drops nothing (p == 0, or not training) by its input; returns how many.
+
+    Eager returns the input itself there, but torch's decomposition of aten.dropout returns a copy, whose
+    layout is a fresh buffer's (an expanded input's copy is dense) and which an in-place write does not share
+    with the input. Replaced before AOTAutograd, the input is returned as eager returns it. (The other dropout
+    ops are not decomposed and return their input already.)"""
+    count = 0
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or kind(n) != "dropout" or not n.args:
+            continue   # F.dropout(input, p, training) and torch.dropout(input, p, train)
+        p, training = arg(n, 1, "p", 0.5), arg(n, 2, "training", n.kwargs.get("train", True))
+        if isinstance(p, (int, float)) and isinstance(training, bool) and (p == 0 or not training):
+            n.replace_all_uses_with(n.args[0])
+            gm.graph.erase_node(n)
+            count += 1
+    if count:
+        gm.recompile()
+    return count
 
 
 def rewrite_attention(gm, device_types=("cuda",)):

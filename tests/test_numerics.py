@@ -227,3 +227,13 @@ def test_arctangents_keep_signed_zeros():
     torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0, equal_nan=True)
     zeros = expected == 0
     assert torch.equal(actual[zeros].signbit(), expected[zeros].signbit()), f"\n{actual}\n{expected}"
+
+
+def test_atan2_of_infinities():
+    """atan2 of every pair of infinities, signed zeros, NaN and finite values, as C's: both infinite gives the
+    diagonals +-pi/4, +-3pi/4 (fuzz finding: the interpreter's formula gave NaN, y / x being NaN)."""
+    y, x = all_pairs()
+    actual, expected = kiln_compile(torch.atan2)(y, x), torch.atan2(y, x)
+    torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0, equal_nan=True)
+    zeros = expected == 0
+    assert torch.equal(actual[zeros].signbit(), expected[zeros].signbit()), f"\n{actual}\n{expected}"

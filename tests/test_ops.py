@@ -712,6 +712,22 @@ def test_dropout_eval_is_identity(check):
     check(lambda x: F.dropout(x, p=0.5, training=False) * 2, x)
 
 
+@pytest.mark.parametrize("call", [lambda x: F.dropout(x, p=0.0, training=True),
+                                  lambda x: F.dropout(x, p=0.5, training=False),
+                                  lambda x: torch.dropout(x, 0.0, True)])
+def test_dropout_that_drops_nothing_is_its_input(call):
+    """Eager returns the input itself (fuzz finding: an expanded input's strides (0, 1)); so does kiln, for
+    the layout and for an in-place write into the result."""
+    x = torch.randn(1, 3).expand(2, 3)
+    out = kiln_compile(call)(x)
+    assert out.stride() == call(x).stride() == (0, 1) and out.data_ptr() == x.data_ptr()
+    x = torch.randn(2, 3)
+    expected = x.clone()
+    expected += 1
+    kiln_compile(lambda x: call(x).add_(1))(x)
+    assert torch.equal(x, expected)
+
+
 def test_rand_like_uniform_and_randn():
     x = torch.empty(1 << 15)
     u, n = kiln_compile(lambda x: (torch.rand_like(x), torch.randn_like(x)))(x)
@@ -941,6 +957,25 @@ def test_output_layouts(check):
                         (x + 1).contiguous(memory_format=torch.channels_last), y.t(), (y * 2)[1:, ::2],
                         torch.as_strided(y, (2, 3), (5, 1), 9) * 1, torch.as_strided(y * 1, (3, 2), (1, 5), 2),
                         x.sum(1, keepdim=True).expand(2, 3, 4, 5), (x * 3).view(6, 20).t()), x, y)
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_pointwise_layout_follows_the_first_operand(check, dynamic):
+    """Eager lays out a pointwise op of several tensors by its first operand (TensorIterator); torch's meta
+    kernels of copysign, xlogy and xlog1py follow the second (fuzz finding), and so would ops reading them."""
+    a, b = make_tensor((3, 4, 5)), make_tensor((3, 5, 4)).abs().add(0.5).transpose(1, 2)
+    check(lambda a, b: (torch.copysign(a, b), torch.xlogy(b, a), torch.special.xlog1py(a, b),
+                        torch.copysign(a, b) * b, torch.copysign(b, a)), a, b, dynamic=dynamic)
+
+
+def test_view_of_an_intermediate_keeps_eager_layout(check_grad):
+    """An output that is a view of an intermediate, with a gradient, is returned as kiln computes it
+    (AOTAutograd's unsafe_view_alias): laid out as eager's (fuzz finding, clone + setitem + narrow)."""
+    def fn(x):
+        y = x.clone()
+        y[..., ::2] = -1
+        return y.narrow(2, 2, 2)
+    check_grad(fn, make_tensor((2, 4, 6), requires_grad=True).transpose(1, 2))
 
 
 def test_channels_last_ops(check):

@@ -225,7 +225,10 @@ def kiln_atan2(y, x):
     pi = 3.141592653589793
     away = tl.where(kiln_signbit(y), -pi, pi)   # the half-turn toward y's side
     on_axis = tl.where(y == 0, tl.where(kiln_signbit(x), away, y), tl.where(kiln_signbit(y), -pi / 2, pi / 2))
-    return tl.where((x == 0) & (y == y), on_axis, tl.where(x < 0, r + away, r))
+    # both infinite: y / x is nan, C gives the diagonals +-pi/4, +-3pi/4
+    diagonal = tl.where(x > 0, 0.25, 0.75) * away
+    r = tl.where((tl.abs(x) == float("inf")) & (tl.abs(y) == float("inf")), diagonal, tl.where(x < 0, r + away, r))
+    return tl.where((x == 0) & (y == y), on_axis, r)
 
 
 @triton.jit

@@ -39,11 +39,12 @@ def render_input(name, spec, specials, variant=0):
         if specials:
             make = f"specials({make}, g)"
     elif dtype == "bool":
-        make = f"torch.rand({tuple(base)}, generator=g) < 0.5"
+        make = f"(torch.rand({tuple(base)}, generator=g) < 0.5)"
     else:
         make = f"torch.randint(-8, 9, {tuple(base)}, generator=g).to(torch.{dtype})"
     # each input draws from its own generator, so shrinking or dropping one leaves the others' values alone
-    lines = [f"g = torch.Generator().manual_seed({spec['gen']} + seed)", f"{name}_leaf = {make}"]
+    # values are drawn on the CPU (the same on every device), then moved: the view below is taken on the device
+    lines = [f"g = torch.Generator().manual_seed({spec['gen']} + seed)", f"{name}_leaf = {make}.to(device)"]
     if spec["grad"] and dtype in FLOAT:
         lines.append(f"{name}_leaf.requires_grad_(True)")
         lines.append(f"leaves.append({name}_leaf)")
@@ -53,8 +54,9 @@ def render_input(name, spec, specials, variant=0):
     return lines
 
 
-def render(program, with_helpers=True):
-    """The program as a module defining fn(*inputs) and make_inputs(f64=False, variant=0) -> (leaves, inputs)."""
+def render(program, with_helpers=True, device="cpu"):
+    """The program as a module defining fn(*inputs) and make_inputs(f64=False, variant=0, device) -> (leaves,
+    inputs); device is make_inputs' default device."""
     names = [f"x{i}" for i in range(len(program["inputs"]))]
     out = ["import torch", "import torch.nn.functional as F", ""]
     if with_helpers and program.get("specials"):
@@ -68,7 +70,7 @@ def render(program, with_helpers=True):
     for op in program["ops"]:
         out += ["    " + line for line in op["code"].split("\n")]
     out += [f"    return ({''.join(v + ', ' for v in outputs(program))})", ""]
-    out += ["", "def make_inputs(f64=False, variant=0):",
+    out += ["", f"def make_inputs(f64=False, variant=0, device={device!r}):",
             "    f = lambda d: torch.float64 if f64 and d.is_floating_point else d",
             f"    seed = {program['seed']} * 1000 + 100 * variant", "    leaves = []"]
     variants = [0, 1] if program.get("twice") else [0]   # variant 1: a second shape, to recompile

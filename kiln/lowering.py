@@ -72,11 +72,15 @@ class View:
         live = [(i, st) for i, st, s in zip(idx, self.strides, self.sizes) if s != 1]
         return ops.load(self.buffer.name, ir.strided_index([i for i, _ in live], [s for _, s in live], self.offset))
 
-    def ref(self):
-        """The view as a library call receives it. A dim of size 1 gets the span of the others as its stride,
-        as eager's views have, rather than the 0 it has in kiln's index arithmetic: libraries may read it."""
+    def ref(self, traced=None):
+        """The view as a library call receives it. A dim of size 1 gets a real stride rather than the 0 it has
+        in kiln's index arithmetic, since libraries read it: the traced argument's (eager's), else the span of
+        the others. (cuDNN attention's backward wants its [B, H, N, 1] logsumexp's last stride to be 1.)"""
         span = sympy.Max(1, *[st * s for st, s in zip(self.strides, self.sizes) if s != 1])
-        strides = [span if s == 1 else st for st, s in zip(self.strides, self.sizes)]
+        eager = static_ints([sym(s) for s in traced.stride()]) if isinstance(traced, torch.Tensor) and \
+            traced.dim() == len(self.sizes) else None
+        strides = [st if s != 1 else eager[d] if eager else span
+                   for d, (st, s) in enumerate(zip(self.strides, self.sizes))]
         return ir.TensorRef(self.buffer, list(self.sizes), strides, self.offset)
 
 
@@ -317,7 +321,7 @@ class GraphLowering(torch.fx.Interpreter):
         def to_ref(a, fx=None):
             if isinstance(a, (Lazy, View)):
                 meta = fx.meta.get("val") if isinstance(fx, torch.fx.Node) and out_strides is None else None
-                ref = self.share(fx, a, self.realize_as_traced(a, meta, target)).ref()
+                ref = self.share(fx, a, self.realize_as_traced(a, meta, target)).ref(meta)
                 relaid.append(not isinstance(meta, torch.Tensor) or not same_strides(
                     ref.strides, [sym(s) for s in meta.stride()], ref.sizes))
                 return ref

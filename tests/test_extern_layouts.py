@@ -80,3 +80,13 @@ def test_extern_argument_keeps_traced_padding_and_broadcast(batch):
         return strides_of(F.pad(x * 2, (0, 3))[..., :5].expand(2, 3, 5))
     x = torch.randn(batch, 3, 5)
     torch.testing.assert_close(kiln_compile(fn)(x), fn(x))
+
+
+def test_extern_argument_size_one_dims_keep_eager_strides():
+    """A size-1 dim's stride is what eager's tensor has: cuDNN attention's backward rejected its [B, H, N, 1]
+    logsumexp when the last stride was the span of the others ("the stride for the last dimension ... should
+    be 1"), in six models' AMP training."""
+    def fn(x):
+        return strides_of(torch.logsumexp(x, -1, keepdim=True))
+    x = torch.randn(2, 3, 4)
+    torch.testing.assert_close(kiln_compile(fn)(x), fn(x))

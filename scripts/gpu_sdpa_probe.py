@@ -51,6 +51,29 @@ def main():
         w = workload(model)
         m = w.make_module("cuda", dtype, "gpu", train)
         x = w.make_inputs("cuda", dtype, "gpu")
+        calls = []   # the model's first SDPA call in eager: its arguments, and the backend eager picks
+        real = F.scaled_dot_product_attention
+
+        def spy(*args, **kwargs):
+            if not calls:
+                calls.append((args, kwargs))
+                print(model, "eager SDPA:", [(tuple(a.shape), a.stride(), a.dtype, a.requires_grad)
+                                             if isinstance(a, torch.Tensor) else a for a in args],
+                      {k: (tuple(v.shape), v.stride(), v.dtype) if isinstance(v, torch.Tensor) else v
+                       for k, v in kwargs.items()},
+                      "choice", torch._fused_sdp_choice(*args, **kwargs), flush=True)
+            return real(*args, **kwargs)
+        F.scaled_dot_product_attention = spy
+        try:
+            with torch.no_grad() if not train else torch.enable_grad():
+                m(*x)
+        finally:
+            F.scaled_dot_product_attention = real
+        args, kwargs = calls[0]
+        args = [a.detach().requires_grad_(train) for a in args]
+        probe(f"{model} its SDPA alone", lambda *a: F.scaled_dot_product_attention(*a, **kwargs), args, {}, train)
+        probe(f"{model} its SDPA alone, contiguous", lambda *a: F.scaled_dot_product_attention(*a, **kwargs),
+              [a.detach().contiguous().requires_grad_(train) for a in args], {}, train)
         for name in ("none", "kiln"):
             with torch.no_grad() if not train else torch.enable_grad():
                 probe(f"{model} {name}", m, x, tables[name], train)

@@ -47,6 +47,24 @@ def main():
     print("eager choice", torch._fused_sdp_choice(q, q, q))
     for name, table in tables.items():
         probe(f"sdpa bf16 {name}", lambda x: F.scaled_dot_product_attention(x, x, x), [q], table, False)
+    x = torch.randn(32, 197, 768, device="cuda", dtype=torch.bfloat16)
+    lin = torch.nn.Linear(768, 768, device="cuda", dtype=torch.bfloat16)
+
+    def heads(t):
+        return t.view(32, 197, 12, 64).transpose(1, 2)
+    with torch.no_grad():
+        probe("view-transpose of an input", lambda x: F.scaled_dot_product_attention(heads(x), heads(x), heads(x)),
+              [x], {}, False)
+        probe("linear, view, transpose", lambda x: F.scaled_dot_product_attention(heads(lin(x)), heads(lin(x)),
+                                                                                  heads(lin(x))), [x], {}, False)
+        probe("x * 2, view, transpose", lambda x: F.scaled_dot_product_attention(heads(x * 2), heads(x * 2),
+                                                                                 heads(x * 2)), [x], {}, False)
+        w = workload("vit")
+        vit = w.make_module("cuda", torch.bfloat16, "gpu", False).model
+        layer = next(mod for mod in vit.modules() if type(mod).__name__ == "ViTLayer")
+        attention = next(mod for mod in vit.modules() if type(mod).__name__.endswith("Attention"))
+        probe("HF ViT layer 0", layer, [x], {}, False)
+        probe(f"HF ViT layer 0 {type(attention).__name__}", attention, [x], {}, False)
     for model, dtype, train in (("vit", torch.bfloat16, False), ("bert", torch.float32, True)):
         w = workload(model)
         m = w.make_module("cuda", dtype, "gpu", train)

@@ -2,8 +2,14 @@
 and BERT (the suite's full sizes): eager picks a fused kernel; a compiled graph holding the math form instead
 materializes the attention matrices.
 
-    PYTHONPATH=. python3 scripts/gpu_sdpa_probe.py
+    PYTHONPATH=. python3 scripts/gpu_sdpa_probe.py [--why]
+
+--why: compile the whole models with the math backend disabled, so that the SDPA call traced in the model
+raises and torch says why each fused kernel was not chosen; and print the traced call's arguments.
 """
+import sys
+import warnings
+
 import torch
 import torch.nn.functional as F
 from torch._decomp import core_aten_decompositions
@@ -97,5 +103,38 @@ def main():
                 probe(f"{model} {name}", m, x, tables[name], train)
 
 
+def why_math():
+    for model, dtype, train in (("vit", torch.bfloat16, False), ("bert", torch.float32, True)):
+        w = workload(model)
+        m = w.make_module("cuda", dtype, "gpu", train)
+        x = w.make_inputs("cuda", dtype, "gpu")
+
+        def backend(gm, example_inputs):
+            for n in gm.graph.nodes:
+                if n.op == "call_function" and "scaled_dot_product" in str(n.target):
+                    metas = [(tuple(v.shape), v.stride(), v.storage_offset(), v.dtype, v.device, v.requires_grad)
+                             if isinstance(v, torch.Tensor) else v
+                             for v in (a.meta.get("example_value") if hasattr(a, "meta") else a for a in n.args)]
+                    print(model, "traced SDPA:", n.target, metas, dict(n.kwargs), flush=True)
+                    break
+            return aot_module_simplified(gm, example_inputs, fw_compiler=lambda g, _: g, bw_compiler=lambda g, _: g)
+        torch._dynamo.reset()
+        torch.backends.cuda.enable_math_sdp(False)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                with torch.no_grad() if not train else torch.enable_grad():
+                    out = torch.compile(m, backend=backend)(*x)
+                if train:
+                    out.float().sum().backward()
+                print(model, "compiled with math disabled", flush=True)
+            except Exception as e:
+                print(model, "raised:", type(e).__name__, str(e)[:1500], flush=True)
+        torch.backends.cuda.enable_math_sdp(True)
+        for c in caught:
+            if "not used because" in str(c.message) or "sdp" in str(c.message).lower():
+                print(model, "warning:", str(c.message)[:600], flush=True)
+
+
 if __name__ == "__main__":
-    main()
+    why_math() if "--why" in sys.argv else main()

@@ -29,6 +29,21 @@ def fp64():
     return torch.randn(10_000, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
 
 
+def test_float64_reference_skips_the_models_own_narrowing_casts():
+    """An HF norm upcasts with .to(torch.float32): in the fp64 reference that cast would round the variance
+    in eager's own float32 kernel, sharing eager's rounding. Under Float64Throughout it stays fp64."""
+    def rms_norm(x):
+        variance = x.to(torch.float32).pow(2).mean(-1, keepdim=True)
+        return x * torch.rsqrt(variance + 1e-6)
+    x = torch.randn(64, 512, dtype=torch.float64) * 3
+    exact = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+    with accuracy.Float64Throughout():
+        assert torch.equal(rms_norm(x), exact)
+        assert x.float().dtype == x.half().dtype == x.to("cpu", torch.bfloat16).dtype == torch.float64
+        assert x.to(torch.int32).dtype == torch.int32 and x.float().requires_grad is False
+    assert not torch.equal(rms_norm(x), exact)   # outside it, the model's cast rounds
+
+
 def test_allclose_passes(fp64):
     eager = fp64.float()
     assert accuracy.tensor_error(eager + 1e-5, eager, fp64) is None  # within tol=1e-4 of eager

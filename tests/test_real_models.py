@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import kiln
-from kiln.tools.accuracy import accuracy_error
+from kiln.tools.accuracy import Float64Throughout, accuracy_error
 from kiln.tools.workloads import suite_workloads, workload
 
 pytest.importorskip("transformers")
@@ -35,7 +35,8 @@ def test_real_model(name, train):
     w = workload(name)
     module = w.make_module("cpu", torch.float32, "tiny", train)
     inputs = w.make_inputs("cpu", torch.float32, "tiny")
-    fp64 = step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs], train)
+    with Float64Throughout():
+        fp64 = step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs], train)
     eager = step(copy.deepcopy(module), inputs, train)
     before = kiln.stats()
     result = step(kiln.compile(module, options={"strict": True}), inputs, train)

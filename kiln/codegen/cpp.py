@@ -28,8 +28,11 @@ SPLIT_ROW_MIN = 256             # static rows shorter than this keep one stretch
 # the prelude's NaN-propagating kiln_max/kiln_min); argmax/argmin carry an index and have no vector form
 SIMD_REDUCTIONS = {"sum": "+", "prod": "*", "any": "||", "all": "&&", "max": "max", "min": "min"}
 # floating sums over longer stretches add up in blocks of this many elements, each block's sum into a double:
-# one running float sum stops growing once it is 2^24 times the addends (10^9 ones summed to 2^29)
-SUM_BLOCK = 4096
+# one running float sum stops growing once it is 2^24 times the addends (10^9 ones summed to 2^29). A row
+# walked contiguously is vectorized, each vector lane a chain of SUM_BLOCK / width adds; a strided one (a
+# column sum: a bias or norm weight's gradient) is one chain, so its blocks are shorter (with 4096, a column
+# sum of 4096 rows was 4.4x further from fp64 than eager's cascade; T5's norm weight gradients failed)
+SUM_BLOCK, STRIDED_SUM_BLOCK = 4096, 64
 KEEP_ROW_MAX = 16384            # longest static row whose costly values a kernel keeps in a per-thread buffer
 
 
@@ -491,8 +494,10 @@ class CppKernel(KernelWriter):
         header.lines += declarations.lines
         self.scope = header
         length = stretch if lanes > 1 else rnumel
+        steps = self.row_steps()
+        block = SUM_BLOCK if steps is None or steps[0] == 1 else STRIDED_SUM_BLOCK
         self.loop(members, lane_accs, bodies, self.print_index(length),
-                  blocked=not length.is_Integer or length > SUM_BLOCK)
+                  block=block if not length.is_Integer or length > block else None)
         if lanes > 1 and (not rnumel.is_Integer or rnumel % LANES):   # the rest of the row, on lane 0's accumulators
             self.scope = Scope(declarations, header.indent + 1)
             self.loop_scopes.add(self.scope)
@@ -532,18 +537,18 @@ class CppKernel(KernelWriter):
                 self.update_accumulator(p, accs[p.node.name], value)
         return accs
 
-    def loop(self, members, lane_accs, bodies, end, start="0", blocked=False):
-        """for r0 in [start, end): the bodies. `blocked`: floating sums run in blocks of SUM_BLOCK, whose sums
-        a double collects (the error grows with the block's length, not the row's), each block vectorized."""
+    def loop(self, members, lane_accs, bodies, end, start="0", block=None):
+        """for r0 in [start, end): the bodies. With a `block` length, floating sums run in blocks of it, whose
+        sums a double collects (the error grows with the block's length, not the row's), each block vectorized."""
         pragma = self.simd_pragma(members, lane_accs)
         sums = [accs[p.node.name][0] for p in members if p.node.is_reduction
                 and p.node.buf.node.reduction_type == "sum" for accs in lane_accs]
-        sums = list(dict.fromkeys(a.name for a in sums if a.dtype.is_floating_point)) if blocked else []
+        sums = list(dict.fromkeys(a.name for a in sums if a.dtype.is_floating_point)) if block else []
         pad = "    " if sums else ""
         if sums:
             self.scope.line(" ".join(f"double {a}_blocks = 0;" for a in sums))
-            self.scope.line(f"for (int64_t rb = {start}; rb < {end}; rb += {SUM_BLOCK}) {{")
-            start, end = "rb", f"kiln_imin(rb + {SUM_BLOCK}, {end})"
+            self.scope.line(f"for (int64_t rb = {start}; rb < {end}; rb += {block}) {{")
+            start, end = "rb", f"kiln_imin(rb + {block}, {end})"
         if pragma:
             self.scope.line(pad + pragma)
         self.scope.line(f"{pad}for (int64_t r0 = {start}; r0 < {end}; r0++) {{")

@@ -571,22 +571,9 @@ class TritonKernel(KernelWriter):
         return False
 
     def rows_interleaved(self):
-        """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last).
-
-        Probed numerically on the first load that walks the reduced dim: index expressions may hold
-        divisions that hide a unit stride from symbolic inspection."""
-        x, r = self.kernel.x, self.kernel.r
-        for p in self.kernel.placements:
-            if not p.node.is_reduction:
-                continue
-            remap = p.remap()
-            for _, e in p.node.buf.analysis.loads:
-                e = remap(e)
-                if not e.has(r) or e.free_symbols - {x, r}:
-                    continue
-                at = lambda i, j: e.subs({x: i, r: j})  # noqa: E731
-                return at(0, 1) - at(0, 0) != 1 and all(at(i + 1, 0) - at(i, 0) == 1 for i in range(3))
-        return False
+        """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last)."""
+        steps = self.row_steps()
+        return steps is not None and steps[0] != 1 and steps[1] == 1
 
     def generate(self, part=False):
         """The kernel's source and its (N, R) sources. A part of a launch group takes its program id as

@@ -165,8 +165,9 @@ def _prewarm(device):
 
 def _references(module, inputs, train, autocast=None):
     """The results of eager in fp64 (never autocast) and in the workload's dtype, for kiln.tools.accuracy."""
-    fp64 = _make_step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs],
-                      train)()
+    with accuracy.Float64Throughout():
+        fp64 = _make_step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs],
+                          train)()
     return fp64, _make_step(copy.deepcopy(module), inputs, train, autocast)()
 
 

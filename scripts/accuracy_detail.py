@@ -1,0 +1,51 @@
+"""Every output's error for one model of the suite: RMSE to the fp64 reference of eager and of each compiler, with
+the output's name (loss, or the parameter whose gradient it is) and scale, and the ratio the accuracy rule bounds.
+Where the bench reports only the first failing output, this shows whether a failure is one tensor or a drift.
+
+    PYTHONPATH=. python3 scripts/accuracy_detail.py t5 --train --device cuda --size gpu --backends kiln,inductor
+"""
+import argparse
+import json
+
+import torch
+
+from kiln.tools import accuracy
+from kiln.tools.bench import _compile, _make_step, _references
+from kiln.tools.workloads import workload
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("model")
+    parser.add_argument("--train", action="store_true")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--size", default="quick")
+    parser.add_argument("--dtype", default="float32")
+    parser.add_argument("--backends", default="kiln")
+    parser.add_argument("--top", type=int, default=12, help="print the outputs with the largest ratios")
+    args = parser.parse_args()
+    dtype = getattr(torch, args.dtype)
+    w = workload(args.model)
+    module = w.make_module(args.device, dtype, args.size, args.train)
+    inputs = w.make_inputs(args.device, dtype, args.size)
+    names = ["loss" if args.train else "output"] + ([n for n, _ in module.named_parameters()] if args.train else [])
+    fp64, eager = _references(module, inputs, args.train)
+    rows = [{"i": i, "name": names[i] if i < len(names) else str(i), "scale": accuracy.rmse(ref, torch.zeros_like(ref)),
+             "eager": accuracy.rmse(ref, e)} for i, (ref, e) in enumerate(zip(fp64, eager))]
+    for backend in args.backends.split(","):
+        torch._dynamo.reset()
+        result = _make_step(_compile(module, backend), inputs, args.train)()
+        for row, ref, e, r in zip(rows, fp64, eager, result):
+            row[backend] = accuracy.rmse(ref, r)
+            row[backend + "_ratio"] = row[backend] / max(row["eager"], 1e-30)
+            row[backend + "_error"] = accuracy.tensor_error(r, e, ref)
+            row[backend + "_error_tol1e-2"] = accuracy.tensor_error(r, e, ref, 1e-2)
+    first = args.backends.split(",")[0]
+    for row in sorted(rows, key=lambda r: -r[first + "_ratio"])[:args.top]:
+        print(json.dumps(row), flush=True)
+    for backend in args.backends.split(","):
+        print(backend, "failing outputs:", [r["i"] for r in rows if r[backend + "_error"]], flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -196,6 +196,11 @@ class GraphLowering(torch.fx.Interpreter):
             return args[0][args[1]]
         if target in SCALAR_FUNCTIONS:
             return SCALAR_FUNCTIONS[target](*args)
+        val = self.current_node.meta.get("val")
+        if isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool)) and target not in LOWERINGS:
+            # any other Python function of sizes (math.ceil, math.floor, sym_ite, ...): its value as torch's
+            # symbolic shapes computed it, over the same size symbols kiln's buffers are laid out in
+            return val.node.expr
         if target is torch.ops.higher_order.with_effects:
             return lower_with_effects(self, *args, **kwargs)
         args, kwargs = torch.utils._pytree.tree_map(self.float_scalar, (args, kwargs))

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 for var in ("KILN_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):   # cold compiles
     os.environ[var] = tempfile.mkdtemp(prefix=var.lower())
@@ -52,6 +53,7 @@ def run_model(name, a):
             result, row[f"{backend}_compile_s"] = _compile_time(step, device)
         except Exception as e:   # a row, never a crash
             row[f"{backend}_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+            row[f"{backend}_where"] = where(e)
             continue
         row[f"{backend}_accuracy"] = accuracy.accuracy_error(result, eager, fp64) or "ok"
         row[f"{backend}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
@@ -65,6 +67,12 @@ def run_model(name, a):
     if "kiln_ms" in row and "inductor_ms" in row:
         row["kiln_vs_inductor"] = row["inductor_ms"] / row["kiln_ms"]
     return row
+
+
+def where(e):
+    """The innermost frames of an error, so that a row names the line that failed."""
+    frames = traceback.extract_tb(e.__traceback__)[-4:]
+    return " < ".join(f"{os.path.basename(f.filename)}:{f.lineno} {f.name}" for f in reversed(frames))
 
 
 def markdown(rows):
@@ -136,7 +144,7 @@ def main():
         try:
             row = run_model(name, a)
         except Exception as e:
-            row = {"model": name, "error": f"{type(e).__name__}: {str(e)[:200]}"}
+            row = {"model": name, "error": f"{type(e).__name__}: {str(e)[:200]}", "where": where(e)}
         rows.append(row)
         print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
         if a.device == "cuda":

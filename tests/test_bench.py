@@ -41,6 +41,9 @@ def test_float64_reference_skips_the_models_own_narrowing_casts():
         assert torch.equal(rms_norm(x), exact)
         assert x.float().dtype == x.half().dtype == x.to("cpu", torch.bfloat16).dtype == torch.float64
         assert x.to(torch.int32).dtype == torch.int32 and x.float().requires_grad is False
+        positions = torch.arange(4)   # integers made float meet float64 buffers (Llama's rotary matmul)
+        assert positions.float().dtype == positions.to(torch.float32).dtype == torch.float64
+        assert positions.to(torch.int32).dtype == torch.int32
     assert not torch.equal(rms_norm(x), exact)   # outside it, the model's cast rounds
 
 

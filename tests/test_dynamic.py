@@ -117,6 +117,23 @@ def test_float_scalar_of_a_symbolic_size():
         compare_results(compiled(x), fn(x), fn(x.double()), what=f"batch {batch}")
 
 
+def test_rounded_quotient_of_a_symbolic_size():
+    """math.ceil(n / 3) and friends: Python functions of sizes with no table entry (math.ceil could not be
+    lowered) whose values kernels print in integer arithmetic (C printed ceil((int)n / (int)3): a floor,
+    a third of the row left unwritten) and the wrapper in Python's (CeilToInt was an unknown name there)."""
+    import math
+
+    def fn(x):
+        up, down = math.ceil(x.shape[0] / 3), math.floor(x.shape[1] / 4)
+        return x[:up] * 2, x.new_ones(up, down) + x[:up, :down], x.reshape(-1)[:math.trunc(x.numel() / 5)].exp()
+    compiled = kiln_compile(fn, dynamic=True)
+    delta = StatsDelta()
+    for batch in (7, 10, 12):
+        x = make_tensor((batch, 11))
+        compare_results(compiled(x), fn(x), fn(x.double()), what=f"batch {batch}")
+    assert delta["graphs_compiled"] == 1 and delta["fallback_ops"] == 0 and delta["graphs_fallback"] == 0
+
+
 def test_batch_norm_training_after_a_batch_size_change():
     """The default options: a second batch size makes Dynamo recompile with symbolic sizes, whose batch
     norm backward and running variance divide by n - 1."""

@@ -9,6 +9,8 @@ import sympy
 import torch
 from sympy.printing.c import C99CodePrinter
 
+from torch.utils._sympy.functions import CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, TruncToInt
+
 from kiln import ir
 
 LOOP_AND_TEMP_PREFIXES = ("x", "r", "idx", "tmp")   # generated names; other symbols are kernel arguments
@@ -54,9 +56,32 @@ class Scope:
         self.lines.append("    " * self.indent + text)
 
 
+def integer_form(expr):
+    """expr with symbolic shapes' rounding functions of a quotient of sizes (math.ceil(s0 / 3) is
+    CeilToInt(IntTrueDiv(s0, 3))) as floor divisions, which kernels spell in integer arithmetic: C would
+    print ceil((int)s0 / (int)3), a floor. Sizes are nonnegative and divisors positive."""
+    def rounded(f, quotient):
+        if not isinstance(quotient, IntTrueDiv):
+            return f(quotient)
+        a, b = quotient.args
+        return FloorDiv(a + b - 1, b) if f is CeilToInt else FloorDiv(a, b)
+    return expr.replace(lambda e: isinstance(e, (CeilToInt, FloorToInt, TruncToInt)),
+                        lambda e: rounded(type(e), e.args[0]))
+
+
 class IndexPrinter(C99CodePrinter):
     """SymPy index expressions as integer C code (all index values are nonnegative)."""
     DIV, MAX, MIN = "/", "kiln_imax", "kiln_imin"
+
+    def doprint(self, expr, assign_to=None):
+        return super().doprint(integer_form(sympy.sympify(expr)), assign_to)
+
+    def _print_Function(self, e):
+        # a function of sizes with no spelling here (symbolic shapes' PythonMod, RoundToInt, ...) is refused,
+        # and kiln runs the graph eagerly, rather than printed as a C or Triton call of that name
+        if type(e).__name__ not in self.known_functions:
+            raise NotImplementedError(f"kiln: no kernel spelling for the size expression {e}")
+        return super()._print_Function(e)
 
     def _print_FloorDiv(self, e):
         return f"(({self._print(e.args[0])}) {self.DIV} ({self._print(e.args[1])}))"   # a divisor may be a sum

@@ -1,27 +1,25 @@
 """The generated Python wrapper: `call(args)` binds sizes, allocates, launches kernels and externs,
 frees or reuses dead buffers, and returns the graph's outputs with eager's strides."""
+import math
+
 import sympy
 import torch
-from sympy.printing.str import StrPrinter
 from torch._subclasses.fake_tensor import unset_fake_temporarily
+from torch.utils._sympy.printers import PythonPrinter
 
 from kiln import ir
 from kiln.scheduler import Kernel
 
 
-class PyIndexPrinter(StrPrinter):
-    def _print_FloorDiv(self, e):
-        return f"(({self._print(e.args[0])}) // ({self._print(e.args[1])}))"
+class PyIndexPrinter(PythonPrinter):
+    """Size expressions as Python: torch's printer knows every function symbolic shapes make (FloorDiv,
+    CeilToInt, IntTrueDiv, ToFloat, ...); 1 / s0 (a float scalar of a graph, kiln.ir) is spelled here."""
 
-    def _print_ModularIndexing(self, e):
-        base, div, mod = e.args
-        return f"((({self._print(base)}) // ({self._print(div)})) % ({self._print(mod)}))"
-
-    def _print_Max(self, e):
-        return f"max({', '.join(self._print(a) for a in e.args)})"
-
-    def _print_Min(self, e):
-        return f"min({', '.join(self._print(a) for a in e.args)})"
+    def _print_Pow(self, e):
+        base, exp = e.args
+        if exp.is_Integer and exp < 0:
+            return f"(1 / ({self._print(base ** -exp)}))"
+        return super()._print_Pow(e)
 
 
 def pyexpr(e):
@@ -77,7 +75,7 @@ class WrapperCode:
         self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
         self.lines = []
         self.device_guard = None   # the CUDA device index, once a buffer is allocated there
-        self.globals = {"torch": torch, "_view": view, "_seed": new_seed, "_restrided": restrided,
+        self.globals = {"torch": torch, "math": math, "_view": view, "_seed": new_seed, "_restrided": restrided,
                         "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
                         "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
         self.consts = 0

@@ -31,14 +31,16 @@ NARROW_FLOATS = (torch.float32, torch.float16, torch.bfloat16)
 
 
 class Float64Throughout(TorchFunctionMode):
-    """Within it, .to/.type/.float/.half/.bfloat16 of a float64 tensor to a narrower float keep float64."""
+    """Within it, .to/.type/.float/.half/.bfloat16 to a narrower float give float64, from a float64 tensor or
+    an integer one: Llama's rotary embedding multiplies `inv_freq.float()` (a float64 buffer in the
+    reference) by `position_ids.float()`, and a float32 operand beside a float64 one fails in a matmul."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
         x = args[0] if args else None
-        if isinstance(x, torch.Tensor) and x.dtype == torch.float64:
+        if isinstance(x, torch.Tensor) and (x.dtype == torch.float64 or not (x.is_floating_point() or x.is_complex())):
             if func in (torch.Tensor.float, torch.Tensor.half, torch.Tensor.bfloat16):
-                return x
+                return x.double()
             if func in (torch.Tensor.to, torch.Tensor.type):
                 args = [torch.float64 if a in NARROW_FLOATS else a for a in args]
                 if kwargs.get("dtype") in NARROW_FLOATS:

@@ -18,6 +18,7 @@ import operator
 
 import torch
 import torch.nn.functional as F
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 log = logging.getLogger("kiln.fusion")
 
@@ -148,8 +149,86 @@ def rewrite_identity_calls(gm):
     return count
 
 
+SDPA_MASK, SDPA_CAUSAL = (3, "attn_mask"), (5, "is_causal")   # F.scaled_dot_product_attention's argument slots
+RANDOM = ("rand", "bernoulli", "dropout", "normal", "uniform", "multinomial", "exponential", "poisson")
+MAX_FOLDED_ELEMENTS = 1 << 24
+
+
+def constant_value(gm, node):
+    """node's value if it is computed from no graph input (factories, aranges, comparisons, expands of them)
+    and draws no random number, evaluated now; else None. Static shapes only: with symbolic sizes the ancestry
+    reaches a placeholder."""
+    ancestors, todo = set(), [node]
+    while todo:
+        n = todo.pop()
+        if n in ancestors:
+            continue
+        v = value(n)
+        if n.op not in ("call_function", "call_method") or any(r in str(n.target) for r in RANDOM) or \
+                (isinstance(v, torch.Tensor) and v.numel() > MAX_FOLDED_ELEMENTS):
+            return None
+        ancestors.add(n)
+        todo += n.all_input_nodes
+    env = {}
+    with unset_fake_temporarily(), torch.no_grad():
+        for n in gm.graph.nodes:
+            if n in ancestors:
+                args, kwargs = torch.fx.node.map_arg((n.args, n.kwargs), lambda a: env[a])
+                env[n] = n.target(*args, **kwargs) if n.op == "call_function" else \
+                    getattr(args[0], n.target)(*args[1:], **kwargs)
+    return env[node]
+
+
+def mask_effect(mask):
+    """'none' if an SDPA attn_mask lets every query attend to every key, 'causal' if it is exactly SDPA's own
+    is_causal mask (top-left lower triangle), else None. A float mask is additive: 0 attends, -inf (or the
+    dtype's lowest value, as HF writes it) does not."""
+    if not isinstance(mask, torch.Tensor) or mask.dim() < 2:
+        return None
+    if mask.dtype == torch.bool:
+        attends = mask
+    else:
+        blocked = (mask == -math.inf) | (mask == torch.finfo(mask.dtype).min)
+        if not ((mask == 0) | blocked).all():
+            return None
+        attends = mask == 0
+    if attends.all():
+        return "none"
+    causal = torch.ones(attends.shape[-2:], dtype=torch.bool, device=attends.device).tril()
+    return "causal" if torch.equal(attends, causal.expand(attends.shape)) else None
+
+
+def fold_constant_masks(gm):
+    """Drops an SDPA attn_mask that is a constant of no effect, or replaces a constant causal one by
+    is_causal=True; returns how many. Models materialize such masks when compiled (transformers builds its
+    all-True bidirectional and its causal masks from aranges when it cannot look at the data): with a mask,
+    SDPA cannot take flash attention, and on CUDA it fell back to the math form, which writes [B, H, L, S]
+    matrices (HF BERT's inference held three of 96 MiB; eager's flash call holds none)."""
+    count = 0
+    for n in gm.graph.nodes:
+        if kind(n) != "scaled_dot_product_attention" or not isinstance(arg(n, *SDPA_MASK), torch.fx.Node) or \
+                arg(n, *SDPA_CAUSAL, False) is not False:
+            continue
+        effect = mask_effect(constant_value(gm, arg(n, *SDPA_MASK)))
+        if effect is None:
+            continue
+        args, kwargs = list(n.args[:3]), {k: v for k, v in n.kwargs.items() if k not in ("attn_mask", "is_causal")}
+        for i, name in enumerate(("dropout_p", "is_causal", "scale", "enable_gqa"), start=4):
+            if len(n.args) > i:
+                kwargs[name] = n.args[i]
+        kwargs["is_causal"] = effect == "causal"
+        n.args, n.kwargs = tuple(args), kwargs
+        count += 1
+    if count:
+        gm.graph.eliminate_dead_code()
+        gm.recompile()
+        log.info("kiln: %d attention mask(s) were constants: dropped, or made is_causal", count)
+    return count
+
+
 def rewrite_attention(gm, device_types=("cuda",)):
-    """Replaces hand-written attention in gm by F.scaled_dot_product_attention; returns how many."""
+    """Replaces hand-written attention in gm by F.scaled_dot_product_attention, and folds constant masks of
+    SDPA calls (fold_constant_masks, every device); returns how many attentions changed."""
     graph = gm.graph
     count = 0
     for out in list(graph.nodes):
@@ -172,4 +251,4 @@ def rewrite_attention(gm, device_types=("cuda",)):
         graph.eliminate_dead_code()
         gm.recompile()
         log.info("kiln: rewrote %d hand-written attention(s) into scaled_dot_product_attention", count)
-    return count
+    return count + fold_constant_masks(gm)

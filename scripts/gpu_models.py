@@ -19,6 +19,7 @@ import argparse
 import copy
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -104,14 +105,20 @@ def run_jobs(a, names, path, meta):
         argv += [flag for flag, on in (("--train", a.train), ("--amp", a.amp), ("--no-time", a.no_time)) if on]
         argv += ["--size", a.size] if a.size else []
         procs.append((subprocess.Popen(argv), os.path.join(a.out, f"job{i}", os.path.basename(path) + ".json")))
-    rows = []
-    for proc, part_path in procs:
-        proc.wait()
-        if os.path.exists(part_path):
-            with open(part_path) as f:
-                rows += json.load(f)["rows"]
-    order = {name: i for i, name in enumerate(names)}
-    write(path, meta, sorted(rows, key=lambda r: order[r["model"]]))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))   # a `timeout` ends the workers too, and rows merge
+    try:
+        for proc, _ in procs:
+            proc.wait()
+    finally:
+        for proc, _ in procs:
+            proc.kill()
+        rows = []
+        for _, part_path in procs:
+            if os.path.exists(part_path):
+                with open(part_path) as f:
+                    rows += json.load(f)["rows"]
+        order = {name: i for i, name in enumerate(names)}
+        write(path, meta, sorted(rows, key=lambda r: order[r["model"]]))
 
 
 def main():

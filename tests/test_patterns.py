@@ -77,3 +77,51 @@ def test_not_attention(case):
     count, code, out = rewritten(fn, q, k, v)
     assert count == 0 and "scaled_dot_product_attention" not in code
     torch.testing.assert_close(out, fn(q, k, v))
+
+
+def materialized_mask(kind, batch, length, dtype=torch.bool):
+    """A mask as transformers 5.17 builds it under torch.compile, where it cannot look at the data: from
+    aranges, broadcast over the batch (all True when nothing is padded; the causal triangle for decoders)."""
+    q_idx, kv_idx = torch.arange(length)[:, None], torch.arange(length)[None, :]
+    allowed = {"bidirectional": kv_idx >= 0, "causal": kv_idx <= q_idx, "window": (q_idx - kv_idx).abs() <= 2}[kind]
+    allowed = allowed[None, None].expand(batch, -1, length, length)
+    if dtype == torch.bool:
+        return allowed
+    return torch.zeros((), dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)   # HF's additive form
+
+
+@pytest.mark.parametrize("kind, dtype, expected", [("bidirectional", torch.bool, "is_causal = False"),
+                                                   ("causal", torch.bool, "is_causal = True"),
+                                                   ("causal", torch.float32, "is_causal = True")])
+def test_constant_mask_is_folded(kind, dtype, expected):
+    """An SDPA mask computed from no input is evaluated at compile time: all True is no mask, the causal
+    triangle is is_causal=True. With a mask, SDPA cannot take flash attention (HF ViT and BERT on the H100
+    ran the math form and held [B, H, L, L] matrices in fp32)."""
+    q, k, v = qkv(2, 3, 8, 16)
+
+    def fn(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=materialized_mask(kind, 2, 8, dtype))
+    count, code, out = rewritten(fn, q, k, v)
+    assert count == 1 and "attn_mask" not in code and "arange" not in code and expected in code
+    torch.testing.assert_close(out, fn(q, k, v))
+
+
+@pytest.mark.parametrize("case", ["window", "from_input", "random"])
+def test_mask_kept(case):
+    """Masks that do something else than no mask or is_causal, or that depend on data, stay."""
+    q, k, v = qkv(2, 3, 8, 16)
+    padding = torch.ones(2, 8, dtype=torch.bool)
+    padding[1, 6:] = False
+
+    def fn(q, k, v, padding):
+        if case == "window":
+            mask = materialized_mask("window", 2, 8)
+        elif case == "from_input":
+            mask = padding[:, None, None, :].expand(2, 1, 8, 8)
+        else:
+            mask = torch.rand(8, 8) >= 0   # all True, but drawn: never evaluated at compile time
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    count, code, out = rewritten(fn, q, k, v, padding)
+    assert count == 0 and "attn_mask" in code
+    if case != "random":
+        torch.testing.assert_close(out, fn(q, k, v, padding))

@@ -203,10 +203,11 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         stage = "scheduling"
         output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}
         triton = targets_triton(lowering, opts)
-        sched = schedule(lowering.buffers, output_names, shared_launches=triton)
-        trace.fusion(sched.decisions)
-        stage = "codegen"
-        module = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)
+        with lowering.in_effect():
+            sched = schedule(lowering.buffers, output_names, shared_launches=triton)
+            trace.fusion(sched.decisions)
+            stage = "codegen"
+            module = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)
         if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
             context.output_strides.extend(lowering.output_strides())
         STATS["graphs_compiled"] += 1

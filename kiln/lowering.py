@@ -6,6 +6,7 @@ Values flow through the graph in two forms:
 Views (view, permute, expand, slice, ...) are index transforms, so they never copy.
 `LOWERINGS` maps an ATen op to a small function; ops missing from it become eager fallbacks.
 """
+import contextlib
 import dataclasses
 import itertools
 import logging
@@ -128,12 +129,19 @@ class GraphLowering(torch.fx.Interpreter):
         self._names += 1
         return f"{prefix}{self._names}"
 
-    def run(self):
+    @contextlib.contextmanager
+    def in_effect(self):
+        """current() is this graph: while it is lowered, and while the scheduler and code generators run the
+        loaders of its buffers, which read its size hints (broadcasts)."""
         _active.append(self)
         try:
-            return super().run(enable_io_processing=False)
+            yield self
         finally:
             _active.pop()
+
+    def run(self):
+        with self.in_effect():
+            return super().run(enable_io_processing=False)
 
     # -- fx.Interpreter hooks
     def run_node(self, n):
@@ -551,11 +559,33 @@ def opmath(dtype):
     return torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
 
 
+def hinted(s):
+    """A size's value in the traced example, or None where a symbol has no hint."""
+    hints = current().size_hints
+    if any(str(v) not in hints for v in s.free_symbols):
+        return None
+    value = s.xreplace({v: sympy.Integer(hints[str(v)]) for v in s.free_symbols})
+    return int(value) if value.is_Integer else None
+
+
+def broadcasts(s, full):
+    """Whether a dim of size s is broadcast against one of size full: s is 1, or a symbolic size that the trace
+    found to be 1 where full is another size (x[2::3] of a 5-long x against x: torch broadcast it and guarded
+    (s0 + 1) // 3 == 1; read as s0 long, it read past x's end)."""
+    return s == 1 or (isinstance(s, sympy.Expr) and bool(s.free_symbols) and sympy.expand(s - full) != 0
+                      and hinted(s) == 1)
+
+
+def broadcast_index(idx, sizes, full_sizes):
+    """The index into a tensor of sizes, right-aligned under an index idx over full_sizes."""
+    lead = len(full_sizes) - len(sizes)
+    return [sympy.Integer(0) if broadcasts(s, n) else i for i, s, n in zip(idx[lead:], sizes, full_sizes[lead:])]
+
+
 def as_value(x, idx, out_sizes, dtype):
     """x (tensor or scalar) at output index idx, broadcast and cast to dtype."""
     if is_tensor(x):
-        lead = len(out_sizes) - len(x.sizes)
-        v = x.load([sympy.Integer(0) if s == 1 else i for i, s in zip(idx[lead:], x.sizes)])
+        v = x.load(broadcast_index(idx, x.sizes, out_sizes))
         return v if x.dtype == dtype else ops.to_dtype(v, dtype, x.dtype)
     if isinstance(x, sympy.Expr) and not x.is_number:
         src = torch.int64 if x.is_integer else torch.float64   # (a float is a symbol: see float_scalar)
@@ -914,8 +944,7 @@ def lower_transpose(out, x, d0=0, d1=1):
 @register(aten.expand.default, aten.expand_copy.default, aten.broadcast_to.default)
 def lower_expand(out, x, shape, *, implicit=False):
     sizes = [sym(s) for s in out.shape]
-    lead = len(sizes) - len(x.sizes)
-    return view_of(x, sizes, lambda idx: [sympy.Integer(0) if s == 1 else i for i, s in zip(idx[lead:], x.sizes)])
+    return view_of(x, sizes, lambda idx: broadcast_index(idx, x.sizes, sizes))
 
 
 @register(aten.squeeze.dim, aten.squeeze.dims, aten.squeeze.default, aten.unsqueeze.default,
@@ -1039,7 +1068,7 @@ def broadcast_sizes(shapes):
     out = [sympy.Integer(1)] * n
     for sh in shapes:
         for k, s in enumerate(sh):
-            if s != 1:
+            if s != 1 and (out[n - len(sh) + k] == 1 or hinted(s) != 1):
                 out[n - len(sh) + k] = s
     return out
 
@@ -1064,7 +1093,7 @@ def advanced_indexing(x_sizes, indices):
             if t is None:
                 src.append(next(rest))
                 continue
-            tidx = [sympy.Integer(0) if s == 1 else i for i, s in zip(bidx[nb - len(t.sizes):], t.sizes)]
+            tidx = broadcast_index(bidx, t.sizes, bshape)
             src.append(indirect(t.load(tidx), x_sizes[d], wrap=True))
         return src
     return rest_sizes[:first] + bshape + rest_sizes[first:], position
@@ -1501,7 +1530,7 @@ def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
 @register(prims.broadcast_in_dim.default)
 def lower_broadcast_in_dim(out, x, shape, broadcast_dimensions):
     sizes = [sym(s) for s in out.shape]
-    return view_of(x, sizes, lambda idx: [sympy.Integer(0) if x.sizes[k] == 1 else idx[d]
+    return view_of(x, sizes, lambda idx: [sympy.Integer(0) if broadcasts(x.sizes[k], sizes[d]) else idx[d]
                                           for k, d in enumerate(broadcast_dimensions)])
 
 
@@ -1783,8 +1812,7 @@ def lower_cdist(out, x1, x2, p, compute_mode=None):
     infinite = p == float("inf")
 
     def load(t, batch, row, r):
-        lead = nb - (len(t.sizes) - 2)
-        bidx = [sympy.Integer(0) if s == 1 else i for i, s in zip(batch[lead:], t.sizes[:-2])]
+        bidx = broadcast_index(batch, t.sizes[:-2], sizes[:nb])
         v = t.load(bidx + [row, r])
         return v if t.dtype == acc else ops.to_dtype(v, acc, t.dtype)
 

@@ -134,6 +134,21 @@ def test_rounded_quotient_of_a_symbolic_size():
     assert delta["graphs_compiled"] == 1 and delta["fallback_ops"] == 0 and delta["graphs_fallback"] == 0
 
 
+@pytest.mark.parametrize("case", ["pointwise", "expand", "index"])
+def test_symbolic_size_traced_as_one_broadcasts(case):
+    """x[2::3] of a 5-long x has (s0 + 1) // 3 elements: 1, so torch broadcasts it against x (and guards that
+    it stays 1). kiln read the slice as s0 long: past the end of x, a wrong answer that varied from run to run
+    (fuzz finding, seed 61502)."""
+    fns = {"pointwise": lambda x: (torch.lt(x[2::3], x), x[2::3] * x),
+           "expand": lambda x: x[2::3].expand(x.shape[0]) + x,
+           "index": lambda x: x[torch.arange(x.shape[0])[2::3]] + x}
+    fn = fns[case]
+    compiled = kiln_compile(fn, dynamic=True)
+    for n in (5, 4, 3):
+        x = make_tensor((n,))
+        compare_results(compiled(x), fn(x), fn(x.double()), what=f"length {n}")
+
+
 def test_batch_norm_training_after_a_batch_size_change():
     """The default options: a second batch size makes Dynamo recompile with symbolic sizes, whose batch
     norm backward and running variance divide by n - 1."""

@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from kiln.tools.fuzz import Worker, campaign, case_of, drop_op, main, repro, shrink
+from kiln.tools.fuzz import Worker, campaign, case_of, drop_op, main, repro, run_case, shrink
 from kiln.tools.fuzz_gen import generate, outputs, render
 
 # Known, not-yet-fixed bug classes kept out of the CI budget: regexes over "target|op:dtype|kind" signatures.
@@ -81,6 +81,22 @@ def test_interpreter_bf16_truncation_is_classified_as_its_artifact(tmp_path):
             assert worker.run(case_of(program))["kind"] == kind
         finally:
             worker.stop()
+
+
+def test_failure_torch_shares_is_classified_as_aot_autograds():
+    # prod's traced backward gives NaN for a NaN beside two zeros (eager's formula gives 0 there): aot_eager
+    # fails the same way, so the finding is torch's graph, not kiln's code
+    src = """import torch
+def fn(x0):
+    return (torch.prod(x0), )
+def make_inputs(f64=False, variant=0, device='cpu'):
+    x = torch.tensor([float('nan'), 0.0, 0.0, 2.0], dtype=torch.float64 if f64 else torch.float32)
+    x.requires_grad_(True)
+    return [x], [x]
+"""
+    case = {"src": src, "dynamic": None, "twice": False}
+    assert run_case(case, "cpp")["kind"] == "artifact:aot_autograd"
+    assert run_case(case, "aot_eager")["kind"] == "grad_wrong_values"
 
 
 @pytest.mark.parametrize("target", ["cpp", "triton"])

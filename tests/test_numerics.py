@@ -75,6 +75,18 @@ def test_float_to_int_out_of_range(src, dst):
     assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
 
 
+@pytest.mark.parametrize("src", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("dst", [torch.float32, torch.bfloat16, torch.float64])
+def test_integer_zero_as_float_is_positive(src, dst):
+    """An integer cast to a float is never -0.0: int(-0.39) is 0, and atan2(0, 0) is 0 (fuzz seed 61520: gcc
+    folded float(int(x)) into trunc(x), which kept -0.39's sign, and atan2 gave -pi)."""
+    x = torch.tensor([-0.39, -1.17, 0.3, -0.0, 2.5, -0.99] * 6, dtype=src)
+    fn = lambda t: torch.atan2(t.to(torch.int32).to(dst), t.to(torch.int32).to(dst))  # noqa: E731
+    actual, expected = kiln_compile(fn)(x), fn(x)
+    torch.testing.assert_close(actual, expected)
+    assert torch.equal(actual.signbit(), expected.signbit()), f"\n{actual}\n{expected}"
+
+
 @pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int32, torch.int64])
 @pytest.mark.parametrize("op", ["floor", "ceil", "trunc", "round"])
 def test_rounding_integers(op, dtype):

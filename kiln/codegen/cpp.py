@@ -152,6 +152,9 @@ template <typename I, typename F> static inline I kiln_float_to_int(F x) {
         return (x >= -limit && x < limit) ? I(x) : I(uint64_t(1) << (8 * sizeof(I) - 1));   // NaN fails both
     } else { return I(kiln_float_to_int<int32_t>(x)); }
 }
+// an integer as a float is never -0.0, but gcc (-fno-trapping-math) folds float(int(x)) into trunc(x), which
+// keeps the sign of -0.39's zero (atan2 of it gave -pi); a zero tested for and spelled out stays +0.0
+template <typename F, typename I> static inline F kiln_int_to_float(I x) { return x == I(0) ? F(0) : F(x); }
 template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a || a > b) ? a : b; }
 template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
 template <typename T> static inline T kiln_fmod(T a, T b);
@@ -341,12 +344,18 @@ class CppKernel(KernelWriter):
         return f"{t}({float(value)!r})"
 
     def spell_cast(self, x, dtype):
+        if dtype.is_floating_point and not x.dtype.is_floating_point:
+            as_float = f"kiln_int_to_float<{ctype(torch.float32 if dtype.itemsize < 4 else dtype)}>({x})"
+        else:
+            as_float = f"static_cast<float>({x})"
         if dtype == torch.bfloat16:
-            return f"kiln_round_bf16(static_cast<float>({x}))"
+            return f"kiln_round_bf16({as_float})"
         if dtype == torch.float16:
-            return f"kiln_round_half(static_cast<float>({x}))"
+            return f"kiln_round_half({as_float})"
         if x.dtype.is_floating_point and not dtype.is_floating_point and dtype != torch.bool:
             return f"kiln_float_to_int<{ctype(dtype)}>({x})"
+        if dtype.is_floating_point and not x.dtype.is_floating_point:
+            return as_float
         return f"static_cast<{ctype(dtype)}>({x})"
 
     def masked(self, cond, body, other):

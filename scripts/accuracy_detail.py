@@ -3,6 +3,9 @@ the output's name (loss, or the parameter whose gradient it is) and scale, and t
 Where the bench reports only the first failing output, this shows whether a failure is one tensor or a drift.
 
     PYTHONPATH=. python3 scripts/accuracy_detail.py t5 --train --device cuda --size gpu --backends kiln,inductor
+
+--amp runs the forward under autocast to bf16 (the suite's AMP rows); --tf32 leaves TF32 on in cuDNN as torch
+has it by default (the suite checks with it off: see kiln.tools.accuracy), to see what TF32 does to a model.
 """
 import argparse
 import json
@@ -22,19 +25,24 @@ def main():
     parser.add_argument("--size", default="quick")
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--backends", default="kiln")
+    parser.add_argument("--amp", action="store_true")
+    parser.add_argument("--tf32", action="store_true")
     parser.add_argument("--top", type=int, default=12, help="print the outputs with the largest ratios")
     args = parser.parse_args()
     dtype = getattr(torch, args.dtype)
+    autocast = "bfloat16" if args.amp else None
+    if not args.tf32:
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
     w = workload(args.model)
     module = w.make_module(args.device, dtype, args.size, args.train)
     inputs = w.make_inputs(args.device, dtype, args.size)
     names = ["loss" if args.train else "output"] + ([n for n, _ in module.named_parameters()] if args.train else [])
-    fp64, eager = _references(module, inputs, args.train)
+    fp64, eager = _references(module, inputs, args.train, autocast)
     rows = [{"i": i, "name": names[i] if i < len(names) else str(i), "scale": accuracy.rmse(ref, torch.zeros_like(ref)),
              "eager": accuracy.rmse(ref, e)} for i, (ref, e) in enumerate(zip(fp64, eager))]
     for backend in args.backends.split(","):
         torch._dynamo.reset()
-        result = _make_step(_compile(module, backend), inputs, args.train)()
+        result = _make_step(_compile(module, backend), inputs, args.train, autocast)()
         for row, ref, e, r in zip(rows, fp64, eager, result):
             row[backend] = accuracy.rmse(ref, r)
             row[backend + "_ratio"] = row[backend] / max(row["eager"], 1e-30)

@@ -1,5 +1,6 @@
 """The issue-24 repros on CUDA: timm's fused-qkv attention in bf16 (forward and backward against eager, fp64 rule),
-and an out-of-bounds index (in a child process: a device-side assert ends the CUDA context, as eager's does)."""
+float32 division and square roots bit for bit against eager's (Triton's / and tl.sqrt are approximate), and an
+out-of-bounds index (in a child process: a device-side assert ends the CUDA context, as eager's does)."""
 import subprocess
 import sys
 
@@ -27,6 +28,18 @@ def main():
             (g,) = torch.autograd.grad(out.float().square().sum(), inp)
             outs.append([out, g])
         print(f"fused-qkv attention {dtype}: {accuracy_error(*outs) or 'passes the fp64 rule'}")
+    a, b = torch.randn(2, 1 << 20, device="cuda").unbind(0)
+    a[0], b[0] = 4.6875, 0.9375   # 5 exactly: div.full.f32 gives 5.0000005, and trunc division 4
+    ops = {"a / b": lambda a, b: a / b, "trunc(a / b)": lambda a, b: torch.div(a * 8, b, rounding_mode="trunc"),
+           "sqrt(|b|)": lambda a, b: b.abs().sqrt(), "1 / b": lambda a, b: b.reciprocal()}
+    for name, fn in ops.items():
+        torch._dynamo.reset()
+        differ = (kiln.compile(fn, options={"strict": True})(a, b) != fn(a, b)).sum().item()
+        print(f"float32 {name}: {differ} elements differ from eager's")
+    softmax = lambda a: torch.softmax(a.view(1024, -1) * 4, -1)  # noqa: E731
+    torch._dynamo.reset()
+    for name, f in (("eager", softmax), ("kiln", kiln.compile(softmax))):
+        print(f"float32 softmax rows of 1024, RMS of (row sum - 1), {name}: {(f(a).double().sum(-1) - 1).square().mean().sqrt():.3g}")
     child = ("import torch, kiln; w = torch.randn(10, 4, device='cuda'); "
              "print(kiln.compile(lambda w, i: w[i] * 2, options={'strict': True})(w, torch.tensor([1, 12], device='cuda')));"
              "torch.cuda.synchronize()")

@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python3 scripts/gpu_memory.py --out DIR [--models vit_base,deit_tiny,...] [--train]
 
---models takes the timm short names below or any model of the suite that takes one input (vit, bert, ...).
+--models takes the timm short names below or any model of the suite (vit, bert, bart, ...).
 
 Peak memory is max_memory_allocated during one step, above what was allocated before it (the inputs and
 parameters). For kiln, the CUDA allocator's history is replayed to the peak, and the blocks live there are
@@ -30,34 +30,31 @@ def build(name, train):
         from kiln.tools.workloads import workload
         w, dtype = workload(name), torch.float32 if train else torch.bfloat16
         model = w.make_module("cuda", dtype, "gpu").model   # the transformers/timm model inside Logits
-        (x, *rest) = w.make_inputs("cuda", dtype, "gpu")
-        if rest:
-            raise ValueError(f"{name} takes several inputs; this probe passes one")
-        return model.train(train), x
+        return model.train(train), w.make_inputs("cuda", dtype, "gpu")
     import timm
     model = timm.create_model(MODELS[name], pretrained=False).cuda()
     x = torch.randn(32, 3, 224, 224, device="cuda")
     if train:
-        return model.train(), x
-    return model.eval().to(torch.bfloat16), x.to(torch.bfloat16)
+        return model.train(), [x]
+    return model.eval().to(torch.bfloat16), [x.to(torch.bfloat16)]
 
 
 def logits(out):
     return out if isinstance(out, torch.Tensor) else out.logits
 
 
-def step_fn(f, x, train, marks=None):
+def step_fn(f, inputs, train, marks=None):
     """One step; with marks, the memory held after the forward (saved activations and the output) is noted."""
     def step():
         if train:
-            loss = logits(f(x)).float().sum()
+            loss = logits(f(*inputs)).float().sum()
             if marks is not None:
                 torch.cuda.synchronize()
                 marks.append(torch.cuda.memory_allocated())
             loss.backward()
         else:
             with torch.no_grad():
-                f(x)
+                f(*inputs)
     return step
 
 
@@ -121,14 +118,14 @@ def main():
         row = {"model": name, "train": a.train}
         try:
             torch._dynamo.reset()
-            model, x = build(name, a.train)
+            model, inputs = build(name, a.train)
             trace = f"/tmp/kiln_memory_trace_{name}"   # (the wrappers are copied into the results)
             for backend in ("eager", "inductor", "kiln"):
                 torch._dynamo.reset()
                 f = model if backend == "eager" else torch.compile(model, backend="inductor") \
                     if backend == "inductor" else kiln.compile(model, options={"trace": trace})
                 marks = []
-                step = step_fn(f, x, a.train, marks)
+                step = step_fn(f, inputs, a.train, marks)
                 step()
                 step()
                 model.zero_grad(set_to_none=True)

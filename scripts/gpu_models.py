@@ -43,7 +43,8 @@ def run_model(name, a):
     w = workload(name)
     module = w.make_module(device, dtype, size, train)
     inputs = w.make_inputs(device, dtype, size)
-    fp64, eager = _references(module, inputs, train, autocast)
+    with accuracy.exact_float32():   # (TF32 off: see kiln.tools.accuracy)
+        fp64, eager = _references(module, inputs, train, autocast)
     row = {"model": name, "mode": f"{'train' if train else 'inference'} {'amp-bf16' if autocast else str(dtype)[6:]}"}
     steps = {"eager": _make_step(copy.deepcopy(module), inputs, train, autocast)}
     row["eager_peak_mib"] = (_peak_memory(steps["eager"], device) or 0) / 2 ** 20
@@ -51,7 +52,8 @@ def run_model(name, a):
         kiln.reset_stats()
         try:
             step = _make_step(_compile(copy.deepcopy(module), backend), inputs, train, autocast)
-            result, row[f"{backend}_compile_s"] = _compile_time(step, device)
+            with accuracy.exact_float32():
+                result, row[f"{backend}_compile_s"] = _compile_time(step, device)
         except Exception as e:   # a row, never a crash
             row[f"{backend}_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
             row[f"{backend}_where"] = where(e)

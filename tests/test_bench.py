@@ -59,6 +59,27 @@ def test_rmse_against_fp64_fp32(fp64):
     assert accuracy.tensor_error(noisy(fp64, 0.5e-3, 2).float(), eager, fp64) is None  # closer to fp64 than eager
 
 
+def test_small_tensors_get_the_harness_multiplier_of_3(fp64):
+    # a loss is one sample of rounding noise: 2.5x eager's error passes below 1000 elements, not above
+    eager, result = noisy(fp64, 1e-3, 1).float(), noisy(fp64, 2.5e-3, 2).float()
+    assert accuracy.tensor_error(result, eager, fp64) is not None
+    assert accuracy.tensor_error(result[:999], eager[:999], fp64[:999]) is None
+    assert accuracy.tensor_error(noisy(fp64, 3.5e-3, 2).float()[:999], eager[:999], fp64[:999]) is not None  # 3.5x
+    as_1x1_weights = [t[:8000].reshape(100, 80, 1, 1) for t in (result, eager, fp64)]
+    assert accuracy.tensor_error(*as_1x1_weights) is None
+
+
+def test_exact_float32_turns_tf32_off_and_restores_it():
+    saved = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+    try:
+        with accuracy.exact_float32():
+            assert not torch.backends.cuda.matmul.allow_tf32 and not torch.backends.cudnn.allow_tf32
+        assert torch.backends.cuda.matmul.allow_tf32 and torch.backends.cudnn.allow_tf32
+    finally:
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved
+
+
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 def test_rmse_against_fp64_low_precision(fp64, dtype):
     eager = noisy(fp64, 0.05, 1).to(dtype)

@@ -1,4 +1,5 @@
 """Fusion: the kernel counts the design promises, read from kiln.stats() deltas, with correct results."""
+import math
 import os
 import re
 
@@ -94,6 +95,16 @@ def test_small_independent_kernels_share_a_launch_on_triton():
     x, w = make_tensor((37, 45)), make_tensor((7, 3))
     kernels, _ = compiled_kernels(lambda x, w: (x * 2, w.exp()), x, w)
     assert kernels == (1 if os.environ.get("KILN_TARGET") == "triton" else 2)
+
+
+def test_a_launch_runs_at_most_a_few_kernels():
+    """20 independent small kernels (an AMP step's weight casts): launches of at most MAX_LAUNCH_PARTS, since
+    Triton builds a launch as one function (37 parts failed in its inliner on the H100)."""
+    from kiln.scheduler import MAX_LAUNCH_PARTS
+    ws = [make_tensor((8 + i, 3)) for i in range(20)]
+    kernels, _ = compiled_kernels(lambda *ws: [(w * 2).to(torch.bfloat16) for w in ws], *ws)
+    triton = os.environ.get("KILN_TARGET") == "triton"
+    assert kernels == (math.ceil(20 / MAX_LAUNCH_PARTS) if triton else 20)
 
 
 def test_dependent_kernels_keep_their_own_launches():

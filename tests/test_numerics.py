@@ -263,3 +263,55 @@ def test_atan2_of_infinities():
     torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0, equal_nan=True)
     zeros = expected == 0
     assert torch.equal(actual[zeros].signbit(), expected[zeros].signbit()), f"\n{actual}\n{expected}"
+
+
+@pytest.mark.skipif(not TRITON, reason="Triton target only")
+def test_float32_division_and_sqrt_are_rounded_as_torchs(tmp_path):
+    """Triton's float32 / and tl.sqrt are approximate on the GPU (div.full.f32: 4.6875 / 0.9375 gives 5.0000005,
+    and trunc division 4 where torch gives 5); the kernels and kiln's helpers spell the IEEE-rounded forms torch
+    uses. (The interpreter divides exactly either way, so the spelling is what CI can see;
+    scripts/gpu_cuda_repros.py compares the values on a GPU.)"""
+    import kiln
+    from kiln.codegen.triton import PRELUDE
+    x, y = torch.tensor([4.6875, 1.0, 7.0]), torch.tensor([0.9375, 3.0, 2.0])
+    fn = lambda a, b: (a / b, torch.softmax(a, 0), b.sqrt(), b.reciprocal())  # noqa: E731
+    actual = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})(x, y)
+    for a, e, exact in zip(actual, fn(x, y), (True, False, True, True)):
+        torch.testing.assert_close(a, e, **({"rtol": 0, "atol": 0} if exact else {}))
+    (source,) = [p.read_text() for p in tmp_path.glob("*/kernel*.py")]
+    assert source.count("tl.math.div_rn(") == 3 and "tl.sqrt_rn(" in source and " / " not in source, source
+    helpers = {block.split("(")[0]: block for block in PRELUDE.split("def ")[1:]}
+    for helper in ("kiln_truncdiv", "kiln_floordiv"):
+        assert " / " not in helpers[helper] and "kiln_div(" in helpers[helper], helpers[helper]
+
+
+@pytest.mark.skipif(TRITON, reason="compiles for a GPU target: needs Triton's JIT, not its interpreter")
+@pytest.mark.parametrize("dtype", ["fp32", "fp64", "i32", "i64"])
+def test_division_helpers_compile_for_the_gpu(dtype, tmp_path, monkeypatch):
+    """kiln's division helpers as the GPU compiles them, for an H100 (sm_90), with no GPU: the interpreter runs
+    them as Python, where an early return hides what follows it; Triton compiles that too, and float // float
+    does not compile (float trunc and floor division failed on the H100)."""
+    import importlib.util
+
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    from kiln.codegen.triton import prelude
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "cache"))
+    helpers = ["kiln_truncdiv", "kiln_floordiv", "kiln_fmod", "kiln_remainder"] + (["kiln_div"] if "fp" in dtype else [])
+    path = tmp_path / "helpers.py"
+    path.write_text(prelude(interpreted=False) + f"""
+@triton.jit
+def probe(x, y, out, BLOCK: tl.constexpr):
+    i = tl.arange(0, BLOCK)
+    a = tl.load(x + i)
+    b = tl.load(y + i)
+    tl.store(out + i, {" + ".join(f"{h}(a, b)" for h in helpers)})
+""")
+    spec = importlib.util.spec_from_file_location("kiln_helpers_probe", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    source = triton.compiler.ASTSource(module.probe, {"x": f"*{dtype}", "y": f"*{dtype}", "out": f"*{dtype}",
+                                                      "BLOCK": "constexpr"}, constexprs={"BLOCK": 128})
+    ptx = triton.compile(source, target=GPUTarget("cuda", 90, 32)).asm["ptx"]
+    assert dtype != "fp32" or ("div.rn.f32" in ptx and "div.full.f32" not in ptx)

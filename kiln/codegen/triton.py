@@ -91,6 +91,13 @@ TRITON_OPS = {
     "remainder": "kiln_remainder({0}, {1})", "lshift": "kiln_lshift({0}, {1})", "rshift": "kiln_rshift({0}, {1})",
 }
 
+# float32 division and square roots rounded as IEEE has it, as torch's are (nvcc's default): Triton's / and
+# tl.sqrt are div.full.f32 and sqrt.approx.f32, up to 2 ulp off. A softmax's rows then summed further from 1,
+# and the gradients made of those row sums, 0 in exact arithmetic (a key projection's bias), were 2.8x eager's
+# distance from fp64 (DeBERTa-v2's fp32 training step on the H100; Inductor's too)
+ROUNDED_FLOAT32_OPS = {"truediv": "tl.math.div_rn({0}, {1})", "reciprocal": "tl.math.div_rn(1.0, {0})",
+                       "sqrt": "tl.sqrt_rn({0})"}
+
 # integer operands' spellings, where the float ones (tl.floor, libdevice) take floats only
 INTEGER_OPS = {"floor": "{0}", "ceil": "{0}", "trunc": "{0}", "round": "{0}", "pow": "kiln_pow_int({0}, {1})"}
 
@@ -138,11 +145,24 @@ def kiln_sign(x):
 
 
 @triton.jit
+def kiln_div(a, b):
+    # (a static if's other branch goes under else: Triton compiles what follows a returning if as well, and
+    # float // float does not compile)
+    if a.dtype == tl.float32:   # (see ROUNDED_FLOAT32_OPS)
+        q = tl.math.div_rn(a, b)
+    else:
+        q = a / b
+    return q
+
+
+@triton.jit
 def kiln_truncdiv(a, b):
     if a.dtype.is_floating():
-        q = a / b
-        return tl.where(q < 0, tl.ceil(q), tl.floor(q))
-    return a // b
+        q = kiln_div(a, b)
+        q = tl.where(q < 0, tl.ceil(q), tl.floor(q))
+    else:
+        q = a // b
+    return q
 
 
 @triton.jit
@@ -158,14 +178,16 @@ def kiln_fmod(a, b):
 def kiln_floordiv(a, b):
     if a.dtype.is_floating():   # eager's div_floor_floating: exact through fmod, NaN for inf // y
         mod = kiln_fmod(a, b)
-        div = (a - mod) / b
+        div = kiln_div(a - mod, b)
         div = tl.where((mod != 0) & ((b < 0) != (mod < 0)), div - 1, div)
         q = tl.floor(div)
         q = tl.where(div - q > 0.5, q + 1, q)
-        q = tl.where(div == 0, (a / b) * 0, q)   # a zero with the quotient's sign (|a / b| < 1 here)
-        return tl.where(b == 0, a / b, q)
-    q = a // b
-    return q - ((q * b != a) & ((a < 0) != (b < 0))).to(q.dtype)
+        q = tl.where(div == 0, kiln_div(a, b) * 0, q)   # a zero with the quotient's sign (the quotient is below 1)
+        q = tl.where(b == 0, kiln_div(a, b), q)
+    else:
+        q = a // b
+        q = q - ((q * b != a) & ((a < 0) != (b < 0))).to(q.dtype)
+    return q
 
 
 @triton.jit
@@ -406,19 +428,24 @@ class TritonKernel(KernelWriter):
     # -- spelling
     def add(self, a, b):
         # on bools eager's add is a logical or; int1 addition would wrap around
-        return self.emit(f"({a} | {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.binary("add", a, b)
+        return self.emit(f"({a} | {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.apply("add", (a, b))
 
     def mul(self, a, b):
-        return self.emit(f"({a} & {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.binary("mul", a, b)
+        return self.emit(f"({a} & {b})", torch.bool) if a.dtype == b.dtype == torch.bool else self.apply("mul", (a, b))
 
     def apply(self, op, args):
         dtype = result_dtype(op, args)
         if op in INTEGER_OPS and not dtype.is_floating_point:
             return self.emit(INTEGER_OPS[op].format(*args), dtype)
+        if op in ROUNDED_FLOAT32_OPS and compute_dtype(dtype) == torch.float32:
+            return self.emit(ROUNDED_FLOAT32_OPS[op].format(*map(self.as_float32, args)), dtype)
         return super().apply(op, args)
 
-    def binary(self, op, a, b):
-        return self.emit(self.OPS[op].format(a, b), result_dtype(op, (a, b)))
+    @staticmethod
+    def as_float32(x):
+        if not isinstance(x, Value):   # a Python scalar
+            return f"tl.full([1, 1], {x}, tl.float32)"
+        return str(x) if compute_dtype(x.dtype) == torch.float32 else f"{x}.to(tl.float32)"
 
     def declare(self, v, expr):
         self.scope.line(f"{v.name} = {expr}")
@@ -750,7 +777,6 @@ class TritonKernel(KernelWriter):
 def generate_module(kernels, graph):
     """Module source with every kernel; per kernel its launch facts (its parts' buffer args, symbols, N, R and
     config) and its text."""
-    lib = "" if interpreting() else "from triton.language.extra import libdevice"
     texts, launches = {}, {}
     for kernel in kernels:
         group = isinstance(kernel, LaunchGroup)
@@ -768,9 +794,15 @@ def generate_module(kernels, graph):
         if group:
             sources.append(group_source(kernel, info))
         texts[kernel.name] = "\n\n".join(sources)
-    spelled = dict(float_fmod="a % b", log1p="kiln_log1p") if interpreting() else \
-        dict(float_fmod="libdevice.fmod(a, b)", log1p="libdevice.log1p")
-    return "\n\n".join([PRELUDE.format(libdevice=lib, **spelled), *texts.values()]) + "\n", launches, texts
+    return "\n\n".join([prelude(interpreting()), *texts.values()]) + "\n", launches, texts
+
+
+def prelude(interpreted):
+    """kiln's helper functions, as the interpreter or the GPU runs them."""
+    if interpreted:
+        return PRELUDE.format(libdevice="", float_fmod="a % b", log1p="kiln_log1p")
+    return PRELUDE.format(libdevice="from triton.language.extra import libdevice", float_fmod="libdevice.fmod(a, b)",
+                          log1p="libdevice.log1p")
 
 
 def group_source(group, info):

@@ -2,7 +2,14 @@
 
 A compiled result passes if it is allclose to eager's, or if it is no further from an fp64
 reference than eager is: RMSE(result, fp64) <= m * RMSE(eager, fp64) + tol / 10, with m = 2, or
-3 for float16/bfloat16 results. So a compiler may round differently from eager, but not worse.
+3 for float16/bfloat16 results, and 3 for tensors of fewer than 1000 elements (a loss: one sample of
+rounding noise, where a large tensor's RMSE averages many) and for 1x1 convolution weights' shapes, as
+the harness has it. So a compiler may round differently from eager, but not worse.
+
+On CUDA, float32 results are checked with TF32 off (`exact_float32`): cuDNN rounds convolution operands
+to TF32 by default, and how far a result lands from fp64 then depends on the algorithm cuDNN picks for
+a layout, not on the compiler's arithmetic (MobileNetV2's training loss: eager 0.0024 from fp64, kiln
+0.0115 and Inductor 0.0133 with TF32; 1.1e-6, 3.9e-6 and 2.8e-6 without).
 
 A model's fp64 reference runs under `Float64Throughout()`: the model's own casts of a float64 tensor to a
 narrower float are skipped. HF's norms upcast explicitly (`x.to(torch.float32).pow(2).mean(-1)` in T5 and
@@ -11,6 +18,7 @@ eager then shares the reference's rounding and looks more accurate than it is, a
 another order fails (T5's training step: 2.7x "eager's error" on gradients behind its norms, where against
 a reference in fp64 throughout kiln and eager are equally far).
 """
+import contextlib
 import math
 
 import torch
@@ -48,6 +56,17 @@ class Float64Throughout(TorchFunctionMode):
         return func(*args, **kwargs)
 
 
+@contextlib.contextmanager
+def exact_float32():
+    """float32 matmuls and convolutions in float32 on CUDA (no TF32), for the time of an accuracy check."""
+    saved = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
+    try:
+        yield
+    finally:
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = saved
+
+
 def tensor_error(result, eager, fp64, tol=None) -> str | None:
     """Why one result tensor fails the rule, or None if it passes; tol defaults to the harness's for the dtype."""
     if result is None or eager is None:  # e.g. a missing gradient
@@ -66,7 +85,8 @@ def tensor_error(result, eager, fp64, tol=None) -> str | None:
     result_error, eager_error = rmse(fp64, result), rmse(fp64, eager)
     if math.isnan(result_error) and math.isnan(eager_error):
         return None  # not computable stably in this precision, by eager either
-    multiplier = 3.0 if result.dtype in LOW_PRECISION else 2.0
+    small = fp64.numel() < 1000 or (fp64.ndim == 4 and fp64.shape[-1] == fp64.shape[-2] == 1)
+    multiplier = 3.0 if result.dtype in LOW_PRECISION or small else 2.0
     if result_error <= multiplier * eager_error + tol / 10:  # False when result_error is NaN
         return None
     return f"RMSE to fp64 {result_error:.3g} > {multiplier:g} x eager's {eager_error:.3g} + {tol / 10:.2g}"

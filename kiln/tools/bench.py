@@ -182,13 +182,14 @@ def _cold(spec):
         ctypes.CDLL(None).mallopt(-3, 64 * 1024)  # -3: M_MMAP_THRESHOLD
     _prewarm(device)
     module, inputs = _build(spec)
-    fp64, eager = _references(module, inputs, train, autocast)
     eager_peak = _peak_memory(_make_step(copy.deepcopy(module), inputs, train, autocast), device)
     if backend == "kiln":
         import kiln
         kiln.reset_stats()
     step = _make_step(_compile(module, backend), inputs, train, autocast)
-    result, compile_s = _compile_time(step, device)
+    with accuracy.exact_float32():
+        fp64, eager = _references(module, inputs, train, autocast)
+        result, compile_s = _compile_time(step, device)
     cold = {"compile_cold_s": compile_s, "accuracy_error": accuracy.accuracy_error(result, eager, fp64),
             "peak_mem_bytes": _peak_memory(step, device), "eager_peak_mem_bytes": eager_peak}
     if backend == "kiln":
@@ -229,13 +230,15 @@ def _time(spec):
     device = spec["device"]
     _prewarm(device)
     module, inputs = _build(spec)
-    fp64, eager = _references(module, inputs, spec["train"], spec.get("autocast"))
+    with accuracy.exact_float32():
+        fp64, eager = _references(module, inputs, spec["train"], spec.get("autocast"))
     steps, compile_s, errors = {}, {}, {}
     for backend in spec["backends"]:
         os.environ.update(spec["cache_envs"][backend])
         try:
             step = _make_step(_compile(copy.deepcopy(module), backend), inputs, spec["train"], spec.get("autocast"))
-            result, compile_s[backend] = _compile_time(step, device)
+            with accuracy.exact_float32():
+                result, compile_s[backend] = _compile_time(step, device)
         except Exception as e:
             errors[backend] = _describe(e)
             continue

@@ -101,7 +101,7 @@ def _run_case(case, target):
     import torch
 
     import kiln
-    from kiln.tools.accuracy import accuracy_error
+    from kiln.tools.accuracy import Float64Throughout, accuracy_error
     torch._dynamo.reset()
     ns = {}
     exec(compile(case["src"], "<fuzz program>", "exec"), ns)  # noqa: S102 (a generated program)
@@ -122,7 +122,8 @@ def _run_case(case, target):
             return {"kind": "no_raise", "detail": f"eager raised {type(e).__name__}: {str(e)[:200]}; kiln returned",
                     "output": None}
         try:
-            fp64, fp64_grads = _run(fn, make, variant, torch, device, f64=True)
+            with Float64Throughout():   # the program's own casts to bf16 too (as kiln bench's reference)
+                fp64, fp64_grads = _run(fn, make, variant, torch, device, f64=True)
         except Exception:  # noqa: BLE001 (fp64 inputs not accepted: eager is the reference)
             fp64, fp64_grads = eager, eager_grads
         try:

@@ -109,7 +109,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
         self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
-        self.size_hints = {}          # symbolic size name -> its value in the traced example (for tile sizes)
+        self.size_hints = {}          # symbolic size name -> its value in the traced example (see size_hint)
         self._names = 0
         self.current_node = None
 
@@ -124,6 +124,13 @@ class GraphLowering(torch.fx.Interpreter):
                 if o is not None and o.name == name:
                     return o.dtype
         raise KeyError(name)
+
+    def size_hint(self, expr):
+        """expr's value if static, else its value at the sizes the graph was traced with (None where a symbol has
+        no hint): for tile sizes, and for sizes the trace found to be 1 (broadcasts)."""
+        expr = sympy.sympify(expr)
+        hints = {s: self.size_hints[s.name] for s in expr.free_symbols if s.name in self.size_hints}
+        return ir.static_numel([expr.xreplace(hints)])
 
     def new_name(self, prefix="buf"):
         self._names += 1
@@ -559,21 +566,12 @@ def opmath(dtype):
     return torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
 
 
-def hinted(s):
-    """A size's value in the traced example, or None where a symbol has no hint."""
-    hints = current().size_hints
-    if any(str(v) not in hints for v in s.free_symbols):
-        return None
-    value = s.xreplace({v: sympy.Integer(hints[str(v)]) for v in s.free_symbols})
-    return int(value) if value.is_Integer else None
-
-
 def broadcasts(s, full):
     """Whether a dim of size s is broadcast against one of size full: s is 1, or a symbolic size that the trace
     found to be 1 where full is another size (x[2::3] of a 5-long x against x: torch broadcast it and guarded
     (s0 + 1) // 3 == 1; read as s0 long, it read past x's end)."""
     return s == 1 or (isinstance(s, sympy.Expr) and bool(s.free_symbols) and sympy.expand(s - full) != 0
-                      and hinted(s) == 1)
+                      and current().size_hint(s) == 1)
 
 
 def broadcast_index(idx, sizes, full_sizes):
@@ -1068,7 +1066,7 @@ def broadcast_sizes(shapes):
     out = [sympy.Integer(1)] * n
     for sh in shapes:
         for k, s in enumerate(sh):
-            if s != 1 and (out[n - len(sh) + k] == 1 or hinted(s) != 1):
+            if s != 1 and (out[n - len(sh) + k] == 1 or current().size_hint(s) != 1):
                 out[n - len(sh) + k] = s
     return out
 

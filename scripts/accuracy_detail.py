@@ -8,6 +8,7 @@ Where the bench reports only the first failing output, this shows whether a fail
 has it by default (the suite checks with it off: see kiln.tools.accuracy), to see what TF32 does to a model.
 """
 import argparse
+import contextlib
 import json
 
 import torch
@@ -31,8 +32,11 @@ def main():
     args = parser.parse_args()
     dtype = getattr(torch, args.dtype)
     autocast = "bfloat16" if args.amp else None
-    if not args.tf32:
-        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
+    with contextlib.nullcontext() if args.tf32 else accuracy.exact_float32():
+        report(args, dtype, autocast)
+
+
+def report(args, dtype, autocast):
     w = workload(args.model)
     module = w.make_module(args.device, dtype, args.size, args.train)
     inputs = w.make_inputs(args.device, dtype, args.size)

@@ -345,18 +345,13 @@ class CppKernel(KernelWriter):
 
     def spell_cast(self, x, dtype):
         if dtype.is_floating_point and not x.dtype.is_floating_point:
-            as_float = f"kiln_int_to_float<{ctype(torch.float32 if dtype.itemsize < 4 else dtype)}>({x})"
+            converted = f"kiln_int_to_float<{ctype(dtype)}>({x})"   # (float for bf16 and fp16)
+        elif x.dtype.is_floating_point and not dtype.is_floating_point and dtype != torch.bool:
+            converted = f"kiln_float_to_int<{ctype(dtype)}>({x})"
         else:
-            as_float = f"static_cast<float>({x})"
-        if dtype == torch.bfloat16:
-            return f"kiln_round_bf16({as_float})"
-        if dtype == torch.float16:
-            return f"kiln_round_half({as_float})"
-        if x.dtype.is_floating_point and not dtype.is_floating_point and dtype != torch.bool:
-            return f"kiln_float_to_int<{ctype(dtype)}>({x})"
-        if dtype.is_floating_point and not x.dtype.is_floating_point:
-            return as_float
-        return f"static_cast<{ctype(dtype)}>({x})"
+            converted = f"static_cast<{ctype(dtype)}>({x})"
+        rounding = {torch.bfloat16: "kiln_round_bf16", torch.float16: "kiln_round_half"}.get(dtype)
+        return f"{rounding}({converted})" if rounding else converted
 
     def masked(self, cond, body, other):
         self.conditional = True

@@ -540,9 +540,10 @@ class TritonKernel(KernelWriter):
 
     # -- the kernel
     def config(self):
-        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and sizes (symbolic ones by their hints)."""
+        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and sizes (symbolic ones by their hints:
+        tiles sized by a hint stay correct for other sizes; only persistent rows need the exact length)."""
         k = self.kernel
-        N, R = self.size_hint(k.numel) or 1 << 20, self.size_hint(k.rnumel)
+        N, R = self.graph.size_hint(k.numel) or 1 << 20, self.graph.size_hint(k.rnumel)
         static_r = ir.static_numel([k.rnumel], None) is not None
         if k.scan:   # rows in blocks of up to 1024, carried from block to block
             rblock = min(next_pow2(R or 1024), 1024)
@@ -572,13 +573,6 @@ class TritonKernel(KernelWriter):
             xblock = min(next_pow2(N), max(1, 2048 // rblock))
             return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
         return 1, 2048, False, 8
-
-    def size_hint(self, expr):
-        """expr's value if static, else its value at the sizes the graph was traced with (None if unknown).
-        Tiles sized by a hint stay correct for other sizes: only persistent rows need the exact length."""
-        expr = sympy.sympify(expr)
-        hints = getattr(self.graph, "size_hints", {})
-        return ir.static_numel([expr.subs({s: hints[s.name] for s in expr.free_symbols if s.name in hints})], None)
 
     def unit_stride(self, expr, var, other):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""

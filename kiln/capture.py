@@ -13,12 +13,12 @@ import time
 import torch
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
-from torch._prims_common import compute_elementwise_output_strides
+from torch._prims_common import compute_elementwise_output_strides, suggest_memory_format
 
 from kiln.config import Options
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
-from kiln.patterns import kind, rewrite_attention, rewrite_identity_calls
+from kiln.patterns import eliminate_common_subexpressions, kind, rewrite_attention, rewrite_identity_calls
 from kiln.runtime.module import build_cpp, build_triton
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
@@ -80,7 +80,14 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         log.warning("kiln: the attention rewrite failed for graph %d; compiling it as written: %s: %s", gid,
                     type(e).__name__, first_line(e))
     before = trace_before_decomposition(opts, gm, example_inputs)
-    user_strides = eager_output_strides(gm)
+    try:
+        user_strides = eager_output_strides(gm)
+    except Exception as e:
+        if opts.strict:
+            raise
+        log.warning("kiln: eager's output layouts could not be derived for graph %d; outputs keep the traced "
+                    "layouts: %s: %s", gid, type(e).__name__, first_line(e))
+        user_strides = None
 
     def compiler(kind):
         def compile_one(graph, inputs):
@@ -90,8 +97,29 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
 
     return aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
                                  bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
-                                 decompositions=decomps, partition_fn=min_cut_rematerialization_partition,
+                                 decompositions=decomps, partition_fn=partition,
                                  keep_inference_input_mutations=True)
+
+
+def partition(joint, joint_inputs, **kwargs):
+    """AOTAutograd's min-cut rematerialization, except that a forward value the backward compares for equality
+    (max, amin, ...'s gradient: x == max(x)) is saved, not recomputed: a recomputed copy may round otherwise (a
+    C++ loop's vectorized expm1 against its scalar tail), and the gradient then misses the selected elements.
+    The mark also tells lowering to compute the value once in the forward (lowering.GraphLowering.run_node)."""
+    from torch.utils.checkpoint import CheckpointPolicy
+
+    from kiln.lowering import EQUALITY
+    backward = set()   # the nodes that read the tangents
+    for node in joint.graph.nodes:
+        if node.op == "placeholder" and node.name.startswith("tangents") or \
+                any(a in backward for a in node.all_input_nodes):
+            backward.add(node)
+    for node in joint.graph.nodes:
+        if node.op == "call_function" and node.target in EQUALITY:
+            for operand in node.all_input_nodes:
+                if operand.op == "call_function" and operand not in backward:
+                    operand.meta["recompute"] = CheckpointPolicy.MUST_SAVE
+    return min_cut_rematerialization_partition(joint, joint_inputs, **kwargs)
 
 
 def failure_site(e):
@@ -127,12 +155,18 @@ def eager_output_strides(gm):
     return [eager_strides(a, memo) for a in output.args[0]] if isinstance(output.args[0], (list, tuple)) else []
 
 
+# Ops whose eager kernels lay their output out by the input's suggested memory format (channels-last if it
+# is, else row-major), where torch's meta kernels keep the input's layout (a transposed x stays transposed).
+LAID_OUT_BY_SUGGESTED_FORMAT = {"batch_norm"}
+
+
 def eager_strides(node, memo):
     """The strides eager gives a Dynamo node's tensor (None if not a strided tensor): the traced example
-    value's, except for a pointwise op of several tensors, where eager (TensorIterator) orders the output's dims
-    by its operands' strides, first operand first. torch's meta kernels of some such ops follow another
-    operand (copysign, xlogy, xlog1py: their where-based references), so the rule is applied to the operands
-    as eager lays them out."""
+    value's, except where eager's kernel lays its output out otherwise than torch's meta kernel. A pointwise op
+    of several tensors: eager (TensorIterator) orders the output's dims by its operands' strides, first operand
+    first, and the meta kernels of some (copysign, xlogy, xlog1py: their where-based references) follow
+    another operand, so the rule is applied to the operands as eager lays them out. The ops of
+    LAID_OUT_BY_SUGGESTED_FORMAT: by their input's memory format."""
     if not isinstance(node, torch.fx.Node):
         return None
     if node not in memo:
@@ -140,20 +174,37 @@ def eager_strides(node, memo):
         memo[node] = value.stride() if isinstance(value, torch.Tensor) and value.layout == torch.strided else None
         operands = [a for a in (*node.args, *node.kwargs.values())
                     if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("example_value"), torch.Tensor)]
-        if memo[node] is not None and len(operands) > 1 and is_pointwise(node) and "out" not in node.kwargs:
-            fake_mode = getattr(value, "fake_mode", None)
+        fake_mode = getattr(value, "fake_mode", None)
+        if memo[node] is None or fake_mode is None or not operands or "out" in node.kwargs:
+            return memo[node]
+        if len(operands) > 1 and is_pointwise(node):
             strides = [eager_strides(a, memo) for a in operands]
-            if fake_mode is not None and None not in strides:
+            if None not in strides:
                 with fake_mode:
                     laid_out = [torch.empty_strided(a.meta["example_value"].shape, st, device="meta")
                                 .expand(value.shape) for a, st in zip(operands, strides)]
                     memo[node] = tuple(compute_elementwise_output_strides(*laid_out))
+        elif kind(node) in LAID_OUT_BY_SUGGESTED_FORMAT and operands[0] is node.args[0]:
+            strides = eager_strides(operands[0], memo)
+            if strides is not None:
+                with fake_mode:
+                    laid_out = torch.empty_strided(operands[0].meta["example_value"].shape, strides, device="meta")
+                    fmt = suggest_memory_format(laid_out)
+                    memo[node] = torch.empty(value.shape, device="meta", memory_format=fmt).stride()
     return memo[node]
+
+
+# Python's operators by the ATen op they call, and ATen's elementwise ops that torch does not tag pointwise
+ATEN_NAMES = {"floordiv": "floor_divide", "mod": "remainder", "and_": "bitwise_and", "or_": "bitwise_or",
+              "xor": "bitwise_xor", "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift"}
+UNTAGGED_POINTWISE = {"floor_divide"}
 
 
 def is_pointwise(node):
     """An out-of-place ATen pointwise op (by its torch name: torch.copysign, Tensor.copysign, operator.add)."""
-    name = kind(node)
+    name = ATEN_NAMES.get(kind(node), kind(node))
+    if name in UNTAGGED_POINTWISE:
+        return True
     packet = getattr(torch.ops.aten, name, None) if name and not name.endswith("_") else None
     return isinstance(packet, torch._ops.OpOverloadPacket) and any(
         torch.Tag.pointwise in getattr(packet, o).tags for o in packet.overloads())
@@ -188,8 +239,10 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
                 trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
             else:
                 trace.stage("aot_forward", before)
+        eliminate_common_subexpressions(gm)
+        if trace.enabled:
             trace.stage("decomposed", "# after AOTAutograd with kiln's decompositions: functionalized, "
-                                      "partitioned, core ATen\n" + gm.code)
+                                      "partitioned, core ATen; identical computations merged\n" + gm.code)
             trace.graph("before", graph_nodes(gm))
         context = torch._guards.TracingContext.try_get()
         reports_strides = context is not None and context.output_strides is not None   # a forward graph

@@ -72,7 +72,18 @@ def _table():
     for op, running_mean_out in ((aten._native_batch_norm_legit_functional.default, 3),
                                  (aten._batch_norm_with_update_functional.default, 4)):
         table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
+    table[aten.native_layer_norm.default] = _zero_bias_layer_norm(table[aten.native_layer_norm.default])
     return table
+
+
+def _zero_bias_layer_norm(decomposition):
+    """Eager's layer_norm adds a zero bias when it has none, so a row equal to its mean is +0.0 whatever the
+    weight's sign; the decomposition's (x - mean) * rstd * weight is -0.0 for a negative weight (1 / it was
+    -inf: fuzz seed 71666). (Eager's batch_norm and group_norm keep -0.0, as their decompositions do.)"""
+    def layer_norm(input, normalized_shape, weight, bias, eps):
+        out, *stats = decomposition(input, normalized_shape, weight, bias, eps)
+        return (out + 0.0 if bias is None and weight is not None else out, *stats)
+    return layer_norm
 
 
 def _round_batch_mean_like_cpu(decomposition, running_mean_out):

@@ -98,6 +98,7 @@ def simplify_index(expr):
 
 
 INDEX_FLAGS = "kiln_flags"   # the graph's int64[4] error flags: site, index, size, and 1 while no index failed
+DIVISION_BY_ZERO = -1        # the size in the flags when an integer division by zero failed (the C++ target)
 
 
 def index_check_site(graph, kernel):

@@ -8,6 +8,7 @@ Views (view, permute, expand, slice, ...) are index transforms, so they never co
 """
 import contextlib
 import dataclasses
+import functools
 import itertools
 import logging
 import math
@@ -34,6 +35,19 @@ log = logging.getLogger("kiln.fallback")
 REALIZE_OPCOUNT = 96
 REALIZE_SHARED_OPCOUNT = 12
 REALIZE_SHARED_READS = 1
+
+
+EQUALITY = (aten.eq.Tensor, aten.ne.Tensor)
+
+
+def compared_for_equality(n):
+    """Whether every user of n must read the same bits of it: n has several users and one compares it for
+    equality (x == max(x) in max's gradient), or the backward compares it (capture.partition marks it saved).
+    Each user's recomputed copy could round otherwise: a C++ loop's vectorized expm1 against its scalar tail."""
+    from torch.utils.checkpoint import CheckpointPolicy
+    if n.meta.get("recompute") == CheckpointPolicy.MUST_SAVE:
+        return True
+    return len(n.users) > 1 and any(u.target in EQUALITY for u in n.users)
 
 
 class LoweringError(Exception):
@@ -156,8 +170,9 @@ class GraphLowering(torch.fx.Interpreter):
         value = super().run_node(n)
         if isinstance(value, Lazy) and value.strides is None:
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
-        if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or len(n.users) > 1 and (
-                value.opcount > REALIZE_SHARED_OPCOUNT or self.computed_reads(value) > REALIZE_SHARED_READS)):
+        if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or compared_for_equality(n) or
+                                        len(n.users) > 1 and (value.opcount > REALIZE_SHARED_OPCOUNT or
+                                                              self.computed_reads(value) > REALIZE_SHARED_READS)):
             value = self.realize(value, self.strides_for_users(n, value))
         return value
 
@@ -733,8 +748,37 @@ def lower_div(out, a, b, rounding_mode=None):
     if rounding_mode is None:
         return pointwise_value(out, ops.truediv, a, b)
     compute = promoted(a, b)
-    op = ops.floordiv if rounding_mode == "floor" else ops.truncdiv
+    if ir.dtype_is_low_precision(out.dtype) and (rounding_mode == "trunc" or out.device.type == "cpu"):
+        # eager's bf16/fp16 kernels compute in the dtype (CUDA's floor division in float32, as kiln's helper)
+        op = functools.partial(floordiv_rounded if rounding_mode == "floor" else truncdiv_rounded, dtype=out.dtype)
+    else:
+        op = ops.floordiv if rounding_mode == "floor" else ops.truncdiv
     return pointwise_value(out, op, a, b, compute=opmath(compute))
+
+
+def rounded_to(dtype):
+    return lambda v: ops.to_dtype(ops.to_dtype(v, dtype), opmath(dtype))
+
+
+def truncdiv_rounded(x, y, dtype):
+    """x / y truncated, as eager's bf16/fp16 kernel: the quotient rounded to the dtype first (112.78 -> 113)."""
+    return ops.trunc(rounded_to(dtype)(ops.truediv(x, y)))
+
+
+def floordiv_rounded(x, y, dtype):
+    """x // y as eager's bf16/fp16 CPU kernel: div_floor_floating (the float formula of the kiln_floordiv
+    helpers), each step computed in the dtype's arithmetic."""
+    r, f = rounded_to(dtype), opmath(dtype)
+    zero, one = ops.constant(0.0, f), ops.constant(1.0, f)
+    mod = ops.fmod(x, y)   # exact
+    div = r(ops.truediv(r(ops.sub(x, mod)), y))
+    mod_sign_differs = ops.logical_and(ops.ne(mod, zero), ops.ne(ops.lt(y, zero), ops.lt(mod, zero)))
+    div = ops.where(mod_sign_differs, r(ops.sub(div, one)), div)
+    q = ops.floor(div)
+    q = ops.where(ops.gt(ops.sub(div, q), ops.constant(0.5, f)), r(ops.add(q, one)), q)
+    quotient = r(ops.truediv(x, y))
+    q = ops.where(ops.eq(div, zero), ops.copysign(zero, quotient), q)
+    return ops.where(ops.eq(y, zero), quotient, q)
 
 
 @register(aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar)

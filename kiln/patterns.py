@@ -1,6 +1,8 @@
-"""Pattern rewrites on Dynamo's FX graph, before AOTAutograd.
+"""Pattern rewrites on Dynamo's FX graph, before AOTAutograd, and one on the ATen graphs after it.
 
 Dropout that drops nothing becomes its input, as in eager (rewrite_identity_calls).
+
+Identical computations of an ATen graph become one (eliminate_common_subexpressions).
 
 Attention written by hand, softmax(q @ k^T * scale [masked]) [dropout] @ v, becomes one call to
 F.scaled_dot_product_attention. On a GPU that is a fused flash / memory-efficient kernel that never
@@ -19,6 +21,7 @@ import operator
 import torch
 import torch.nn.functional as F
 from torch._subclasses.fake_tensor import unset_fake_temporarily
+from torch.multiprocessing.reductions import StorageWeakRef
 
 log = logging.getLogger("kiln.fusion")
 
@@ -252,3 +255,42 @@ def rewrite_attention(gm, device_types=("cuda",)):
         gm.recompile()
         log.info("kiln: rewrote %d hand-written attention(s) into scaled_dot_product_attention", count)
     return count + fold_constant_masks(gm)
+
+
+def eliminate_common_subexpressions(gm):
+    """Nodes computing the same deterministic op of the same operands become one; returns how many went.
+    Besides the work saved, a value compared for equality (x == amin(x) written as elu(x) == elu(x).amin())
+    must be the same bits on both sides: two copies in two C++ loops could round otherwise (a vectorized
+    expm1 against a scalar one). A node whose storage the graph returns is kept: eager returns separate
+    tensors, which a caller may write to separately. (torch's fx_graph_cse does this, but imports Inductor.)"""
+    def storage(n):
+        value = n.meta.get("val")
+        try:
+            return StorageWeakRef(value.untyped_storage()) if isinstance(value, torch.Tensor) else None
+        except NotImplementedError:   # no storage (sparse, ...)
+            return None
+
+    returned = {storage(n) for n in gm.graph.output_node().all_input_nodes} - {None}
+    seen, removed = {}, 0
+    for n in list(gm.graph.nodes):
+        op = n.target
+        if n.op != "call_function" or not (op is operator.getitem or isinstance(op, torch._ops.OpOverload) and
+                                           not op._schema.is_mutable and
+                                           torch.Tag.nondeterministic_seeded not in op.tags):
+            continue
+        if storage(n) in returned:
+            continue
+        try:
+            key = (op, tuple(n.args), tuple(sorted(n.kwargs.items())))
+            hash(key)
+        except TypeError:   # an unhashable argument (a symbolic size)
+            continue
+        if key in seen:
+            n.replace_all_uses_with(seen[key])
+            gm.graph.erase_node(n)
+            removed += 1
+        else:
+            seen[key] = n
+    if removed:
+        gm.recompile()
+    return removed

@@ -210,11 +210,11 @@ def test_pointwise_kernel_writes_over_an_input_that_dies_in_it(tmp_path):
     """gelu(x @ w): the product dies in the GELU kernel, which reads each element only where it writes it, so
     the GELU writes over it; eager holds both at once. A kernel that reads its input elsewhere (a transpose)
     must not."""
-    compiled = kiln.compile(lambda x, w: (F.gelu(x @ w), (x @ w).t() + 1),
-                            options={"strict": True, "trace": str(tmp_path)})
-    x, w = make_tensor((8, 8)), make_tensor((8, 8))
+    fn = lambda x, w, w2: (F.gelu(x @ w), (x @ w2).t() + 1)  # noqa: E731 (two products: one computation each)
+    compiled = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})
+    x, w, w2 = make_tensor((8, 8)), make_tensor((8, 8)), make_tensor((8, 8))
     with torch.no_grad():
-        compare_results(compiled(x, w), (F.gelu(x @ w), (x @ w).t() + 1))
+        compare_results(compiled(x, w, w2), fn(x, w, w2))
     wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
     assert wrapper.count("which dies here") == 1, wrapper
 

@@ -3,10 +3,12 @@ casts out of range, long sums, tails of special functions. Each test compares wi
 eager's answer is exact (NaN where eager has NaN, the sign of a zero), else against fp64.
 
 Runs on both targets: C++ by default, Triton with TRITON_INTERPRET=1 KILN_TARGET=triton."""
+import contextlib
 import os
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 from conftest import kiln_compile
 
@@ -46,6 +48,19 @@ def test_division_family_special_values(fn):
     """inf // y is NaN, x // inf is 0 or -1, x % inf is x or inf, fmod(x, inf) is x, and zeros keep their sign."""
     x, y = all_pairs()
     assert_bitwise_equal(kiln_compile(fn)(x, y), fn(x, y))
+
+
+def test_pow_special_values():
+    """C's pow: (-0.0) ** -3 is -inf (the interpreter's formula tested a < 0: fuzz seed 72418), (-inf) ** 0.5
+    is inf, (-1) ** inf is 1, 1 ** nan is 1, a negative finite base to a non-integer power is NaN."""
+    bases = NUMERATORS + [0.5, -0.5, 2.0]
+    exponents = [INF, -INF, 0.0, -0.0, 3.0, -3.0, 2.0, -2.0, 0.5, -0.5, NAN, 1.0]
+    x = torch.tensor(bases).repeat_interleave(len(exponents))
+    y = torch.tensor(exponents).repeat(len(bases))
+    actual, expected = kiln_compile(torch.pow)(x, y), torch.pow(x, y)
+    torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0, equal_nan=True)
+    exact = (expected == 0) | expected.isinf()
+    assert torch.equal(actual[exact].signbit(), expected[exact].signbit()), f"\n{actual}\n{expected}"
 
 
 @pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64])
@@ -253,6 +268,71 @@ def test_arctangents_keep_signed_zeros():
     torch.testing.assert_close(actual, expected, rtol=1e-6, atol=0, equal_nan=True)
     zeros = expected == 0
     assert torch.equal(actual[zeros].signbit(), expected[zeros].signbit()), f"\n{actual}\n{expected}"
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("mode", ["floor", "trunc"])
+def test_low_precision_division_rounds_each_step_as_eager(dtype, mode):
+    """Eager's bf16/fp16 floor and trunc division compute in the dtype: the quotient is rounded before it is
+    truncated (16.125 / 0.1416 = 113.88 -> 114, where the float32 quotient truncates to 113), and each step of
+    the floor formula is rounded. kiln computed in float32 (fuzz: a bf16 fmod's gradient, seed 61528)."""
+    torch.manual_seed(0)
+    x, y = all_pairs()
+    x = torch.cat([x, torch.randn(4000) * 50]).to(dtype)
+    y = torch.cat([y, torch.randn(4000)]).to(dtype)
+    fn = lambda a, b: torch.div(a, b, rounding_mode=mode)  # noqa: E731
+    with interpreter_rounds_bf16():
+        actual = kiln_compile(fn)(x, y)
+    assert_bitwise_equal(actual, fn(x, y))
+
+
+def interpreter_rounds_bf16():
+    """The Triton interpreter's fp32 -> bf16 casts round to nearest even as a GPU's (the interpreter truncates)."""
+    from kiln.tools.fuzz import interpreter_bf16_casts_round_to_nearest_even
+    return interpreter_bf16_casts_round_to_nearest_even() if TRITON else contextlib.nullcontext()
+
+
+def test_values_compared_for_equality_are_computed_once():
+    """amin's gradient goes to the elements equal to amin(x). The backward recomputed elu(x), and in C++ a
+    loop's vectorized expm1 (libmvec) and its scalar tail round differently: one element no longer equalled
+    the minimum and got no gradient (fuzz seed 61589). A compared value is now saved and computed once."""
+    torch.manual_seed(0)
+    for shape in [(1, 1, 3, 1), (3, 5), (2, 17), (4, 33)]:
+        x = (torch.randn(shape) * 2).requires_grad_()
+        for fn in (lambda x: F.elu(x.expand(4, *x.shape)).amin(dim=(0, 1)),
+                   lambda x: torch.tanh(x).amax(-1), lambda x: F.gelu(x).max(-1).values):
+            expected = torch.autograd.grad(fn(x).sum(), x)[0]
+            torch._dynamo.reset()
+            actual = torch.autograd.grad(kiln_compile(fn)(x).sum(), x)[0]
+            torch.testing.assert_close(actual, expected, rtol=1e-5, atol=1e-6)
+        y = F.elu(x.detach())
+        torch._dynamo.reset()
+        assert torch.equal(kiln_compile(lambda x: (F.elu(x) == F.elu(x).amin(-1, keepdim=True)).sum())(x.detach()),
+                           (y == y.amin(-1, keepdim=True)).sum())
+
+
+def test_layer_norm_of_a_constant_row_is_positive_zero():
+    """Eager's layer_norm adds a zero bias when it has none: a row equal to its mean is +0.0 for a negative
+    weight too, and x / it is +-inf by x's sign (fuzz seed 71666: kiln's -0.0 gave -inf for inf)."""
+    for width in (1, 4):
+        x, w = torch.full((2, width), 0.5), -torch.rand(width) - 0.5
+        fn = lambda x, w: x / F.layer_norm(x, [width], w)  # noqa: E731
+        assert_bitwise_equal(kiln_compile(fn)(x, w), fn(x, w))
+
+
+@cpp_only   # on a GPU, eager divides by zero without an error; the interpreter computes with numpy
+@pytest.mark.parametrize("fn", [torch.floor_divide, lambda a, b: torch.div(a, b, rounding_mode="trunc"),
+                                torch.remainder, torch.fmod, lambda a, b: (a + 1) // b.abs()],
+                         ids=["floor_divide", "div_trunc", "remainder", "fmod", "fused"])
+def test_integer_division_by_zero_raises(fn):
+    """Eager raises ZeroDivisionError for an integer division by zero; C's division traps: SIGFPE killed the
+    process (fuzz). The kernel divides by 1 there and reports it; the next call without a zero runs."""
+    a, b = torch.tensor([5, -7, 3, 8]), torch.tensor([2, 0, 1, -3])
+    compiled = kiln_compile(fn)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        compiled(a, b)
+    b[1] = 4
+    assert torch.equal(compiled(a, b), fn(a, b))
 
 
 def test_atan2_of_infinities():

@@ -962,10 +962,34 @@ def test_output_layouts(check):
 @pytest.mark.parametrize("dynamic", [False, True])
 def test_pointwise_layout_follows_the_first_operand(check, dynamic):
     """Eager lays out a pointwise op of several tensors by its first operand (TensorIterator); torch's meta
-    kernels of copysign, xlogy and xlog1py follow the second (fuzz finding), and so would ops reading them."""
+    kernels of copysign, xlogy and xlog1py follow the second (fuzz finding), and so would ops reading them.
+    floor_divide is not tagged pointwise, and Python's operators are named otherwise than ATen's ops."""
     a, b = make_tensor((3, 4, 5)), make_tensor((3, 5, 4)).abs().add(0.5).transpose(1, 2)
     check(lambda a, b: (torch.copysign(a, b), torch.xlogy(b, a), torch.special.xlog1py(a, b),
-                        torch.copysign(a, b) * b, torch.copysign(b, a)), a, b, dynamic=dynamic)
+                        torch.copysign(a, b) * b, torch.copysign(b, a), torch.floor_divide(b, a), b // a,
+                        b % a, (b > 1) & (a > 0)), a, b, dynamic=dynamic)
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_batch_norm_layout_is_eagers(check, dynamic):
+    """Eager's batch_norm lays its output out by the input's memory format: row-major for a transposed x,
+    channels-last for a channels-last one; torch's meta kernel keeps the transposed layout (fuzz finding)."""
+    w = make_tensor((4,))
+    for x in (make_tensor((4, 3)).t(), make_tensor((2, 6, 6, 4)).permute(0, 3, 1, 2),
+              make_tensor((2, 4, 6, 6)).transpose(2, 3)):
+        check(lambda x, w: (F.batch_norm(x, None, None, w, None, training=True),
+                            F.batch_norm(x, w.new_zeros(4), w.new_ones(4), None, w, training=False)),
+              x, w, dynamic=dynamic)
+
+
+def test_index_parts_with_negative_bases_divide_by_floor(check, check_grad):
+    """SymPy writes (6 - r0) // 3 as 2 + (-r0) // 3, and C's and Triton's integer / round -1 / 3 to 0: the
+    cumprods of prod's gradient read a transposed x's reversed elements from the wrong places (fuzz seed
+    72226; the gradient was garbage)."""
+    x = make_tensor((3, 2), requires_grad=True)
+    check_grad(torch.prod, x.t())
+    check(lambda x: (x.reshape(-1).flip(0)[1:] * 2, torch.cat([x.new_ones(1), x.reshape(-1).flip(0)]).cumsum(0)),
+          x.detach().t())
 
 
 def test_view_of_an_intermediate_keeps_eager_layout(check_grad):

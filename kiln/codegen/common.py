@@ -70,8 +70,12 @@ def integer_form(expr):
 
 
 class IndexPrinter(C99CodePrinter):
-    """SymPy index expressions as integer C code (all index values are nonnegative)."""
+    """SymPy index expressions as integer C code. An index is nonnegative, but not every part of it: SymPy
+    moves multiples of the divisor out of a floor division, (6 - r0) // 3 is 2 + (-r0) // 3, and C's and
+    Triton's integer / and % round toward zero. A base that may be negative is divided by kiln's floor
+    division helpers (a reversed view read the wrong elements: fuzz seed 72226, prod's gradient)."""
     DIV, MAX, MIN = "/", "kiln_imax", "kiln_imin"
+    FLOORDIV, MOD = "kiln_floordiv<int64_t>", "kiln_remainder<int64_t>"
 
     def doprint(self, expr, assign_to=None):
         return super().doprint(integer_form(sympy.sympify(expr)), assign_to)
@@ -84,10 +88,15 @@ class IndexPrinter(C99CodePrinter):
         return super()._print_Function(e)
 
     def _print_FloorDiv(self, e):
-        return f"(({self._print(e.args[0])}) {self.DIV} ({self._print(e.args[1])}))"   # a divisor may be a sum
+        base, div = e.args
+        if not base.is_nonnegative:
+            return f"{self.FLOORDIV}({self._print(base)}, {self._print(div)})"
+        return f"(({self._print(base)}) {self.DIV} ({self._print(div)}))"   # a divisor may be a sum
 
     def _print_ModularIndexing(self, e):
         base, div, mod = e.args
+        if not base.is_nonnegative:
+            return f"{self.MOD}({self._print(FloorDiv(base, div))}, {self._print(mod)})"
         inner = f"({self._print(base)})" if div == 1 else f"(({self._print(base)}) {self.DIV} ({self._print(div)}))"
         return f"({inner} % ({self._print(mod)}))"
 

@@ -280,6 +280,8 @@ class CppKernel(KernelWriter):
         return self.forms.setdefault(form, f"@{len(self.forms)}")
 
     def apply(self, op, args):
+        if op in INTEGER_DIVISIONS and not result_dtype(op, args).is_floating_point:
+            args = (args[0], self.nonzero_divisor(args[1]))
         expr = self.OPS[op].format(*args)
         canon = self.intern(self.OPS[op].format(*[self.canon.get(str(a), str(a)) for a in args]))
         in_loop = op in self.COSTLY and self.scope in self.loop_scopes   # not under a mask: always computed
@@ -313,6 +315,20 @@ class CppKernel(KernelWriter):
             self.scope.line(line)
         if h is not None:
             h.variant.update(names)
+
+    def nonzero_divisor(self, b):
+        """An integer divisor, 1 where it is 0: eager raises ZeroDivisionError, and C's division traps
+        (SIGFPE killed the process). The kernel reports it through the graph's error flags, as a bad index of
+        size -1, which the wrapper raises as eager's error (runtime.wrapper.index_error)."""
+        if re.fullmatch(r"\w+\((-?[1-9]\d*)LL\)", str(b)):   # a nonzero constant
+            return b
+        name = self.fresh("divisor")
+        self.args.setdefault(ir.INDEX_FLAGS, "out")
+        self.place([f"const bool {name}_ok = {b} != 0;",
+                    f"{name}_bad = kiln_imax({name}_bad, {name}_ok ? {NO_INDEX} : 0);",
+                    f"{ctype(b.dtype)} {name} = {name}_ok ? {b} : 1;"], str(b), [name, f"{name}_ok"])
+        self.index_reports.append((name, ir.index_check_site(self.graph, self.kernel), DIVISION_BY_ZERO))
+        return Value(name, b.dtype)
 
     def declare_index(self, name, value, size, check, wrap, site):
         lines = [f"int64_t {name} = {value};" + (f" {name} = {name} < 0 ? {name} + {size} : {name};" if wrap else "")]
@@ -624,6 +640,8 @@ class Hoist:
 
 
 NO_INDEX = "(-9223372036854775807LL - 1)"   # below every index: the start of a max over the bad ones
+DIVISION_BY_ZERO = ir.DIVISION_BY_ZERO        # the size an integer division by zero is reported with
+INTEGER_DIVISIONS = ("floordiv", "truncdiv", "remainder", "fmod")
 
 
 def without_unused(lines):

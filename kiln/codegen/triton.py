@@ -374,10 +374,15 @@ def kiln_pow_int(a, b):
 
 @triton.jit
 def kiln_pow(a, b):
+    # C's pow (the GPU calls libdevice's): |a| ** b, negated for an odd integer b when a's sign bit is set
+    # (-0.0 and -inf too); a negative finite a to a non-integer power is NaN; a ** 0, 1 ** b (NaN too) and
+    # (-1) ** +-inf are 1
     mag = tl.exp(b * tl.log(tl.abs(a)))
     odd = (b - 2 * tl.floor(b / 2)) == 1
-    neg = tl.where((b == tl.floor(b)), tl.where(odd, -mag, mag), float("nan"))
-    return tl.where((b == 0) | (a == 1), 1.0, tl.where(a < 0, neg, mag))   # 1 ** nan is 1, as in C
+    not_integer = tl.where((a == 0) | (a == float("-inf")), mag, float("nan"))
+    neg = tl.where(b == tl.floor(b), tl.where(odd, -mag, mag), not_integer)
+    one = (b == 0) | (a == 1) | ((a == -1) & (tl.abs(b) == float("inf")))
+    return tl.where(one, 1.0, tl.where(kiln_signbit(a), neg, mag))
 '''
 
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
@@ -415,6 +420,7 @@ def names_lane(index, lane):
 
 class TritonIndexPrinter(IndexPrinter):
     DIV, MAX, MIN = "//", "tl.maximum", "tl.minimum"
+    FLOORDIV, MOD = "kiln_floordiv", "kiln_remainder"
 
 
 class TritonKernel(KernelWriter):

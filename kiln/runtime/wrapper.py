@@ -62,6 +62,8 @@ def index_error(flags, sites):
     site, index, size, _ = flags.tolist()
     flags.copy_(torch.tensor([0, 0, 0, 1]))   # the next call starts clean
     kernel, ops = sites[site]
+    if size == ir.DIVISION_BY_ZERO:   # eager's message for an integer division by zero
+        raise RuntimeError(f"ZeroDivisionError (in kiln kernel {kernel}: {', '.join(ops)})")
     raise IndexError(f"index {index} is out of bounds for size {size} (in kiln kernel {kernel}: {', '.join(ops)})")
 
 

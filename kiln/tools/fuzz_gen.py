@@ -170,6 +170,10 @@ def op_binary(rng, a, pool, add_input):
         return f"{{o}} = torch.bitwise_{rng.choice(['left', 'right'])}_shift({a.n}, {count})"
     if fn in ("atan2", "hypot", "copysign") and not isfloat(a.t):
         return None
+    if fn == "copysign" and b[0] in "vx":
+        # a computed NaN's sign is unspecified (IEEE 754): x86's log(-1.5) is -NaN, torch's vectorized one and
+        # a GPU's +NaN; copysign would read it, so the sign operand's NaNs are made positive
+        b = f"torch.where({b}.isnan(), {b}.abs(), {b})"
     return f"{{o}} = torch.{fn}({a.n}, {b})"
 
 

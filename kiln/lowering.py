@@ -18,6 +18,7 @@ import sympy
 import torch
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes,
                                  is_non_overlapping_and_dense_or_false)
+from torch.utils.checkpoint import CheckpointPolicy
 
 from kiln import ir
 from kiln.ir import ops, product, sym
@@ -44,7 +45,6 @@ def compared_for_equality(n):
     """Whether every user of n must read the same bits of it: n has several users and one compares it for
     equality (x == max(x) in max's gradient), or the backward compares it (capture.partition marks it saved).
     Each user's recomputed copy could round otherwise: a C++ loop's vectorized expm1 against its scalar tail."""
-    from torch.utils.checkpoint import CheckpointPolicy
     if n.meta.get("recompute") == CheckpointPolicy.MUST_SAVE:
         return True
     return len(n.users) > 1 and any(u.target in EQUALITY for u in n.users)

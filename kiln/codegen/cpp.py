@@ -327,7 +327,7 @@ class CppKernel(KernelWriter):
         self.place([f"const bool {name}_ok = {b} != 0;",
                     f"{name}_bad = kiln_imax({name}_bad, {name}_ok ? {NO_INDEX} : 0);",
                     f"{ctype(b.dtype)} {name} = {name}_ok ? {b} : 1;"], str(b), [name, f"{name}_ok"])
-        self.index_reports.append((name, ir.index_check_site(self.graph, self.kernel), DIVISION_BY_ZERO))
+        self.index_reports.append((name, ir.index_check_site(self.graph, self.kernel), ir.DIVISION_BY_ZERO))
         return Value(name, b.dtype)
 
     def declare_index(self, name, value, size, check, wrap, site):
@@ -640,7 +640,6 @@ class Hoist:
 
 
 NO_INDEX = "(-9223372036854775807LL - 1)"   # below every index: the start of a max over the bad ones
-DIVISION_BY_ZERO = ir.DIVISION_BY_ZERO        # the size an integer division by zero is reported with
 INTEGER_DIVISIONS = ("floordiv", "truncdiv", "remainder", "fmod")
 
 

@@ -150,8 +150,10 @@ def eager_output_strides(gm):
     """The strides of the Dynamo graph's outputs, as eager lays them out. After functionalization and
     decomposition an output's traced layout may be another: y = x.clone(); y[..., ::2] = 5 becomes a
     `where` laid out row-major, where eager's y keeps x's strides."""
-    output = next(n for n in gm.graph.nodes if n.op == "output")
     memo = {}
+    for node in gm.graph.nodes:   # in order, so that each node's operands are known: no deep recursion
+        eager_strides(node, memo)
+    output = next(n for n in gm.graph.nodes if n.op == "output")
     return [eager_strides(a, memo) for a in output.args[0]] if isinstance(output.args[0], (list, tuple)) else []
 
 
@@ -162,11 +164,11 @@ LAID_OUT_BY_SUGGESTED_FORMAT = {"batch_norm"}
 
 def eager_strides(node, memo):
     """The strides eager gives a Dynamo node's tensor (None if not a strided tensor): the traced example
-    value's, except where eager's kernel lays its output out otherwise than torch's meta kernel. A pointwise op
-    of several tensors: eager (TensorIterator) orders the output's dims by its operands' strides, first operand
-    first, and the meta kernels of some (copysign, xlogy, xlog1py: their where-based references) follow
-    another operand, so the rule is applied to the operands as eager lays them out. The ops of
-    LAID_OUT_BY_SUGGESTED_FORMAT: by their input's memory format."""
+    value's, except where eager's kernel lays its output out otherwise than torch's meta kernel. A pointwise op:
+    eager (TensorIterator) orders the output's dims by its operands' strides, first operand first, and the meta
+    kernels of some (copysign, xlogy, xlog1py: their where-based references) follow another operand, so the
+    rule is applied to the operands as eager lays them out; so a clone or a unary op of a batch_norm follows
+    batch_norm's eager layout. The ops of LAID_OUT_BY_SUGGESTED_FORMAT: by their input's memory format."""
     if not isinstance(node, torch.fx.Node):
         return None
     if node not in memo:
@@ -177,7 +179,7 @@ def eager_strides(node, memo):
         fake_mode = getattr(value, "fake_mode", None)
         if memo[node] is None or fake_mode is None or not operands or "out" in node.kwargs:
             return memo[node]
-        if len(operands) > 1 and is_pointwise(node):
+        if is_pointwise(node) and "memory_format" not in node.kwargs and elementwise(operands, value):
             strides = [eager_strides(a, memo) for a in operands]
             if None not in strides:
                 with fake_mode:
@@ -192,6 +194,14 @@ def eager_strides(node, memo):
                     fmt = suggest_memory_format(laid_out)
                     memo[node] = torch.empty(value.shape, device="meta", memory_format=fmt).stride()
     return memo[node]
+
+
+def elementwise(operands, value):
+    """Whether value is the operands' elementwise result (the same packet names reductions: torch.max(x))."""
+    try:
+        return torch.broadcast_shapes(*(a.meta["example_value"].shape for a in operands)) == value.shape
+    except RuntimeError:
+        return False
 
 
 # Python's operators by the ATen op they call, and ATen's elementwise ops that torch does not tag pointwise
@@ -257,7 +267,12 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}
         triton = targets_triton(lowering, opts)
         with lowering.in_effect():
-            sched = schedule(lowering.buffers, output_names, shared_launches=triton)
+            rows_in_registers = lambda kernel: False   # noqa: E731 (C++ loops walk a row again)
+            if triton:
+                from kiln.codegen.triton import persistent_rows   # Triton is imported where a graph needs it
+                rows_in_registers = functools.partial(persistent_rows, lowering)
+            sched = schedule(lowering.buffers, output_names, shared_launches=triton,
+                             rows_in_registers=rows_in_registers)
             trace.fusion(sched.decisions)
             stage = "codegen"
             module = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)

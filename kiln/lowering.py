@@ -127,17 +127,19 @@ class GraphLowering(torch.fx.Interpreter):
         self._names = 0
         self.current_node = None
 
-    def buffer_dtype(self, name):
-        if name == ir.INDEX_FLAGS:
-            return torch.int64
+    def buffer(self, name):
+        """The graph input or computed buffer of that name."""
         for b in self.graph_inputs:
             if isinstance(b, ir.InputBuffer) and b.name == name:
-                return b.dtype
+                return b
         for b in self.buffers:
             for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b]):
                 if o is not None and o.name == name:
-                    return o.dtype
+                    return o
         raise KeyError(name)
+
+    def buffer_dtype(self, name):
+        return torch.int64 if name == ir.INDEX_FLAGS else self.buffer(name).dtype
 
     def size_hint(self, expr):
         """expr's value if static, else its value at the sizes the graph was traced with (None where a symbol has

@@ -291,7 +291,10 @@ class Schedule:
     local_buffers: set          # computed buffers never written to memory
 
 
-def schedule(buffers, output_names, shared_launches=False):
+def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lambda kernel: False):
+    """The buffers in kernels and extern calls. shared_launches: kernels may share a launch (Triton's);
+    rows_in_registers(kernel): whether a reduction kernel holds its whole rows in registers (Triton's persistent
+    ones), so that a later segment reads an earlier one's values without a store."""
     steps, decisions, home = [], [], {}
 
     def decide(node, kernel_label, fused, other, reason):
@@ -369,14 +372,17 @@ def schedule(buffers, output_names, shared_launches=False):
                    else "starts a new kernel")
         home[node.name] = chosen
 
-    local = finalize(steps, output_names)
+    local = finalize(steps, output_names, rows_in_registers)
     if shared_launches:
         steps[:] = share_launches(steps, decide)
     return Schedule(steps, decisions, local)
 
 
-def finalize(steps, output_names):
-    """Names kernels and decides which computed buffers must reach memory."""
+def finalize(steps, output_names, rows_in_registers):
+    """Names kernels and decides which computed buffers must reach memory: outputs, what another step reads,
+    writes into inputs, and values a later segment of a looped kernel reads (it walks the row again; a kernel
+    with its rows in registers still holds them: T5's softmax stored exp(x - max) for its division, 64 MiB
+    at the decoder's peak)."""
     readers = {}
     for i, step in enumerate(steps):
         for r in step_reads(step):
@@ -387,9 +393,10 @@ def finalize(steps, output_names):
             continue
         step.name, step.labels = kernel_name([i], step), [i]
         produced = step.produced()
+        walks_rows_again = not rows_in_registers(step)
         for name, p in produced.items():
             other_reader = readers.get(name, set()) - {i}
-            cross_segment = not p.node.is_reduction and p.level == "full" and any(
+            cross_segment = walks_rows_again and not p.node.is_reduction and p.level == "full" and any(
                 q.segment != p.segment and name in q.node.reads for q in step.placements)
             if name in output_names or other_reader or cross_segment or p.node.buf.mutates:
                 step.stores.add(name)

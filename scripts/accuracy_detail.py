@@ -29,11 +29,31 @@ def main():
     parser.add_argument("--amp", action="store_true")
     parser.add_argument("--tf32", action="store_true")
     parser.add_argument("--top", type=int, default=12, help="print the outputs with the largest ratios")
+    parser.add_argument("--seeds", type=int, default=0, help="instead: the first output's error for this many "
+                        "random inputs (floating inputs redrawn), each compiled model reused: is a failure one "
+                        "unlucky draw of rounding noise, or a bias every input shows?")
     args = parser.parse_args()
     dtype = getattr(torch, args.dtype)
     autocast = "bfloat16" if args.amp else None
     with contextlib.nullcontext() if args.tf32 else accuracy.exact_float32():
-        report(args, dtype, autocast)
+        (over_seeds if args.seeds else report)(args, dtype, autocast)
+
+
+def over_seeds(args, dtype, autocast):
+    w = workload(args.model)
+    module = w.make_module(args.device, dtype, args.size, args.train)
+    compiled = {b: _compile(module, b) for b in args.backends.split(",")}
+    for seed in range(args.seeds):
+        g = torch.Generator(args.device).manual_seed(1000 + seed)
+        inputs = [torch.randn(x.shape, generator=g, device=x.device, dtype=x.dtype) if x.is_floating_point() else x
+                  for x in w.make_inputs(args.device, dtype, args.size)]
+        fp64, eager = _references(module, inputs, args.train, autocast)
+        row = {"seed": seed, "scale": fp64[0].abs().max().item(), "eager": accuracy.rmse(fp64[0], eager[0])}
+        for backend, f in compiled.items():
+            result = _make_step(f, inputs, args.train, autocast)()
+            row[backend] = accuracy.rmse(fp64[0], result[0])
+            row[backend + "_error"] = accuracy.tensor_error(result[0], eager[0], fp64[0])
+        print(json.dumps(row), flush=True)
 
 
 def report(args, dtype, autocast):

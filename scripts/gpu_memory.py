@@ -29,7 +29,7 @@ def build(name, train):
     if name not in MODELS:
         from kiln.tools.workloads import workload
         w, dtype = workload(name), torch.float32 if train else torch.bfloat16
-        model = w.make_module("cuda", dtype, "gpu").model   # the transformers/timm model inside Logits
+        model = w.make_module("cuda", dtype, "gpu")   # Logits: the inputs passed by their names, logits out
         return model.train(train), w.make_inputs("cuda", dtype, "gpu")
     import timm
     model = timm.create_model(MODELS[name], pretrained=False).cuda()

@@ -102,6 +102,26 @@ def test_nan_handling(fp64):
     assert accuracy.tensor_error(noisy(fp64_nan, 1e-2, 2).float(), nan_head, fp64_nan) is None
 
 
+def test_a_scalar_is_allowed_ten_times_eagers_error():
+    # one draw of rounding noise: a loss that eager happens to get nearly right fails a compiler's equally good one
+    fp64 = torch.tensor(36.0, dtype=torch.float64)
+    eager = torch.tensor(36.05)
+    assert accuracy.tensor_error(torch.tensor(36.4), eager, fp64) is None
+    assert accuracy.tensor_error(torch.tensor(36.6), eager, fp64) is not None
+    assert accuracy.tensor_error(torch.full((11,), 36.4), torch.full((11,), 36.05), torch.full((11,), 36.0)) \
+        is not None   # tensors of more elements keep the rule's 3x
+
+
+def test_exact_outputs_pass_where_they_equal_eager_or_fp64():
+    # ne(x, softmax(x)) in bf16 (fuzz seed 81775): eager's rounding made one element equal, fp64's did not
+    eager, fp64 = torch.tensor([True, False, True]), torch.tensor([True, True, False])
+    assert accuracy.tensor_error(torch.tensor([True, True, True]), eager, fp64) is None
+    assert accuracy.tensor_error(torch.tensor([False, True, True]), eager, fp64) is not None   # neither's
+    ints = torch.tensor([1, 2, 3])
+    assert accuracy.tensor_error(torch.tensor([1, 5, 3]), ints, torch.tensor([1, 5, 4])) is None
+    assert accuracy.tensor_error(torch.tensor([1, 6, 3]), ints, torch.tensor([1, 5, 4])) is not None
+
+
 def test_accuracy_error_names_the_output(fp64):
     good = fp64.float()
     assert accuracy.accuracy_error([good, good], [good, good], [fp64, fp64]) is None

@@ -155,6 +155,22 @@ def test_softmax_computes_exp_once_per_element(tmp_path):
     assert source.count("kiln_exp(") == cpp.LANES and "keep0[r0] = " in source, source
 
 
+def test_values_a_persistent_row_holds_are_not_stored(tmp_path):
+    """exp(s - max) of a softmax over computed scores reads two computed buffers, so it is realized; in a
+    Triton kernel that holds its rows in registers the division reads it there, so nothing stores it (T5's
+    decoder stored 64 MiB per layer so). A C++ kernel walks the row again and reads it back."""
+    def fn(q, k, bias):
+        s = q @ k.transpose(-1, -2) + bias
+        return torch.softmax(s, -1)
+    inputs = make_tensor((4, 64, 16)), make_tensor((4, 64, 16)), make_tensor((64, 64))
+    with torch.no_grad():
+        out = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})(*inputs)
+    compare_results(out, fn(*inputs), fn(*[x.double() for x in inputs]))
+    (wrapper,) = [p.read_text() for p in tmp_path.glob("*/wrapper.py")]
+    allocations = re.findall(r"buf\d+ = _empty_", wrapper)
+    assert len(allocations) == (1 if os.environ.get("KILN_TARGET") == "triton" else 2), wrapper
+
+
 def test_scatter_is_its_copy_and_one_kernel_with_the_values_fused():
     """index_add(x, i, exp(v) * 2) + 1: the copy of x (the +1 cannot join: it reads the scattered result),
     the scatter computing exp(v) * 2 as it goes, then the +1. The values are never stored."""

@@ -1,9 +1,10 @@
 """kiln fuzz: a fixed-seed budget of random programs on both targets must find nothing; the shrinker works."""
 import pytest
 import torch
+import torch.nn.functional as F
 
 from kiln.tools.fuzz import Worker, campaign, case_of, drop_op, main, repro, run_case, shrink
-from kiln.tools.fuzz_gen import generate, outputs, render
+from kiln.tools.fuzz_gen import NAN_GRAD_BY_POSITION, generate, outputs, render
 
 # Known, not-yet-fixed bug classes kept out of the CI budget: regexes over "target|op:dtype|kind" signatures.
 # The CI programs have no inf/nan inputs, where most known bugs live; the campaign (bench/fuzz/) covers those.
@@ -24,15 +25,30 @@ def test_generation_is_deterministic_and_valid():
         assert len(ns["fn"](*xs)) == len(outputs(a))
 
 
-def test_copysign_reads_no_computed_nan_sign():
-    # a computed NaN's sign is unspecified (x86's log(-1.5) is -NaN, torch's vectorized log +NaN), and
-    # copysign reads it (fuzz seed 70989): the generator gives copysign's tensor sign operand positive NaNs
+def test_copysign_reads_no_computed_nan_or_zero_sign():
+    # a computed NaN's sign is unspecified (x86's log(-1.5) is -NaN, torch's vectorized log +NaN), a computed
+    # zero's depends on eager's formula, which varies with layout (batch_norm of a constant column), and
+    # copysign reads them (fuzz seeds 70989, 82994): the generator gives copysign's tensor sign operand
+    # positive NaNs and zeros
     codes = [op["code"] for seed in range(3000) for op in generate(seed, specials=True)["ops"]
              if "torch.copysign(" in op["code"]]
     assert codes
     for code in codes:
         sign = code.split("torch.copysign(", 1)[1].split(", ", 1)[1]
-        assert sign.startswith("torch.where(") or sign[0] not in "vx", code
+        assert sign.startswith("torch.where(") and "== 0)" in sign or sign[0] not in "vx", code
+
+
+def test_activations_whose_nan_gradient_eager_gives_by_position_read_no_nan():
+    # eager's CPU hardtanh/elu backward at NaN: 0 or NaN in the vectorized body, the gradient in the scalar tail
+    # (fuzz seeds 80667, 84845); the generator gives them NaN-free operands
+    x = torch.full((17,), float("nan"), requires_grad=True)
+    F.hardtanh(x).backward(torch.ones(17))
+    assert x.grad[0] != x.grad[-1]   # eager's own inconsistency, the reason for the rule
+    codes = [op["code"] for seed in range(3000) for op in generate(seed, specials=True)["ops"]
+             if any(f"F.{fn}(" in op["code"] for fn in NAN_GRAD_BY_POSITION)]
+    assert codes
+    for code in codes:
+        assert code.split("(", 1)[1].startswith("torch.where("), code
 
 
 def test_shrinker_finds_the_planted_op():

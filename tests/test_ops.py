@@ -778,6 +778,20 @@ def test_library_calls_are_externs_not_fallbacks(check, stats_delta, caplog):
     assert not [r for r in caplog.records if r.name == "kiln.fallback"]
 
 
+def test_a_cuda_kernel_reading_a_cpu_tensor_is_refused():
+    """A scalar the model made with torch.tensor(...) and no device is a CPU tensor in a CUDA graph; a Triton
+    kernel cannot read it (BART on the H100: 'Pointer argument cannot be accessed from Triton' at the first
+    launch, past kiln's fallback). Code generation refuses such a kernel, so that the graph runs eagerly."""
+    from types import SimpleNamespace
+    from kiln import ir
+    from kiln.codegen.triton import one_device
+    graph = SimpleNamespace(buffer=lambda n: SimpleNamespace(layout=SimpleNamespace(device=torch.device(n.rstrip("01")))))
+    one_device("kernel0", {"cuda0": "in", "cuda1": "out", ir.INDEX_FLAGS: "out"}, graph)
+    one_device("kernel0", {"cpu0": "in", "cpu1": "out"}, graph)   # the C++ target's, or the interpreter's
+    with pytest.raises(NotImplementedError, match="kernel0 reads CPU tensors \\(cpu0\\)"):
+        one_device("kernel0", {"cuda0": "out", "cpu0": "in"}, graph)
+
+
 def test_internal_failure_falls_back_to_eager(monkeypatch, stats_delta, caplog):
     """A failure inside kiln runs the graph eagerly with one warning naming the stage, unless strict."""
     import kiln.scheduler
@@ -980,6 +994,14 @@ def test_batch_norm_layout_is_eagers(check, dynamic):
         check(lambda x, w: (F.batch_norm(x, None, None, w, None, training=True),
                             F.batch_norm(x, w.new_zeros(4), w.new_ones(4), None, w, training=False)),
               x, w, dynamic=dynamic)
+    # a clone or a unary op after it keeps batch_norm's eager layout (fuzz seeds 80760, 84506)
+    def after(x, w):
+        y = F.batch_norm(x, w.new_zeros(4), w.new_ones(4), w, None, training=False)
+        z = y.clone()
+        z[:, 0] = -1
+        return z, y.square(), y.clone(memory_format=torch.channels_last) if y.dim() == 4 else y.sin()
+    check(after, make_tensor((2, 4, 3, 3)).transpose(2, 3), w, dynamic=dynamic)
+    check(after, make_tensor((4, 3)).t(), w, dynamic=dynamic)
 
 
 def test_index_parts_with_negative_bases_divide_by_floor(check, check_grad):

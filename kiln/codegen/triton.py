@@ -94,9 +94,10 @@ TRITON_OPS = {
 # float32 division and square roots rounded as IEEE has it, as torch's are (nvcc's default): Triton's / and
 # tl.sqrt are div.full.f32 and sqrt.approx.f32, up to 2 ulp off. A softmax's rows then summed further from 1,
 # and the gradients made of those row sums, 0 in exact arithmetic (a key projection's bias), were 2.8x eager's
-# distance from fp64 (DeBERTa-v2's fp32 training step on the H100; Inductor's too)
+# distance from fp64 (DeBERTa-v2's fp32 training step on the H100; Inductor's too). tl.rsqrt is rsqrt.approx:
+# the decompositions' batch-norm rsqrt(var + eps), where eager's kernels compute 1 / sqrt(var + eps)
 ROUNDED_FLOAT32_OPS = {"truediv": "tl.math.div_rn({0}, {1})", "reciprocal": "tl.math.div_rn(1.0, {0})",
-                       "sqrt": "tl.sqrt_rn({0})"}
+                       "sqrt": "tl.sqrt_rn({0})", "rsqrt": "tl.math.div_rn(1.0, tl.sqrt_rn({0}))"}
 
 # integer operands' spellings, where the float ones (tl.floor, libdevice) take floats only
 INTEGER_OPS = {"floor": "{0}", "ceil": "{0}", "trunc": "{0}", "round": "{0}", "pow": "kiln_pow_int({0}, {1})"}
@@ -774,6 +775,20 @@ class TritonKernel(KernelWriter):
         self.scope.line(f"{acc.name} = {combine}({acc.name}, {masked})")
 
 
+def persistent_rows(graph, kernel):
+    """Whether a reduction kernel holds its whole rows in registers (for the scheduler's stores)."""
+    return kernel.is_reduction and not kernel.scan and TritonKernel(kernel, graph).config()[2]
+
+
+def one_device(kernel, args, graph):
+    """A kernel runs on one device: a CPU tensor among a CUDA kernel's buffers (a scalar the model made with
+    torch.tensor(...) and no device) cannot be read there. Raised, so that the graph runs eagerly."""
+    devices = {n: graph.buffer(n).layout.device.type for n in args if n != ir.INDEX_FLAGS}
+    if "cuda" in devices.values() and "cpu" in devices.values():
+        on_cpu = [n for n, d in devices.items() if d == "cpu"]
+        raise NotImplementedError(f"{kernel} reads CPU tensors ({', '.join(on_cpu)}) beside CUDA ones")
+
+
 def generate_module(kernels, graph):
     """Module source with every kernel; per kernel its launch facts (its parts' buffer args, symbols, N, R and
     config) and its text."""
@@ -784,6 +799,7 @@ def generate_module(kernels, graph):
         for part in launch_parts(kernel):
             writer = TritonKernel(part, graph)
             sources.append(writer.generate(part=group)[0])
+            one_device(part.name, writer.args, graph)
             parts.append(dict(name=part.name, buffers=list(writer.args), symbols=sorted(writer.symbols),
                               numel=part.numel, rnumel=part.rnumel, xblock=writer.xblock, rblock=writer.rblock,
                               num_warps=writer.num_warps, reduction=part.is_reduction or part.scan is not None))

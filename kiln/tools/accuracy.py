@@ -74,7 +74,11 @@ def tensor_error(result, eager, fp64, tol=None) -> str | None:
     if result.dtype != eager.dtype or result.shape != eager.shape:
         return f"expected {eager.dtype} {list(eager.shape)}, got {result.dtype} {list(result.shape)}"
     if not result.is_floating_point():
-        return None if torch.equal(result, eager) else "integer values differ from eager"
+        # an exact value read from rounded floats (x == softmax(x), gelu(inf).to(int64)) is right where it is
+        # fp64's, though eager's last bit made it differ: each element equals eager's or the fp64 reference's
+        if torch.equal(result, eager) or (fp64.dtype == result.dtype and ((result == eager) | (result == fp64)).all()):
+            return None
+        return "integer values differ from eager's and the fp64 reference's"
     tol = tolerance(result.dtype) if tol is None else tol
     if torch.allclose(eager, result, atol=tol, rtol=tol, equal_nan=True):
         return None
@@ -87,6 +91,11 @@ def tensor_error(result, eager, fp64, tol=None) -> str | None:
         return None  # not computable stably in this precision, by eager either
     small = fp64.numel() < 1000 or (fp64.ndim == 4 and fp64.shape[-1] == fp64.shape[-2] == 1)
     multiplier = 3.0 if result.dtype in LOW_PRECISION or small else 2.0
+    if fp64.numel() <= 10:
+        # a scalar's (a loss's) error is one draw of rounding noise, not a mean over many: timm EfficientNet's
+        # AMP loss over 5 inputs, RMSE to fp64 of eager / kiln / Inductor: .046/.083/.186, .054/.150/.311,
+        # .27/.37/.43, .16/.024/.31, .41/.62/.053 (bench/NOTES.md 29). torch's `same` allows 10x for such tensors
+        multiplier = 10.0
     if result_error <= multiplier * eager_error + tol / 10:  # False when result_error is NaN
         return None
     return f"RMSE to fp64 {result_error:.3g} > {multiplier:g} x eager's {eager_error:.3g} + {tol / 10:.2g}"

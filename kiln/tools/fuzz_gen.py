@@ -125,12 +125,18 @@ def isint(t):
 UNARY_FLOAT = ["neg", "abs", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "rsqrt", "floor",
                "ceil", "round", "trunc", "sign", "reciprocal", "erf", "expm1", "log1p", "square", "frac"]
 UNARY_FN = ["gelu", "silu", "softplus", "hardtanh", "leaky_relu", "elu"]
+# Eager's CPU gradient of these at NaN depends on the element's position: the vectorized body gives 0 (hardtanh)
+# or NaN (elu), the scalar tail passes the gradient through (fuzz seeds 80667, 84845); CUDA passes it. It is
+# unspecified, so their NaN inputs are made 0.
+NAN_GRAD_BY_POSITION = {"hardtanh", "elu"}
 
 
 def op_unary(rng, a, pool, add_input):
     if isfloat(a.t):
         if rng.random() < 0.25:
-            return f"{{o}} = F.{rng.choice(UNARY_FN)}({a.n})"
+            fn = rng.choice(UNARY_FN)
+            x = f"torch.where({a.n}.isnan(), 0.0, {a.n})" if fn in NAN_GRAD_BY_POSITION else a.n
+            return f"{{o}} = F.{fn}({x})"
         return f"{{o}} = torch.{rng.choice(UNARY_FLOAT)}({a.n})"
     if a.t.dtype == torch.bool:
         return f"{{o}} = torch.logical_not({a.n})"
@@ -172,8 +178,10 @@ def op_binary(rng, a, pool, add_input):
         return None
     if fn == "copysign" and b[0] in "vx":
         # a computed NaN's sign is unspecified (IEEE 754): x86's log(-1.5) is -NaN, torch's vectorized one and
-        # a GPU's +NaN; copysign would read it, so the sign operand's NaNs are made positive
-        b = f"torch.where({b}.isnan(), {b}.abs(), {b})"
+        # a GPU's +NaN; a computed zero's sign depends on the formula, and eager's formulas vary with layout
+        # (its batch_norm of a constant column is -0.0 for a contiguous input, +0.0 for an expanded one:
+        # fuzz seed 82994). copysign would read them, so the sign operand's NaNs and zeros are made positive
+        b = f"torch.where({b}.isnan() | ({b} == 0), {b}.abs(), {b})"
     return f"{{o}} = torch.{fn}({a.n}, {b})"
 
 

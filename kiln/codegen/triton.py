@@ -305,9 +305,10 @@ def kiln_erfc(x):
 
 @triton.jit
 def kiln_hypot(x, y):
-    # scaled, so that x * x cannot overflow; an infinite side wins over a NaN one, as in C
-    a = tl.maximum(tl.abs(x), tl.abs(y))
-    b = tl.minimum(tl.abs(x), tl.abs(y))
+    # scaled, so that x * x cannot overflow; an infinite side wins over a NaN one, as in C, and a NaN over a
+    # finite one (maximum and minimum propagate it)
+    a = tl.maximum(tl.abs(x), tl.abs(y), propagate_nan=tl.PropagateNan.ALL)
+    b = tl.minimum(tl.abs(x), tl.abs(y), propagate_nan=tl.PropagateNan.ALL)
     q = b / tl.where(a == 0, 1, a)
     r = a * tl.sqrt(1 + q * q)
     return tl.where((tl.abs(x) == float("inf")) | (tl.abs(y) == float("inf")), float("inf"), r)

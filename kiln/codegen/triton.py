@@ -665,13 +665,7 @@ class TritonKernel(KernelWriter):
         return all(s is not None and s < 2 ** 31 for s in sizes)
 
     def graph_numel(self, name):
-        if name == ir.INDEX_FLAGS:
-            return 4
-        for b in self.graph.graph_inputs + [o for b in self.graph.buffers
-                                            for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b])]:
-            if b is not None and getattr(b, "name", None) == name:
-                return ir.static_numel(b.layout.sizes)
-        return None
+        return 4 if name == ir.INDEX_FLAGS else ir.static_numel(self.graph.buffer(name).layout.sizes)
 
     def signature(self):
         return ", ".join(list(self.args) + sorted(self.symbols))

@@ -13,7 +13,8 @@ import time
 import torch
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
-from torch._prims_common import compute_elementwise_output_strides, suggest_memory_format
+from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elementwise_output_strides,
+                                 elementwise_dtypes, suggest_memory_format)
 
 from kiln.config import Options
 from kiln.decompositions import kiln_decompositions
@@ -164,11 +165,14 @@ LAID_OUT_BY_SUGGESTED_FORMAT = {"batch_norm"}
 
 def eager_strides(node, memo):
     """The strides eager gives a Dynamo node's tensor (None if not a strided tensor): the traced example
-    value's, except where eager's kernel lays its output out otherwise than torch's meta kernel. A pointwise op:
-    eager (TensorIterator) orders the output's dims by its operands' strides, first operand first, and the meta
-    kernels of some (copysign, xlogy, xlog1py: their where-based references) follow another operand, so the
-    rule is applied to the operands as eager lays them out; so a clone or a unary op of a batch_norm follows
-    batch_norm's eager layout. The ops of LAID_OUT_BY_SUGGESTED_FORMAT: by their input's memory format."""
+    value's, except where eager lays its output out otherwise than torch's meta kernel:
+    - a pointwise op: eager (TensorIterator) orders the output's dims by its operands' strides, first operand
+      first, and the meta kernels of some (copysign, xlogy, xlog1py: their where-based references) follow another
+      operand (eager_pointwise_strides);
+    - the ops of LAID_OUT_BY_SUGGESTED_FORMAT: by their input's memory format;
+    - any other op whose operands eager lays out otherwise than the trace did: the op run again on fake operands
+      laid out as eager's, since meta kernels carry strides through as eager's do (a flip or a view of
+      batch_norm's output follows batch_norm's eager layout)."""
     if not isinstance(node, torch.fx.Node):
         return None
     if node not in memo:
@@ -179,21 +183,49 @@ def eager_strides(node, memo):
         fake_mode = getattr(value, "fake_mode", None)
         if memo[node] is None or fake_mode is None or not operands or "out" in node.kwargs:
             return memo[node]
-        if is_pointwise(node) and "memory_format" not in node.kwargs and elementwise(operands, value):
-            strides = [eager_strides(a, memo) for a in operands]
-            if None not in strides:
-                with fake_mode:
-                    laid_out = [torch.empty_strided(a.meta["example_value"].shape, st, device="meta")
-                                .expand(value.shape) for a, st in zip(operands, strides)]
-                    memo[node] = tuple(compute_elementwise_output_strides(*laid_out))
-        elif kind(node) in LAID_OUT_BY_SUGGESTED_FORMAT and operands[0] is node.args[0]:
-            strides = eager_strides(operands[0], memo)
-            if strides is not None:
-                with fake_mode:
-                    laid_out = torch.empty_strided(operands[0].meta["example_value"].shape, strides, device="meta")
-                    fmt = suggest_memory_format(laid_out)
-                    memo[node] = torch.empty(value.shape, device="meta", memory_format=fmt).stride()
+        strides = [eager_strides(a, memo) for a in operands]
+        if None in strides:
+            return memo[node]
+        with fake_mode:
+            laid_out = [torch.empty_strided(a.meta["example_value"].shape, st, dtype=a.meta["example_value"].dtype,
+                                            device=a.meta["example_value"].device) for a, st in zip(operands, strides)]
+            if is_pointwise(node) and "memory_format" not in node.kwargs and elementwise(operands, value):
+                memo[node] = eager_pointwise_strides(node, laid_out, value)
+            elif kind(node) in LAID_OUT_BY_SUGGESTED_FORMAT and operands[0] is node.args[0]:
+                fmt = suggest_memory_format(laid_out[0])
+                memo[node] = torch.empty(value.shape, device="meta", memory_format=fmt).stride()
+            elif any(st != a.meta["example_value"].stride() for a, st in zip(operands, strides)):
+                memo[node] = rerun_strides(node, dict(zip(operands, laid_out))) or memo[node]
     return memo[node]
+
+
+def eager_pointwise_strides(node, operands, value):
+    """TensorIterator's output layout for a pointwise op of operands (fake tensors laid out as eager's). CPU
+    eager first converts each operand of another dtype than the computation's to it (a dense copy, so an
+    expanded operand's broadcast dims no longer defer to the next operand's order: maximum(int32 expanded,
+    float transposed) is row-major); `where` converts its values so on every device, never its condition."""
+    converted = range(1, len(operands)) if kind(node) == "where" else range(len(operands))
+    if kind(node) == "where" or value.device.type == "cpu":
+        common = value.dtype if value.dtype != torch.bool else \
+            elementwise_dtypes(*operands, type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT)[1]
+        operands = [a.to(common) if i in converted and a.dtype != common else a for i, a in enumerate(operands)]
+    return tuple(compute_elementwise_output_strides(*(a.expand(value.shape) for a in operands)))
+
+
+def rerun_strides(node, laid_out):
+    """The strides of node's op run again on fake tensors (laid_out: {operand node: fake tensor}), or None where
+    it cannot be (a module call, a data-dependent size, an op that fails so)."""
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    if node.op not in ("call_function", "call_method") or free_unbacked_symbols(node.meta["example_value"]):
+        return None
+    args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs),
+                                         lambda a: laid_out[a] if a in laid_out else a.meta.get("example_value"))
+    try:
+        result = getattr(args[0], node.target)(*args[1:], **kwargs) if node.op == "call_method" else \
+            node.target(*args, **kwargs)
+    except Exception:   # the traced layout stands
+        return None
+    return result.stride() if isinstance(result, torch.Tensor) and result.layout == torch.strided else None
 
 
 def elementwise(operands, value):

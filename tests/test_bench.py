@@ -100,6 +100,16 @@ def test_nan_handling(fp64):
     fp64_nan = fp64.clone()
     fp64_nan[:10] = math.nan
     assert accuracy.tensor_error(noisy(fp64_nan, 1e-2, 2).float(), nan_head, fp64_nan) is None
+    # eager infinitely far from fp64 (its 1 where fp64 has -inf: 0 * inf rounded otherwise, fuzz seed 97840): a
+    # NaN result cannot be ranked against it, and passes; a NaN result where eager is finitely off fails
+    inf_ref = fp64.clone()
+    inf_ref[0] = -math.inf
+    eager_one = inf_ref.float().clone()
+    eager_one[0] = 1.0
+    nan_first = inf_ref.float().clone()
+    nan_first[0] = math.nan
+    assert accuracy.tensor_error(nan_first, eager_one, inf_ref) is None
+    assert accuracy.tensor_error(nan_first, eager_one, fp64) is not None
 
 
 def test_a_scalar_is_allowed_ten_times_eagers_error():

@@ -140,6 +140,20 @@ def make_inputs(f64=False, variant=0, device='cpu'):
     assert run_case({"src": src, "dynamic": None, "twice": False}, "cpp")["kind"] == "ok"
 
 
+def test_integer_division_by_zero_on_the_triton_target_is_a_gpus_semantics(tmp_path):
+    # CPU eager raises ZeroDivisionError, CUDA eager does not, and the Triton target keeps the GPU's semantics
+    # on CPU tensors too (fuzz seed 97045); the C++ target raises as CPU eager
+    spec = {"shape": [4], "dtype": "int32", "layout": "contig", "high": None, "grad": False, "gen": 0}
+    program = {"seed": 3, "dynamic": False, "twice": False, "specials": False, "inputs": [spec],
+               "ops": [{"name": "remainder", "code": "v1 = torch.remainder(x0, x0 * 0)", "out": "v1"}]}
+    for target, kind in (("triton", "artifact:gpu_semantics"), ("cpp", "ok")):
+        worker = Worker(target, str(tmp_path))
+        try:
+            assert worker.run(case_of(program))["kind"] == kind
+        finally:
+            worker.stop()
+
+
 @pytest.mark.parametrize("target", ["cpp", "triton"])
 def test_fixed_seed_budget_finds_nothing(target, tmp_path):
     findings = campaign([target], CI_PROGRAMS, CI_SEED, str(tmp_path), dynamic_fraction=0.3,

@@ -136,6 +136,18 @@ def test_variance_of_identical_values_is_zero(shape, dims):
     assert torch.equal(xs[0].grad, xs[1].grad), f"{xs[0].grad}\n{xs[1].grad}"   # 0 (of either sign) where eager's is
 
 
+@pytest.mark.parametrize("width", [7, 3000])
+def test_norms_of_a_constant_row_are_zero(width):
+    """layer_norm and group_norm of identical values: exactly 0 (times the weight, plus the bias), as eager's. Their
+    decompositions call var_mean.dim; its mean must come from the variance's shifted sums, not sum / n, which is
+    off by rounding (fuzz seed 93922: 3e-6)."""
+    x = torch.full((3, width), 0.7).expand(2, 3, width)
+    w = torch.randn(width)
+    fn = lambda t, w: (F.layer_norm(t, [width], w, None), F.group_norm(t, 3))  # noqa: E731
+    for actual, expected in zip(kiln_compile(fn)(x, w), fn(x, w)):
+        assert_bitwise_equal(actual, expected)
+
+
 @pytest.mark.parametrize("fn", [torch.max, torch.min, torch.median, torch.nanmedian,
                                 lambda t: t.amax(1), lambda t: t.max(1).values],
                          ids=["max", "min", "median", "nanmedian", "amax_dim", "max_dim"])

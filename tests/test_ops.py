@@ -1003,6 +1003,23 @@ def test_batch_norm_layout_is_eagers(check, dynamic):
     check(after, make_tensor((2, 4, 3, 3)).transpose(2, 3), w, dynamic=dynamic)
     check(after, make_tensor((4, 3)).t(), w, dynamic=dynamic)
 
+    # other ops and views of it follow its eager layout too (fuzz seed 98983: flip)
+    def other_ops(x, w):
+        y = F.batch_norm(x, None, None, w, None, training=True)
+        return y.flip(1), y.transpose(0, 1) * 2, y.narrow(1, 1, 2).exp()
+    check(other_ops, make_tensor((4, 3)).t(), w, dynamic=dynamic)
+    check(other_ops, make_tensor((2, 4, 3, 3)).transpose(2, 3), w, dynamic=dynamic)
+
+
+def test_cpu_converts_operands_before_laying_out(check):
+    """CPU eager converts an operand of another dtype to the computation's before laying the output out, so
+    an expanded int32 operand is a dense row-major copy and decides the order: maximum(int32 expanded, float32
+    transposed) is row-major, where the meta kernel follows the transposed one (fuzz seed 99237). where
+    converts its values, not its condition."""
+    a = torch.randint(-8, 9, (1, 7), dtype=torch.int32).expand(3, 7)
+    b = make_tensor((7, 3)).t()
+    check(lambda a, b: (torch.maximum(a, b), a + b, a < b, torch.where(b > 0, a, b), torch.maximum(b, a)), a, b)
+
 
 def test_index_parts_with_negative_bases_divide_by_floor(check, check_grad):
     """SymPy writes (6 - r0) // 3 as 2 + (-r0) // 3, and C's and Triton's integer / round -1 / 3 to 0: the

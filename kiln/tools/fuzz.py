@@ -85,8 +85,12 @@ def run_case(case, target):
     nearest even is the interpreter's artifact, not kiln's: kind 'artifact:interpreter_bf16_cast'. A failure
     that torch.compile's aot_eager backend (Dynamo and AOTAutograd, no compiler) shows the same way is torch's:
     the graph kiln receives already computes it (prod's traced backward of a NaN beside two zeros is NaN, where
-    eager's data-dependent formula gives 0): kind 'artifact:aot_autograd'."""
+    eager's data-dependent formula gives 0): kind 'artifact:aot_autograd'. An integer division by zero that CPU
+    eager raises and the Triton target returns is a GPU's semantics, which that target keeps (CUDA eager divides
+    by zero without an error; the interpreter runs the target on CPU tensors): kind 'artifact:gpu_semantics'."""
     result = _run_case(case, target)
+    if target == "triton" and result["kind"] == "no_raise" and "ZeroDivisionError" in result["detail"]:
+        return {"kind": "artifact:gpu_semantics", "detail": result["detail"], "output": None}
     if target == "triton" and result["kind"].endswith("wrong_values"):
         with interpreter_bf16_casts_round_to_nearest_even():
             if _run_case(case, target)["kind"] == "ok":

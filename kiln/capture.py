@@ -184,19 +184,28 @@ def eager_strides(node, memo):
         if memo[node] is None or fake_mode is None or not operands or "out" in node.kwargs:
             return memo[node]
         strides = [eager_strides(a, memo) for a in operands]
-        if None in strides:
+        pointwise = is_pointwise(node) and "memory_format" not in node.kwargs and elementwise(operands, value)
+        by_format = kind(node) in LAID_OUT_BY_SUGGESTED_FORMAT and operands[0] is node.args[0]
+        if None in strides or not (pointwise or by_format or not all(
+                same_strides(st, a.meta["example_value"].stride()) for a, st in zip(operands, strides))):
             return memo[node]
         with fake_mode:
             laid_out = [torch.empty_strided(a.meta["example_value"].shape, st, dtype=a.meta["example_value"].dtype,
                                             device=a.meta["example_value"].device) for a, st in zip(operands, strides)]
-            if is_pointwise(node) and "memory_format" not in node.kwargs and elementwise(operands, value):
+            if pointwise:
                 memo[node] = eager_pointwise_strides(node, laid_out, value)
-            elif kind(node) in LAID_OUT_BY_SUGGESTED_FORMAT and operands[0] is node.args[0]:
+            elif by_format:
                 fmt = suggest_memory_format(laid_out[0])
                 memo[node] = torch.empty(value.shape, device="meta", memory_format=fmt).stride()
-            elif any(st != a.meta["example_value"].stride() for a, st in zip(operands, strides)):
+            else:
                 memo[node] = rerun_strides(node, dict(zip(operands, laid_out))) or memo[node]
     return memo[node]
+
+
+def same_strides(a, b):
+    """Whether two strides are known equal, without guarding on a symbolic size."""
+    from torch.fx.experimental.symbolic_shapes import statically_known_true
+    return len(a) == len(b) and all(x is y or statically_known_true(x == y) for x, y in zip(a, b))
 
 
 def eager_pointwise_strides(node, operands, value):

@@ -125,3 +125,21 @@ def test_mask_kept(case):
     assert count == 0 and "attn_mask" in code
     if case != "random":
         torch.testing.assert_close(out, fn(q, k, v, padding))
+
+
+def test_sdpa_mask_gets_a_stride_one_last_dim():
+    """The GPU's fused attention kernels need a mask whose last dim has stride 1, and torch chooses the kernel
+    by the traced layout: a mask with another (BART's expanded padding mask, strides (0, 512, 1, 0) in the trace)
+    took the math path and saved (batch, heads, L, S) matrices for the backward. The mask is made dense; a mask
+    already laid out so, or broadcast along its last dim of size 1, is left alone."""
+    q, k, v = qkv(2, 3, 8, 16)
+    keep = torch.rand(2, 8) > 0.2
+
+    def fn(q, k, v, keep):
+        expanded = keep[:, None, :, None].expand(2, 1, 8, 8)   # last dim stride 0
+        return (F.scaled_dot_product_attention(q, k, v, attn_mask=expanded),
+                F.scaled_dot_product_attention(q, k, v, keep[:, None, None, :]))
+    count, code, out = rewritten(fn, q, k, v, keep)
+    assert count == 1 and code.count(".contiguous()") == 1, code
+    for actual, expected in zip(out, fn(q, k, v, keep)):
+        torch.testing.assert_close(actual, expected)

@@ -5,6 +5,7 @@ TorchDynamo hands us an FX graph; AOTAutograd turns it into forward/backward ATe
 through lowering -> scheduling -> codegen -> wrapper in `compile_graph`.
 """
 import collections
+import contextlib
 import functools
 import itertools
 import logging
@@ -75,7 +76,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
     rewrite_identity_calls(gm)
     try:
         STATS["attention_rewrites"] += rewrite_attention(gm)
-    except Exception as e:   # matching happens before any change, so the graph is still the one traced
+    except Exception as e:   # each rewrite matches before it changes anything: the graph is as traced or rewritten
         if opts.strict:
             raise
         log.warning("kiln: the attention rewrite failed for graph %d; compiling it as written: %s: %s", gid,
@@ -159,8 +160,10 @@ def eager_output_strides(gm):
 
 
 # Ops whose eager kernels lay their output out by the input's suggested memory format (channels-last if it
-# is, else row-major), where torch's meta kernels keep the input's layout (a transposed x stays transposed).
+# is, else row-major), where torch's meta kernels keep the input's layout (a transposed x stays transposed);
+# and ops whose eager kernels lay it out row-major whatever the inputs' (masked_fill fills a contiguous clone).
 LAID_OUT_BY_SUGGESTED_FORMAT = {"batch_norm"}
+LAID_OUT_ROW_MAJOR = {"masked_fill"}
 
 
 def eager_strides(node, memo):
@@ -169,10 +172,10 @@ def eager_strides(node, memo):
     - a pointwise op: eager (TensorIterator) orders the output's dims by its operands' strides, first operand
       first, and the meta kernels of some (copysign, xlogy, xlog1py: their where-based references) follow another
       operand (eager_pointwise_strides);
-    - the ops of LAID_OUT_BY_SUGGESTED_FORMAT: by their input's memory format;
+    - the ops of LAID_OUT_BY_SUGGESTED_FORMAT: by their input's memory format; LAID_OUT_ROW_MAJOR's: row-major;
     - any other op whose operands eager lays out otherwise than the trace did: the op run again on fake operands
-      laid out as eager's, since meta kernels carry strides through as eager's do (a flip or a view of
-      batch_norm's output follows batch_norm's eager layout)."""
+      laid out as eager's (rerun_strides), since for views and layout-preserving ops the meta kernels carry
+      strides through as eager's do (a flip or a view of batch_norm's output follows its eager layout)."""
     if not isinstance(node, torch.fx.Node):
         return None
     if node not in memo:
@@ -183,55 +186,82 @@ def eager_strides(node, memo):
         fake_mode = getattr(value, "fake_mode", None)
         if memo[node] is None or fake_mode is None or not operands or "out" in node.kwargs:
             return memo[node]
+        if kind(node) in LAID_OUT_ROW_MAJOR:
+            with fake_mode:
+                memo[node] = torch.empty(value.shape, device="meta").stride()
+            return memo[node]
         strides = [eager_strides(a, memo) for a in operands]
+        if None in strides:
+            return memo[node]
         pointwise = is_pointwise(node) and "memory_format" not in node.kwargs and elementwise(operands, value)
         by_format = kind(node) in LAID_OUT_BY_SUGGESTED_FORMAT and operands[0] is node.args[0]
-        if None in strides or not (pointwise or by_format or not all(
-                same_strides(st, a.meta["example_value"].stride()) for a, st in zip(operands, strides))):
+        relaid = not all(known_equal(st, a.meta["example_value"].stride()) for a, st in zip(operands, strides))
+        if not (pointwise or by_format or relaid):
             return memo[node]
         with fake_mode:
-            laid_out = [torch.empty_strided(a.meta["example_value"].shape, st, dtype=a.meta["example_value"].dtype,
-                                            device=a.meta["example_value"].device) for a, st in zip(operands, strides)]
+            laid_out = {a: torch.empty_strided(a.meta["example_value"].shape, st, dtype=a.meta["example_value"].dtype,
+                                               device=a.meta["example_value"].device)
+                        for a, st in zip(operands, strides)}
             if pointwise:
                 memo[node] = eager_pointwise_strides(node, laid_out, value)
             elif by_format:
-                fmt = suggest_memory_format(laid_out[0])
+                fmt = suggest_memory_format(laid_out[operands[0]])
                 memo[node] = torch.empty(value.shape, device="meta", memory_format=fmt).stride()
             else:
-                memo[node] = rerun_strides(node, dict(zip(operands, laid_out))) or memo[node]
+                memo[node] = rerun_strides(node, laid_out, fake_mode) or memo[node]
     return memo[node]
 
 
-def same_strides(a, b):
+def known_equal(a, b):
     """Whether two strides are known equal, without guarding on a symbolic size."""
     from torch.fx.experimental.symbolic_shapes import statically_known_true
     return len(a) == len(b) and all(x is y or statically_known_true(x == y) for x, y in zip(a, b))
 
 
-def eager_pointwise_strides(node, operands, value):
-    """TensorIterator's output layout for a pointwise op of operands (fake tensors laid out as eager's). CPU
-    eager first converts each operand of another dtype than the computation's to it (a dense copy, so an
-    expanded operand's broadcast dims no longer defer to the next operand's order: maximum(int32 expanded,
-    float transposed) is row-major); `where` converts its values so on every device, never its condition."""
-    converted = range(1, len(operands)) if kind(node) == "where" else range(len(operands))
+def eager_pointwise_strides(node, laid_out, value):
+    """TensorIterator's output layout for a pointwise op (laid_out: {operand node: fake tensor laid out as
+    eager's}), operands in the kernel's order. CPU eager first converts each operand of another dtype than the
+    computation's to it (a dense copy, so an expanded operand's broadcast dims no longer defer to the next
+    operand's order: maximum(int32 expanded, float transposed) is row-major); `where` converts its values so
+    on every device, never its condition, which comes first (x.where(cond, y) too)."""
+    operands, condition = list(laid_out.values()), None
+    if kind(node) == "where":
+        condition = laid_out.get(node.args[1] if node.op == "call_method" else node.args[0])
+        operands = [condition] + [t for t in operands if t is not condition] if condition is not None else operands
     if kind(node) == "where" or value.device.type == "cpu":
         common = value.dtype if value.dtype != torch.bool else \
             elementwise_dtypes(*operands, type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT)[1]
-        operands = [a.to(common) if i in converted and a.dtype != common else a for i, a in enumerate(operands)]
-    return tuple(compute_elementwise_output_strides(*(a.expand(value.shape) for a in operands)))
+        operands = [t.to(common) if t is not condition and t.dtype != common else t for t in operands]
+    return tuple(compute_elementwise_output_strides(*(t.expand(value.shape) for t in operands)))
 
 
-def rerun_strides(node, laid_out):
-    """The strides of node's op run again on fake tensors (laid_out: {operand node: fake tensor}), or None where
-    it cannot be (a module call, a data-dependent size, an op that fails so)."""
+# what rerun_strides may run again: torch's own functions and Tensor methods, never user code in the graph
+RERUNNABLE_MODULES = ("torch", "_operator", "operator")
+
+
+def rerun_strides(node, laid_out, fake_mode):
+    """The strides of node's op run again on fake tensors (laid_out: {operand node: fake tensor}; other tensors
+    it reads, such as those in a list, get fresh copies, so that an in-place op changes none of the trace's),
+    with guards suppressed; None where it cannot be (user code, a data-dependent size, an op that fails so)."""
     from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
-    if node.op not in ("call_function", "call_method") or free_unbacked_symbols(node.meta["example_value"]):
+    module = getattr(node.target, "__module__", None) or ""
+    if node.op == "call_function" and not (isinstance(node.target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket))
+                                           or module.split(".")[0] in RERUNNABLE_MODULES) or \
+            node.op not in ("call_function", "call_method") or free_unbacked_symbols(node.meta["example_value"]):
         return None
-    args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs),
-                                         lambda a: laid_out[a] if a in laid_out else a.meta.get("example_value"))
+
+    def fake(a):
+        v = a.meta.get("example_value")
+        if a in laid_out or not isinstance(v, torch.Tensor):
+            return laid_out.get(a, v)
+        return torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device=v.device)
+
+    shape_env = fake_mode.shape_env
     try:
-        result = getattr(args[0], node.target)(*args[1:], **kwargs) if node.op == "call_method" else \
-            node.target(*args, **kwargs)
+        with shape_env.suppress_guards() if shape_env is not None else contextlib.nullcontext():
+            args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), fake)
+            result = getattr(args[0], node.target)(*args[1:], **kwargs) if node.op == "call_method" else \
+                node.target(*args, **kwargs)
     except Exception:   # the traced layout stands
         return None
     return result.stride() if isinstance(result, torch.Tensor) and result.layout == torch.strided else None

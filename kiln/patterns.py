@@ -230,35 +230,54 @@ def fold_constant_masks(gm):
 
 
 def align_attention_masks(gm, device_types=("cuda",)):
-    """Gives each SDPA call's mask a last dim of stride 1 where the trace has another (a dense copy of the mask;
-    returns how many). The GPU's fused kernels (flash, memory-efficient) require one, and torch picks the kernel
-    from the traced layout, which may differ from eager's: BART's encoder padding mask, expanded for the
-    decoder's cross-attention, is traced with strides (0, 512, 1, 0); eager's has a stride-1 last dim and runs
-    the memory-efficient kernel, the trace took the math path, which saves two (batch, heads, L, S) float
-    matrices per layer for the backward (BART's fp32 training step held 1.9 GiB more than eager)."""
-    count = 0
-    for n in list(gm.graph.nodes):
+    """Gives each SDPA call's mask a last dim of stride 1 where the trace has another; returns how many. The
+    GPU's fused kernels (flash, memory-efficient) require one, and torch picks the kernel from the traced
+    layout, which may differ from eager's: BART's encoder padding mask, expanded for the decoder's
+    cross-attention, is traced with strides (0, 512, 1, 0); eager's has a stride-1 last dim and runs the
+    memory-efficient kernel, while the trace took the math path, which saves two (batch, heads, L, S) float
+    matrices per layer for the backward (BART's fp32 training step held 1.9 GiB more than eager). The copy is
+    dense along the mask's last dims only: a dim it broadcasts (stride 0) before the last stays broadcast,
+    as the kernels take it. All matches are found first, so a failure leaves the graph as it was."""
+    from torch.fx.experimental.symbolic_shapes import statically_known_true
+    changes = []
+    for n in gm.graph.nodes:
+        query = value(arg(n, 0, "query"))
         if n.op != "call_function" or kind(n) != "scaled_dot_product_attention" or \
-                value(arg(n, 0, "query")) is None or value(arg(n, 0, "query")).device.type not in device_types:
+                not isinstance(query, torch.Tensor) or query.device.type not in device_types:
             continue
         mask = arg(n, *SDPA_MASK)
         mask_value = value(mask)
-        if not isinstance(mask_value, torch.Tensor) or mask_value.dim() == 0 or mask_value.shape[-1] == 1 or \
-                mask_value.stride(-1) == 1 or mask_value.fake_mode is None:
+        fake_mode = getattr(mask_value, "fake_mode", None)
+        if fake_mode is None or mask_value.dim() == 0 or statically_known_true(mask_value.shape[-1] == 1) or \
+                statically_known_true(mask_value.stride(-1) == 1):
             continue
-        with gm.graph.inserting_before(n):
-            dense = gm.graph.call_method("contiguous", (mask,))
-        with mask_value.fake_mode:
-            dense.meta["example_value"] = mask_value.contiguous()
+        broadcast = [d for d in range(mask_value.dim() - 1)
+                     if statically_known_true(mask_value.stride(d) == 0) and not statically_known_true(
+                         mask_value.shape[d] == 1)]
+        with fake_mode:
+            narrowed = mask_value
+            for d in broadcast:
+                narrowed = narrowed.narrow(d, 0, 1)
+            dense_value = narrowed.contiguous().expand(mask_value.shape)
+        changes.append((n, mask, broadcast, dense_value))
+    graph = gm.graph
+    for n, mask, broadcast, dense_value in changes:
+        with graph.inserting_before(n):
+            dense = mask
+            for d in broadcast:
+                dense = graph.call_method("narrow", (dense, d, 0, 1))
+            dense = graph.call_method("contiguous", (dense,))
+            if broadcast:
+                dense = graph.call_method("expand_as", (dense, mask))
+        dense.meta["example_value"] = dense_value
         if len(n.args) > SDPA_MASK[0]:
             n.update_arg(SDPA_MASK[0], dense)
         else:
             n.update_kwarg(SDPA_MASK[1], dense)
-        count += 1
-    if count:
+    if changes:
         gm.recompile()
-        log.info("kiln: %d attention mask(s) laid out densely for the fused attention kernels", count)
-    return count
+        log.info("kiln: %d attention mask(s) laid out densely for the fused attention kernels", len(changes))
+    return len(changes)
 
 
 def rewrite_attention(gm, device_types=("cuda",)):

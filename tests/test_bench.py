@@ -110,6 +110,9 @@ def test_nan_handling(fp64):
     nan_first[0] = math.nan
     assert accuracy.tensor_error(nan_first, eager_one, inf_ref) is None
     assert accuracy.tensor_error(nan_first, eager_one, fp64) is not None
+    # ...but the other elements are ranked as ever: wrong there, it fails
+    assert accuracy.tensor_error(-nan_first, eager_one, inf_ref) is not None
+    assert accuracy.tensor_error(noisy(nan_first.double(), 1e-1, 3).float(), eager_one, inf_ref) is not None
 
 
 def test_a_scalar_is_allowed_ten_times_eagers_error():

@@ -130,16 +130,19 @@ def test_mask_kept(case):
 def test_sdpa_mask_gets_a_stride_one_last_dim():
     """The GPU's fused attention kernels need a mask whose last dim has stride 1, and torch chooses the kernel
     by the traced layout: a mask with another (BART's expanded padding mask, strides (0, 512, 1, 0) in the trace)
-    took the math path and saved (batch, heads, L, S) matrices for the backward. The mask is made dense; a mask
-    already laid out so, or broadcast along its last dim of size 1, is left alone."""
+    took the math path and saved (batch, heads, L, S) matrices for the backward. The mask is made dense along
+    its last dims, by keyword or by position; a dim it broadcasts before them stays broadcast (a dense copy over
+    the heads would be the matrix this avoids); a mask with a stride-1 last dim, or a last dim of 1, is left."""
     q, k, v = qkv(2, 3, 8, 16)
     keep = torch.rand(2, 8) > 0.2
+    bias = torch.randn(2, 1, 8, 1)
 
-    def fn(q, k, v, keep):
-        expanded = keep[:, None, :, None].expand(2, 1, 8, 8)   # last dim stride 0
-        return (F.scaled_dot_product_attention(q, k, v, attn_mask=expanded),
-                F.scaled_dot_product_attention(q, k, v, keep[:, None, None, :]))
-    count, code, out = rewritten(fn, q, k, v, keep)
-    assert count == 1 and code.count(".contiguous()") == 1, code
-    for actual, expected in zip(out, fn(q, k, v, keep)):
+    def fn(q, k, v, keep, bias):
+        return (F.scaled_dot_product_attention(q, k, v, attn_mask=keep[:, None, :, None].expand(2, 1, 8, 8)),
+                F.scaled_dot_product_attention(q, k, v, bias.expand(2, 3, 8, 8)),   # broadcast over heads too
+                F.scaled_dot_product_attention(q, k, v, keep[:, None, None, :]),
+                F.scaled_dot_product_attention(q, k, v, bias))
+    count, code, out = rewritten(fn, q, k, v, keep, bias)
+    assert count == 2 and code.count(".contiguous()") == 2 and code.count(".narrow(1, 0, 1)") == 1, code
+    for actual, expected in zip(out, fn(q, k, v, keep, bias)):
         torch.testing.assert_close(actual, expected)

@@ -89,7 +89,7 @@ def run_case(case, target):
     eager raises and the Triton target returns is a GPU's semantics, which that target keeps (CUDA eager divides
     by zero without an error; the interpreter runs the target on CPU tensors): kind 'artifact:gpu_semantics'."""
     result = _run_case(case, target)
-    if target == "triton" and result["kind"] == "no_raise" and "ZeroDivisionError" in result["detail"]:
+    if target == "triton" and result["kind"] == "no_raise" and result["eager_error"] == "RuntimeError: ZeroDivisionError":
         return {"kind": "artifact:gpu_semantics", "detail": result["detail"], "output": None}
     if target == "triton" and result["kind"].endswith("wrong_values"):
         with interpreter_bf16_casts_round_to_nearest_even():
@@ -124,7 +124,7 @@ def _run_case(case, target):
             except Exception:  # noqa: BLE001
                 continue
             return {"kind": "no_raise", "detail": f"eager raised {type(e).__name__}: {str(e)[:200]}; kiln returned",
-                    "output": None}
+                    "output": None, "eager_error": f"{type(e).__name__}: {str(e).strip()}"}
         try:
             with Float64Throughout():   # the program's own casts to bf16 too (as kiln bench's reference)
                 fp64, fp64_grads = _run(fn, make, variant, torch, device, f64=True)

@@ -279,9 +279,34 @@ class GraphLowering(torch.fx.Interpreter):
     def output(self, target, args, kwargs):
         vals = self.current_node.args[0]
         saved_from = len(vals) if self.saved_from is None else self.saved_from
-        self.graph_outputs = [self.output_value(v, o, i >= saved_from, self.eager_output_strides.get(i))
-                              for i, (v, o) in enumerate(zip(args[0], vals))]
+        self.graph_outputs = [None] * len(vals)
+        position = {n: k for k, n in enumerate(self.module.graph.nodes)}
+        # bases before their views, so that a view of another output is that output's buffer seen so
+        for i in sorted(range(len(vals)), key=lambda i: position.get(vals[i], -1)):
+            self.graph_outputs[i] = self.view_of_output(vals[i], vals) or self.output_value(
+                args[0][i], vals[i], i >= saved_from, self.eager_output_strides.get(i))
         return self.graph_outputs
+
+    def view_of_output(self, node, vals):
+        """node as a view of the buffer of an earlier output it is a view of (through view ops), as eager returns
+        y and y.t(): sharing storage, not as a copy; None where it is not one, or that output is not laid out
+        as traced (the view's traced strides would then read it wrongly)."""
+        base = node
+        while isinstance(base, torch.fx.Node) and base.op == "call_function" and \
+                isinstance(base.target, torch._ops.OpOverload) and base.args and \
+                any(r.alias_info is not None and not r.alias_info.is_write for r in base.target._schema.returns):
+            base = base.args[0]
+            if base in vals:
+                break
+        done = [self.graph_outputs[k] for k, v in enumerate(vals) if v is base]
+        if base is node or not done or not isinstance(done[0], View) or not isinstance(node.meta.get("val"), torch.Tensor):
+            return None
+        base_view, base_meta, meta = done[0], base.meta["val"], node.meta["val"]
+        if base_view.offset != 0 or base_meta.storage_offset() != 0 or \
+                base_view.strides != [sym(st) for st in base_meta.stride()]:
+            return None
+        return View(base_view.buffer, [sym(n) for n in meta.shape], [sym(st) for st in meta.stride()],
+                    sym(meta.storage_offset()))
 
     def output_value(self, value, node, saved, eager_strides=None):
         """The output laid out as eager's; a saved activation may keep kiln's layout (static, at offset 0)."""

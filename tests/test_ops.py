@@ -1049,6 +1049,21 @@ def test_index_parts_with_negative_bases_divide_by_floor(check, check_grad):
           x.detach().t())
 
 
+def test_outputs_that_view_another_output_share_its_storage(check, check_grad):
+    """y, y.t() and y[1] share y's storage in eager, so a write into one shows in the others; kiln computed
+    each as its own copy (a copy's memory too)."""
+    def fn(x):
+        y = x * 2
+        return y, y.t(), y[1], y.view(-1)[2:]
+    x = make_tensor((3, 4))
+    out, _, _ = check(fn, x)
+    storages = {o.untyped_storage().data_ptr() for o in out}
+    assert len(storages) == 1, [o.stride() for o in out]
+    out[0][1, 2] = -7.0
+    assert out[1][2, 1] == out[2][2] == out[3][4] == -7.0
+    check_grad(fn, make_tensor((3, 4), requires_grad=True))
+
+
 def test_view_of_an_intermediate_keeps_eager_layout(check_grad):
     """An output that is a view of an intermediate, with a gradient, is returned as kiln computes it
     (AOTAutograd's unsafe_view_alias): laid out as eager's (fuzz finding, clone + setitem + narrow)."""

@@ -18,6 +18,7 @@ import sympy
 import torch
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes,
                                  is_non_overlapping_and_dense_or_false)
+from torch.multiprocessing.reductions import StorageWeakRef
 from torch.utils.checkpoint import CheckpointPolicy
 
 from kiln import ir
@@ -303,7 +304,8 @@ class GraphLowering(torch.fx.Interpreter):
             return None
         base_view, base_meta, meta = done[0], base.meta["val"], node.meta["val"]
         if base_view.offset != 0 or base_meta.storage_offset() != 0 or \
-                base_view.strides != [sym(st) for st in base_meta.stride()]:
+                base_view.strides != [sym(st) for st in base_meta.stride()] or \
+                StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()):
             return None
         return View(base_view.buffer, [sym(n) for n in meta.shape], [sym(st) for st in meta.stride()],
                     sym(meta.storage_offset()))

@@ -244,10 +244,10 @@ def rerun_strides(node, laid_out, fake_mode):
     it reads, such as those in a list, get fresh copies, so that an in-place op changes none of the trace's),
     with guards suppressed; None where it cannot be (user code, a data-dependent size, an op that fails so)."""
     from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
-    module = getattr(node.target, "__module__", None) or ""
-    if node.op == "call_function" and not (isinstance(node.target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket))
-                                           or module.split(".")[0] in RERUNNABLE_MODULES) or \
-            node.op not in ("call_function", "call_method") or free_unbacked_symbols(node.meta["example_value"]):
+    torch_op = node.op == "call_method" or node.op == "call_function" and (
+        isinstance(node.target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)) or
+        (getattr(node.target, "__module__", None) or "").split(".")[0] in RERUNNABLE_MODULES)
+    if not torch_op or free_unbacked_symbols(node.meta["example_value"]):
         return None
 
     def fake(a):

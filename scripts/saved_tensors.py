@@ -55,10 +55,9 @@ def eager_saved(step, held):
     return sum(r[0] for r in rows), rows
 
 
-def eager_attention_ops(step, device):
+def eager_attention_ops(step):
     """{op name: calls} of eager's forward ops that compute attention, from the profiler."""
-    activities = [torch.profiler.ProfilerActivity.CPU]
-    with torch.profiler.profile(activities=activities) as prof:
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
         with torch.no_grad():
             step()
     counts = collections.Counter(e.name for e in prof.events() if any(w in e.name for w in ATTENTION_WORDS))
@@ -146,8 +145,8 @@ def main():
         row = {"model": name, "device": a.device, "size": size, "amp": a.amp,
                "eager_saved_mib": round(eager_total, 1), "compiled_saved_mib": round(compiled_total, 1),
                "graphs": len(graphs), "graph_breaks": breaks,
-               "eager_attention_ops": eager_attention_ops(step, a.device),
-               "compiled_attention_ops": [g.pop("made_by") and g["attention_ops"] for g in graphs],
+               "eager_attention_ops": eager_attention_ops(step),
+               "compiled_attention_ops": [g["attention_ops"] for g in graphs],
                "eager_largest": [[round(r[0], 2), r[1], r[2]] for r in eager_rows[:a.top]],
                "compiled_largest": [[round(r[0], 2), r[1], r[2], r[3]] for r in
                                     sorted((r for g in graphs for r in g["saved"]), key=lambda r: -r[0])[:a.top]],

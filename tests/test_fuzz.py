@@ -96,6 +96,16 @@ def test_cuda_target_without_a_gpu_fails_with_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "torch.cuda.is_available() is False" in err
 
 
+def assert_kinds(program, kinds, tmp_path):
+    """Each target's worker classifies the program as kinds[target]."""
+    for target, kind in kinds.items():
+        worker = Worker(target, str(tmp_path))
+        try:
+            assert worker.run(case_of(program))["kind"] == kind
+        finally:
+            worker.stop()
+
+
 def test_interpreter_bf16_truncation_is_classified_as_its_artifact(tmp_path):
     # the Triton interpreter truncates fp32 -> bf16 casts (GPUs and torch round to nearest even): a cast's
     # one-ulp errors are the interpreter's, not kiln's (biased: they add up in a sum, where rounding errors
@@ -103,12 +113,7 @@ def test_interpreter_bf16_truncation_is_classified_as_its_artifact(tmp_path):
     spec = {"shape": [256], "dtype": "float32", "layout": "contig", "high": None, "grad": False, "gen": 0}
     program = {"seed": 3, "dynamic": False, "twice": False, "specials": False, "inputs": [spec],
                "ops": [{"name": "to", "code": "v1 = (x0.abs() * 1.0001).to(torch.bfloat16).float().sum()", "out": "v1"}]}
-    for target, kind in (("triton", "artifact:interpreter_bf16_cast"), ("cpp", "ok")):
-        worker = Worker(target, str(tmp_path))
-        try:
-            assert worker.run(case_of(program))["kind"] == kind
-        finally:
-            worker.stop()
+    assert_kinds(program, {"triton": "artifact:interpreter_bf16_cast", "cpp": "ok"}, tmp_path)
 
 
 def test_failure_torch_shares_is_classified_as_aot_autograds():
@@ -146,12 +151,7 @@ def test_integer_division_by_zero_on_the_triton_target_is_a_gpus_semantics(tmp_p
     spec = {"shape": [4], "dtype": "int32", "layout": "contig", "high": None, "grad": False, "gen": 0}
     program = {"seed": 3, "dynamic": False, "twice": False, "specials": False, "inputs": [spec],
                "ops": [{"name": "remainder", "code": "v1 = torch.remainder(x0, x0 * 0)", "out": "v1"}]}
-    for target, kind in (("triton", "artifact:gpu_semantics"), ("cpp", "ok")):
-        worker = Worker(target, str(tmp_path))
-        try:
-            assert worker.run(case_of(program))["kind"] == kind
-        finally:
-            worker.stop()
+    assert_kinds(program, {"triton": "artifact:gpu_semantics", "cpp": "ok"}, tmp_path)
 
 
 @pytest.mark.parametrize("target", ["cpp", "triton"])

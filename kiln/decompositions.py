@@ -33,6 +33,12 @@ COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, ate
             aten.adaptive_max_pool3d, aten.tril_indices, aten.triu_indices]
 
 
+# batch norms that sum over the batch (training, and the backward), for _float64_on_cpu
+BATCH_NORMS_WITH_SUMS = [aten.native_batch_norm.default, aten._native_batch_norm_legit.default,
+                         aten._native_batch_norm_legit.no_stats, aten._native_batch_norm_legit_functional.default,
+                         aten._batch_norm_with_update_functional.default, aten.native_batch_norm_backward.default]
+
+
 def kiln_decompositions():
     return dict(_tagged_table())
 
@@ -75,6 +81,8 @@ def _table():
     for op, running_mean_out in ((aten._native_batch_norm_legit_functional.default, 3),
                                  (aten._batch_norm_with_update_functional.default, 4)):
         table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
+    for op in BATCH_NORMS_WITH_SUMS:
+        table[op] = _float64_on_cpu(table[op])
     table[aten.native_layer_norm.default] = _zero_bias_layer_norm(table[aten.native_layer_norm.default])
     return table
 
@@ -87,6 +95,21 @@ def _zero_bias_layer_norm(decomposition):
         out, *stats = decomposition(input, normalized_shape, weight, bias, eps)
         return (out + 0.0 if bias is None and weight is not None else out, *stats)
     return layer_norm
+
+
+def _float64_on_cpu(decomposition):
+    """A float32 batch norm on the CPU, computed in float64 and rounded back: ATen's CPU kernels sum its
+    statistics and its gradient's sums in double. kiln's float sums left the variance 3-5x further from fp64
+    than eager's, enough to flip the ReLU after it at elements within rounding of 0, and each flip moves every
+    gradient upstream (MobileNetV2's training step on CPU: its loss 5x, and 31 gradients past the bound).
+    The float64 values live in registers: fused kernels read and write float32."""
+    def norm(first, *rest, **kwargs):   # first: the input, or the backward's grad_out
+        if first.device.type != "cpu" or first.dtype != torch.float32:
+            return decomposition(first, *rest, **kwargs)
+        wide = lambda t: t.double() if isinstance(t, torch.Tensor) and t.dtype == torch.float32 else t  # noqa: E731
+        outs = decomposition(wide(first), *map(wide, rest), **{k: wide(v) for k, v in kwargs.items()})
+        return tuple(o.float() if isinstance(o, torch.Tensor) and o.dtype == torch.float64 else o for o in outs)
+    return norm
 
 
 def _round_batch_mean_like_cpu(decomposition, running_mean_out):

@@ -28,11 +28,13 @@ SPLIT_ROW_MIN = 256             # static rows shorter than this keep one stretch
 # the prelude's NaN-propagating kiln_max/kiln_min); argmax/argmin carry an index and have no vector form
 SIMD_REDUCTIONS = {"sum": "+", "prod": "*", "any": "||", "all": "&&", "max": "max", "min": "min"}
 # floating sums over longer stretches add up in blocks of this many elements, each block's sum into a double:
-# one running float sum stops growing once it is 2^24 times the addends (10^9 ones summed to 2^29). A row
-# walked contiguously is vectorized, each vector lane a chain of SUM_BLOCK / width adds; a strided one (a
-# column sum: a bias or norm weight's gradient) is one chain, so its blocks are shorter (with 4096, a column
-# sum of 4096 rows was 4.4x further from fp64 than eager's cascade; T5's norm weight gradients failed)
-SUM_BLOCK, STRIDED_SUM_BLOCK = 4096, 64
+# one running float sum stops growing once it is 2^24 times the addends (10^9 ones summed to 2^29), and its
+# error grows with the chain's length. A block is one chain of adds where the loop does not vectorize (a
+# batch norm's channel, N x H x W of NCHW, indexed through divisions): with 4096, its variance was 14x further
+# from fp64 than eager's and flipped ReLUs in MobileNetV3's training step. A strided row (a column sum: a bias
+# or norm weight's gradient) is one chain, so its blocks are shorter (with 4096, a column sum of 4096 rows was
+# 4.4x further from fp64 than eager's cascade; T5's norm weight gradients failed)
+SUM_BLOCK, STRIDED_SUM_BLOCK = 256, 64
 KEEP_ROW_MAX = 16384            # longest static row whose costly values a kernel keeps in a per-thread buffer
 
 

@@ -87,6 +87,33 @@ def test_rmse_against_fp64_low_precision(fp64, dtype):
     assert accuracy.tensor_error(noisy(fp64, 0.175, 2).to(dtype), eager, fp64) is not None  # 3.5x does not
 
 
+def test_eagers_nudged_runs_bound_an_ill_conditioned_output(fp64):
+    """Where eager's run on inputs moved by one ulp lands far from fp64 (a ReLU flips at an element within
+    rounding of 0, and with it a gradient), a compiled result is held to the larger of eager's errors, not to
+    its luckier run; one further off than that still fails."""
+    eager = fp64.float()
+    flipped = eager.clone()
+    flipped[:20] += 1e-2
+    result = eager.clone()
+    result[20:40] += 1e-2
+    assert accuracy.tensor_error(result, eager, fp64) is not None
+    assert accuracy.tensor_error(result, eager, fp64, nudged=[eager, flipped]) is None
+    assert accuracy.accuracy_error([result], [eager], [fp64], nudged=[[eager], [flipped]]) is None
+    result[40:200] += 1e-2
+    assert accuracy.tensor_error(result, eager, fp64, nudged=[flipped]) is not None
+
+
+def test_nudged_moves_each_element_by_one_ulp():
+    x = torch.randn(1000)
+    moved = accuracy.nudged(x, torch.Generator().manual_seed(0))
+    up, down = moved == torch.nextafter(x, torch.tensor(math.inf)), moved == torch.nextafter(x, torch.tensor(-math.inf))
+    assert (up | down).all() and up.any() and down.any()
+    ids = torch.arange(5)
+    assert accuracy.nudged(ids, torch.Generator()) is ids
+    fp64, eager, nudged = bench._references(torch.nn.Linear(1000, 3), [x], train=False)
+    assert len(nudged) == accuracy.NUDGED_RUNS and not torch.equal(nudged[0][0], eager[0])
+
+
 def test_nan_handling(fp64):
     nan_head = fp64.float().clone()
     nan_head[:10] = math.nan

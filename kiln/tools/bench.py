@@ -164,11 +164,21 @@ def _prewarm(device):
 
 
 def _references(module, inputs, train, autocast=None):
-    """The results of eager in fp64 (never autocast) and in the workload's dtype, for kiln.tools.accuracy."""
+    """For kiln.tools.accuracy: the results of eager in fp64 (never autocast), in the workload's dtype, and
+    accuracy.NUDGED_RUNS times on inputs, parameters and buffers each moved by one ulp."""
     with accuracy.Float64Throughout():
         fp64 = _make_step(copy.deepcopy(module).double(), [x.double() if x.is_floating_point() else x for x in inputs],
                           train)()
-    return fp64, _make_step(copy.deepcopy(module), inputs, train, autocast)()
+    eager = _make_step(copy.deepcopy(module), inputs, train, autocast)()
+    nudged = []
+    for run in range(accuracy.NUDGED_RUNS):
+        g = torch.Generator(inputs[0].device).manual_seed(run)
+        moved = copy.deepcopy(module)
+        with torch.no_grad():
+            for t in [*moved.parameters(), *moved.buffers()]:
+                t.copy_(accuracy.nudged(t, g))
+        nudged.append(_make_step(moved, [accuracy.nudged(x, g) for x in inputs], train, autocast)())
+    return fp64, eager, nudged
 
 
 def _cold(spec):
@@ -188,9 +198,9 @@ def _cold(spec):
         kiln.reset_stats()
     step = _make_step(_compile(module, backend), inputs, train, autocast)
     with accuracy.exact_float32():
-        fp64, eager = _references(module, inputs, train, autocast)
+        fp64, eager, nudged = _references(module, inputs, train, autocast)
         result, compile_s = _compile_time(step, device)
-    cold = {"compile_cold_s": compile_s, "accuracy_error": accuracy.accuracy_error(result, eager, fp64),
+    cold = {"compile_cold_s": compile_s, "accuracy_error": accuracy.accuracy_error(result, eager, fp64, nudged=nudged),
             "peak_mem_bytes": _peak_memory(step, device), "eager_peak_mem_bytes": eager_peak}
     if backend == "kiln":
         stats = kiln.stats()
@@ -231,7 +241,7 @@ def _time(spec):
     _prewarm(device)
     module, inputs = _build(spec)
     with accuracy.exact_float32():
-        fp64, eager = _references(module, inputs, spec["train"], spec.get("autocast"))
+        fp64, eager, nudged = _references(module, inputs, spec["train"], spec.get("autocast"))
     steps, compile_s, errors = {}, {}, {}
     for backend in spec["backends"]:
         os.environ.update(spec["cache_envs"][backend])
@@ -243,7 +253,7 @@ def _time(spec):
             errors[backend] = _describe(e)
             continue
         steps[backend] = step  # timed even if inaccurate; its row says it failed
-        error = accuracy.accuracy_error(result, eager, fp64)
+        error = accuracy.accuracy_error(result, eager, fp64, nudged=nudged)
         if error:
             errors[backend] = f"accuracy: {error}"
     return {"compile_warm_s": compile_s, "times": _interleaved_times(steps, device), "errors": errors}

@@ -328,6 +328,22 @@ def test_low_precision_division_rounds_each_step_as_eager(dtype, mode):
     assert_bitwise_equal(actual, fn(x, y))
 
 
+@pytest.mark.parametrize("mode", [None, "floor", "trunc"])
+@pytest.mark.parametrize("divisor", ["float32_0dim", "bf16_one_element", "python_float"])
+def test_low_precision_division_by_a_single_value_rounds_once_as_cpu_eager(mode, divisor):
+    """CPU eager divides bf16 by a single value in float32, with the value as given (a float32 0-dim tensor is not
+    rounded to bf16), and rounds once: -0.80 / 0.40 = -1.9992 truncates to -1, where the quotient rounded to bf16
+    first (-2.0) truncates to -2 (fuzz seed 131145: the gradient of fmod(bf16 x, float32 0-dim y))."""
+    g = torch.Generator().manual_seed(0)
+    x = torch.cat([torch.tensor([-0.8046875, 1.59375]), torch.randn(4000, generator=g) * 3]).to(torch.bfloat16)
+    y = {"float32_0dim": torch.tensor(0.4025106728076935), "bf16_one_element": torch.tensor([[0.4025]]).bfloat16(),
+         "python_float": 0.4025106728076935}[divisor]
+    fn = lambda a, b: torch.div(a, b, rounding_mode=mode)  # noqa: E731
+    with interpreter_rounds_bf16():
+        actual = kiln_compile(fn)(x, y)
+    assert_bitwise_equal(actual, fn(x, y))
+
+
 def interpreter_rounds_bf16():
     """The Triton interpreter's fp32 -> bf16 casts round to nearest even as a GPU's (the interpreter truncates)."""
     from kiln.tools.fuzz import interpreter_bf16_casts_round_to_nearest_even

@@ -269,12 +269,13 @@ def run_python(code, **env):
 
 
 LOG_SCRIPT = """
-import sys
+import sys, torch
 from kiln.logs import configure_from_env, get_logger
 
 def log_lines(setting):
     print(f"--- {setting}", file=sys.stderr)
     if setting is not None:
+        torch._logging.set_logs()   # torch's settings back to none, as in a fresh process
         configure_from_env(setting)
     get_logger("fusion").info("fused buf1 into k0")
     get_logger("fusion").debug("scored buf1")
@@ -287,19 +288,54 @@ for setting in ["", "+fusion,fallback", "all", "fusoin"]:
 """
 
 
+def torch_log_lines(stderr):
+    """torch's log lines ("I1125 03:46:48.018000 26923 kiln/x.py:459] [0/0] message") as "I message"."""
+    return re.sub(r"^([VIWE])\d{4} [\d:.]+ \d+ \S+\](?: \[[^]]*\])* ", r"\1 ", stderr, flags=re.M)
+
+
 def test_kiln_logs_env():
     # one interpreter, as importing kiln takes seconds: KILN_LOGS at import, then other settings
-    stderr = run_python(LOG_SCRIPT, KILN_LOGS="cache").stderr
+    stderr = torch_log_lines(run_python(LOG_SCRIPT, KILN_LOGS="cache").stderr)
     assert stderr.split("--- ")[1:] == [
-        "None\nINFO kiln.cache: cache hit\nfalling back to eager\n",
-        "\nfalling back to eager\n",  # by default, only warnings
-        "+fusion,fallback\nINFO kiln.fusion: fused buf1 into k0\nDEBUG kiln.fusion: scored buf1\n"
-        "WARNING kiln.fallback: falling back to eager\n",
-        "all\nINFO kiln.fusion: fused buf1 into k0\nINFO kiln.cache: cache hit\n"
-        "WARNING kiln.fallback: falling back to eager\n",
-        "fusoin\nkiln: unknown name 'fusoin' in KILN_LOGS; expected 'all' or fusion, codegen, cache, fallback\n"
-        "falling back to eager\n",
+        "None\nI cache hit\nW falling back to eager\n",
+        "\nW falling back to eager\n",  # by default, only warnings
+        "+fusion,fallback\nI fused buf1 into k0\nV scored buf1\nW falling back to eager\n",
+        "all\nI fused buf1 into k0\nI cache hit\nW falling back to eager\n",
+        "fusoin\nW kiln: unknown name 'fusoin' in KILN_LOGS; expected 'all' or fusion, codegen, cache, fallback\n"
+        "W falling back to eager\n",
     ], stderr
+
+
+FALLBACK_SCRIPT = "import torch; torch.compile(lambda x: torch.histc(x, bins=4).sin(), backend='kiln')(torch.randn(9))"
+
+
+@pytest.mark.parametrize("env", [{"KILN_LOGS": "all"}, {"TORCH_LOGS": "kiln"}, {"KILN_LOGS": "fallback"}])
+def test_logs_show_a_fallback_op(env):
+    """A user who sets KILN_LOGS or TORCH_LOGS and only calls torch.compile(backend="kiln") sees the op that
+    ran eagerly, once."""
+    stderr = torch_log_lines(run_python(FALLBACK_SCRIPT, **env).stderr)
+    assert stderr.count("I kiln: no lowering for aten.histc.default; it runs eagerly") == 1, stderr
+
+
+def test_torch_logs_output_code_shows_kernels_and_wrapper():
+    stderr = run_python("import torch; torch.compile(lambda x: x.sin() + 1, backend='kiln')(torch.randn(9))",
+                        TORCH_LOGS="output_code").stderr
+    assert "[__output_code] kiln output code for g0_inference:" in stderr, stderr
+    assert re.search(r"\[__output_code\] extern \"C\" void kernel0_sin_add\(", stderr), stderr   # the C++ kernel
+    assert "[__output_code] def call(args):" in stderr, stderr                    # the wrapper
+
+
+def test_kiln_channels_are_registered_with_torch():
+    import logging
+
+    import kiln  # noqa: F401
+    from torch._logging._internal import log_registry
+    assert log_registry.log_alias_to_log_qnames["kiln_fusion"] == ["kiln.fusion"]
+    torch._logging.set_logs(modules={"kiln_cache": logging.DEBUG})
+    try:
+        assert logging.getLogger("kiln.cache").getEffectiveLevel() == logging.DEBUG
+    finally:
+        torch._logging.set_logs()
 
 
 def test_report_serves_the_trace(tmp_path):
@@ -344,4 +380,4 @@ def test_kiln_logs_applies_to_a_plain_compile():
     """KILN_LOGS works for a user who only imports kiln (kiln.logs was never imported by the package)."""
     stderr = run_python("import torch, kiln; kiln.compile(lambda x: x.sin() + 1)(torch.randn(4))",
                         KILN_LOGS="codegen").stderr
-    assert "INFO kiln.codegen: kiln: compiled" in stderr, stderr
+    assert "I kiln: compiled g0_inference" in torch_log_lines(stderr), stderr

@@ -1,12 +1,12 @@
 """Turns a scheduled graph into a callable: kernel source for the target, its build, and the wrapper."""
 import dataclasses
-import logging
 
+from kiln.logs import output_code_logger
 from kiln.runtime.profile import KernelProfiler
 from kiln.runtime.wrapper import WrapperCode
 from kiln.scheduler import Kernel
 
-log = logging.getLogger("kiln.codegen")
+output_code_log = output_code_logger()
 
 
 @dataclasses.dataclass
@@ -71,7 +71,8 @@ def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, coun
     trace.stage("wrapper", source)
     scope = dict(code.globals, **kernel_fns)
     exec(compile(source, f"<kiln wrapper {name}>", "exec"), scope)
-    log.debug("wrapper for %s:\n%s", name, source)
+    output_code_log.debug("kiln output code for %s:\n# kernels (%s)\n%s\n%s", name, ext.lstrip(".") or "none",
+                          kernel_source, source)
     return CompiledModule(scope["call"], count, source, kernel_source)
 
 

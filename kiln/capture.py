@@ -404,3 +404,15 @@ def graph_nodes(gm):
             nodes.append({"name": n.name, "op": "input" if n.op == "placeholder" else str(n.target),
                           "inputs": [a.name for a in n.all_input_nodes], "kernel": None})
     return nodes
+
+
+def register_with_dynamo():
+    """backend="kiln" on `import kiln`, also from a source checkout, where no installed entry point names it.
+    Where Dynamo has already read the installed entry point (and when it imports kiln to load it), Dynamo
+    registers the backend itself on its first lookup: registering it here too would be a duplicate name."""
+    from torch._dynamo.backends import registry
+    if "kiln" not in registry._BACKENDS:
+        torch._dynamo.register_backend(kiln_backend, name="kiln")
+
+
+register_with_dynamo()

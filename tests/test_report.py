@@ -381,3 +381,25 @@ def test_kiln_logs_applies_to_a_plain_compile():
     stderr = run_python("import torch, kiln; kiln.compile(lambda x: x.sin() + 1)(torch.randn(4))",
                         KILN_LOGS="codegen").stderr
     assert "I kiln: compiled g0_inference" in torch_log_lines(stderr), stderr
+
+
+HIDE_ENTRY_POINT = """
+import importlib.metadata
+found = importlib.metadata.entry_points
+# a source checkout on PYTHONPATH: no installed package, so no torch_dynamo_backends entry point for kiln
+importlib.metadata.entry_points = lambda **kw: importlib.metadata.EntryPoints(
+    e for e in found(**kw) if e.name != "kiln") if kw.get("group") == "torch_dynamo_backends" else found(**kw)
+"""
+
+
+@pytest.mark.parametrize("user_code", [
+    HIDE_ENTRY_POINT + "import torch, kiln",   # from a source checkout: registered on import
+    "import torch",                            # installed: through the entry point, without import kiln
+    "import torch; torch._dynamo.list_backends(); import kiln",   # entry point read, then kiln imported
+], ids=["source-checkout", "entry-point", "entry-point-then-import"])
+def test_backend_kiln_is_registered(user_code):
+    done = run_python(user_code + "\nprint(torch.compile(lambda x: x.sin() * 2, backend='kiln')(torch.ones(3)))\n"
+                      "from kiln.capture import kiln_backend\n"
+                      "print(torch._dynamo.lookup_backend('kiln') is kiln_backend, 'kiln' in torch._dynamo.list_backends())")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "True True", done.stdout

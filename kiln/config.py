@@ -1,9 +1,16 @@
 """kiln's options: what `kiln.compile(..., mode=, options={...})` accepts, with environment defaults."""
 import dataclasses
+import functools
 import logging
 import os
 
 MODES = (None, "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+
+
+@functools.cache
+def warn_once(message: str):
+    """torch.compile(backend="kiln", mode=...) makes the options for every graph: one warning per process"""
+    logging.getLogger("kiln").warning(message)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,15 +26,18 @@ class Options:
     @staticmethod
     def make(mode=None, options=None):
         if mode not in MODES:
-            raise ValueError(f"kiln: unknown mode {mode!r}; expected one of {MODES[1:]}")
-        if mode not in (None, "default"):
-            logging.getLogger("kiln").warning(
-                "kiln: mode=%r is accepted but not implemented yet (no CUDA graphs or autotuning); "
-                "compiling with the default mode", mode)
+            warn_once(f"kiln: unknown mode {mode!r}; expected one of {', '.join(MODES[1:])}; "
+                      "compiling with the default mode")
+            mode = None
+        elif mode not in (None, "default"):
+            warn_once(f"kiln: mode={mode!r} is accepted but not implemented yet (no CUDA graphs or autotuning); "
+                      "compiling with the default mode")
         options = dict(options or {})
-        unknown = set(options) - {f.name for f in dataclasses.fields(Options)}
+        valid = [f.name for f in dataclasses.fields(Options) if f.name != "mode"]
+        unknown = sorted(set(options) - set(valid))
         if unknown:
-            raise ValueError(f"kiln: unknown options {sorted(unknown)}")
+            raise ValueError(f"kiln: unknown options {unknown}; valid options are {', '.join(valid)} "
+                             "(README.md, 'Options and environment variables')")
         options.setdefault("trace", os.environ.get("KILN_TRACE") or None)
         options.setdefault("strict", os.environ.get("KILN_STRICT", "") == "1")
         options.setdefault("target", os.environ.get("KILN_TARGET") or None)   # CI runs the suite with "triton"

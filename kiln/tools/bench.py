@@ -524,6 +524,9 @@ def parse_args(argv):
     parser.add_argument("--out", type=Path, default=Path("out/bench"), help="output directory (default: %(default)s)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds before a worker is stopped (%(default)s)")
     args = parser.parse_args(argv)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        parser.error(f"--device cuda needs a CUDA GPU, and torch.cuda.is_available() is False "
+                     f"(torch {torch.__version__}, built for CUDA {torch.version.cuda or 'none'}); use --device cpu")
     suite_size = SUITES[args.suite][1]
     names = suite_workloads(args.suite)   # (registers the real models for the models suite)
     args.workloads = args.workloads.split(",") if args.workloads else names

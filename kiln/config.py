@@ -13,11 +13,28 @@ def warn_once(message: str):
     logging.getLogger("kiln").warning(message)
 
 
+def default_trace_dir() -> str | None:
+    """The compile trace's directory unless options name one: KILN_TRACE, else torch's debug directory when
+    TORCH_COMPILE_DEBUG=1"""
+    if os.environ.get("KILN_TRACE"):
+        return os.environ["KILN_TRACE"]
+    return torch_debug_trace_dir() if os.environ.get("TORCH_COMPILE_DEBUG") == "1" else None
+
+
+@functools.cache
+def torch_debug_trace_dir() -> str:
+    """kiln's folder in torch's debug directory, as TORCH_COMPILE_DEBUG=1 writes it: debug_dir_root
+    (./torch_compile_debug, or TORCH_COMPILE_DEBUG_DIR/torch_compile_debug)/run_<time>-pid_<pid>/kiln. Torch names
+    a new run folder at each call: one per process, so that all of this process's graphs share one trace."""
+    from torch._dynamo.utils import get_debug_dir
+    return os.path.join(get_debug_dir(), "kiln")
+
+
 @dataclasses.dataclass(frozen=True)
 class Options:
     mode: str | None = None
     strict: bool = False              # raise instead of falling back to eager
-    trace: str | None = None          # directory for the compile trace (KILN_TRACE)
+    trace: str | None = None          # directory for the compile trace (KILN_TRACE; TORCH_COMPILE_DEBUG=1)
     trace_profile: bool = False       # time every kernel once and record it in the trace
     target: str | None = None         # "cpp" or "triton"; None picks by device
     cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
@@ -38,7 +55,7 @@ class Options:
         if unknown:
             raise ValueError(f"kiln: unknown options {unknown}; valid options are {', '.join(valid)} "
                              "(README.md, 'Options and environment variables')")
-        options.setdefault("trace", os.environ.get("KILN_TRACE") or None)
+        options.setdefault("trace", default_trace_dir())
         options.setdefault("strict", os.environ.get("KILN_STRICT", "") == "1")
         options.setdefault("target", os.environ.get("KILN_TARGET") or None)   # CI runs the suite with "triton"
         options.setdefault("debug", os.environ.get("KILN_DEBUG", "") == "1")

@@ -34,3 +34,44 @@ def test_trace_of_sin2_cos2_forward_and_backward(tmp_path):
         assert "<svg" in read(folder, "graph_before.svg") and "<svg" in read(folder, "graph_after.svg")
         assert "def call(args)" in read(folder, "wrapper.py")
     assert os.path.exists(os.path.join(tmp_path, "index.html"))
+
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the README's main route: torch.compile(backend="kiln"), kiln never imported by the user; a graph break in the
+# first frame (before kiln's first graph), then a recompile
+GRAPH_BREAK_SCRIPT = """
+import torch
+def f(x):
+    y = torch.sin(x)
+    print("a print is a graph break")
+    return torch.cos(y)
+compiled = torch.compile(f, backend="kiln", dynamic=False)
+compiled(torch.randn(3))
+compiled(torch.randn(5))
+"""
+
+
+def run_script(code, cwd, **env):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": REPO, **env})
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_kiln_trace_records_graph_breaks_of_torch_compile(tmp_path):
+    run_script(GRAPH_BREAK_SCRIPT, tmp_path, KILN_TRACE=str(tmp_path / "trace"))
+    events = read(tmp_path / "trace", "dynamo_events.txt")
+    assert "=== graph break [0/0] ===\nGraph break in user code" in events, events
+    assert "=== recompile [0/1] f (" in events, events
+    assert "graph breaks: 1, recompiles: 2" in read(tmp_path / "trace", "index.html")
+
+
+def test_torch_compile_debug_writes_kilns_trace_under_torchs_debug_dir(tmp_path):
+    run_script(GRAPH_BREAK_SCRIPT, tmp_path, TORCH_COMPILE_DEBUG="1")
+    [trace] = [os.path.join(run, "kiln") for run in (tmp_path / "torch_compile_debug").glob("run_*")
+               if os.path.isdir(os.path.join(run, "kiln"))]
+    graphs = [g for g in os.listdir(trace) if os.path.isdir(os.path.join(trace, g))]
+    assert len(graphs) >= 2 and all(os.path.exists(os.path.join(trace, g, "wrapper.py")) for g in graphs), graphs
+    assert "graph breaks: 1" in read(trace, "index.html")

@@ -63,3 +63,27 @@ def test_unknown_mode_warns_once_and_compiles(route, caplog):
     assert warnings == ["kiln: unknown mode 'lite'; expected one of default, reduce-overhead, max-autotune, "
                         "max-autotune-no-cudagraphs; compiling with the default mode"], warnings
     assert kiln.stats()["graphs_fallback"] == 0
+
+
+def test_readme_documents_every_option_and_environment_variable():
+    import dataclasses
+    import os
+    import re
+
+    from kiln.config import Options
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(repo, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    section = readme.split("## Options and environment variables", 1)[1].split("\n## ", 1)[0]
+    first_cells = [row.split("|")[1] for row in section.splitlines() if row.startswith("| `")]
+    documented = set(re.findall(r"`([A-Za-z_]+)", " ".join(first_cells)))
+    package = os.path.join(repo, "kiln")
+    read = set()
+    for folder, _, files in os.walk(package):
+        for name in files:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    read |= set(re.findall(r"environ(?:\.get\(|\[)\"((?:KILN|TORCH)_\w+)\"", f.read()))
+    wanted = {f.name for f in dataclasses.fields(Options)} | read | {"dynamic", "fullgraph", "TORCH_LOGS"}
+    assert {"KILN_TRACE", "KILN_LOGS", "TORCH_COMPILE_DEBUG"} <= read   # the search finds what the package reads
+    assert wanted <= documented, sorted(wanted - documented)

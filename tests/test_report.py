@@ -134,7 +134,7 @@ FORWARD_FUSION = [dict(zip(("node", "kernel", "fused", "with", "reason"), decisi
 SECTIONS = [  # (section id, heading) in page order
     ("dynamo_graph", "Dynamo FX graph"), ("aot_forward", "AOT forward graph"), ("decomposed", "Decomposed graph"),
     ("ir", "kiln IR"), ("fusion", "Fusion decisions"), ("graphs", "Graph before and after fusion"),
-    ("kernels", "Kernels"), ("wrapper", "Wrapper"), ("profile", "Kernel profile"),
+    ("kernels", "Kernels"), ("wrapper", "Wrapper"), ("cost", "Where the time goes"),
 ]
 
 
@@ -151,11 +151,14 @@ def write_example_trace(root):
     fw.stage("kernel", KERNEL_0, filename="kernel_0_sin_cos_add.cpp")
     fw.stage("kernel", KERNEL_1, filename="kernel_1_sum.cpp")
     fw.stage("wrapper", WRAPPER)
-    fw.kernels([
-        {"name": "k0_sin_cos_add", "source_ops": ["aten.sin", "aten.mul", "aten.cos", "aten.mul", "aten.add"],
-         "file": "kernel_0_sin_cos_add.cpp", "bytes": 16384, "time_us": 2.4, "pct_bandwidth": 41.0},
-        {"name": "k1_sum", "source_ops": ["aten.sum"], "file": "kernel_1_sum.cpp", "bytes": 4100, "time_us": 1.1,
-         "pct_bandwidth": 23.0},
+    fw.kernels([   # as options={"trace_profile": True} fills them in
+        {"name": "k0_sin_cos_add", "kind": "kernel", "fallback": False, "file": "kernel_0_sin_cos_add.cpp",
+         "source_ops": ["aten.sin", "aten.mul", "aten.cos", "aten.mul", "aten.add"], "bytes": 16384,
+         "time_us": 2.4, "pct_copy": 41.0},
+        {"name": "extern1", "kind": "extern", "fallback": False, "target": "aten.mm.default", "source_ops": ["mm"],
+         "bytes": 12288, "dtype": "float32", "flops": 2097152, "time_us": 30.5, "pct_copy": 1.0, "pct_matmul": 72.0},
+        {"name": "k1_sum", "kind": "kernel", "fallback": False, "source_ops": ["aten.sum"], "file": "kernel_1_sum.cpp",
+         "bytes": 4100, "time_us": 1.1, "pct_copy": 23.0},
     ])
     fw.finish()
 
@@ -165,7 +168,8 @@ def write_example_trace(root):
               + [{"node": f"buf{i}", "kernel": "k0_sin_cos_mul", "fused": True, "with": f"buf{i - 1}",
                   "reason": "same iteration space 1024"} for i in range(1, 12)])
     bw.stage("kernel", BACKWARD_KERNEL, filename="kernel_0_sin_cos_mul.cpp")
-    bw.kernels([{"name": "k0_sin_cos_mul", "file": "kernel_0_sin_cos_mul.cpp", "bytes": 16388,
+    bw.kernels([{"name": "k0_sin_cos_mul", "kind": "kernel", "fallback": False, "file": "kernel_0_sin_cos_mul.cpp",
+                 "bytes": 16388,
                  "source_ops": ["aten.expand", "aten.mul", "aten.sin", "aten.neg", "aten.cos", "aten.add"]}])
     bw.finish()
 
@@ -196,10 +200,21 @@ def test_trace_writes_every_stage_and_pages(tmp_path):
     assert "aten.sin, aten.mul, aten.cos, aten.mul, aten.add" in page
 
     backward = read(tmp_path / "g0_backward" / "index.html")
-    assert "tangents_1" in backward and "<section id='profile'>" not in backward
+    assert "tangents_1" in backward
+    # not profiled: the cost section says why it has no times, and lists the bytes
+    cost = backward.split("<section id='cost'>")[1]
+    assert "compiled without options={&#x27;trace_profile&#x27;: True}" in cost and "16,388" in cost
+
+    cost = page.split("<section id='cost'>")[1]
+    assert "<b>34.0 µs</b> over 3 steps" in cost and "library calls: 1, 30.5 µs (90%)" in cost
+    assert cost.index("extern1") < cost.index("k0_sin_cos_add") < cost.index("k1_sum")   # longest first
+    assert "30.5 µs, 72% of the matmul ceiling" in cost and "2.4 µs, 41% of the copy ceiling" in cost
+    assert "id='extern-extern1'" in cost and "href='#extern-extern1'" in cost
 
     root_page = read(tmp_path / "index.html")
     assert root_page.index("g0_forward/index.html") < root_page.index("g0_backward/index.html")
+    assert "<a href='g0_forward/index.html#cost'>34.0</a>" in root_page
+    assert "<a href='g0_backward/index.html#cost'>not timed</a>" in root_page and "trace_profile" in root_page
     assert "None recorded" in root_page  # no Dynamo events without install_dynamo_hooks
 
 
@@ -369,7 +384,17 @@ def test_report_renders_in_chromium(tmp_path):
     dom = chromium("--dump-dom", page, tmp_path=tmp_path).stdout
     for sid, heading in SECTIONS:
         assert re.search(rf"<section id=\"{sid}\">\s*<h2>{heading}</h2>", dom), heading
-    assert dom.count("<svg") == 2 and "k0_sin_cos_add" in dom
+    # the pictures: the diagrams before and after fusion, and the cost bars (one per kernel or extern, two shades)
+    assert dom.count("<svg") == 3 and "k0_sin_cos_add" in dom
+    cost_svg = dom.split("<section id=\"cost\">")[1].split("</svg>")[0]
+    assert cost_svg.count("<rect") == 6
+    # every link of the page leads somewhere: an element of the page, or a file of the trace
+    ids = set(re.findall(r' id="([^"]+)"', dom))
+    for href in set(re.findall(r'href="([^"]+)"', dom)):
+        if href.startswith("#"):
+            assert href[1:] in ids, href
+        else:
+            assert (tmp_path / "trace" / "g0_forward" / href.split("#")[0]).exists(), href
 
     png = tmp_path / "report.png"
     chromium("--hide-scrollbars", "--window-size=1280,2000", f"--screenshot={png}", page, tmp_path=tmp_path)

@@ -75,3 +75,32 @@ def test_torch_compile_debug_writes_kilns_trace_under_torchs_debug_dir(tmp_path)
     graphs = [g for g in os.listdir(trace) if os.path.isdir(os.path.join(trace, g))]
     assert len(graphs) >= 2 and all(os.path.exists(os.path.join(trace, g, "wrapper.py")) for g in graphs), graphs
     assert "graph breaks: 1" in read(trace, "index.html")
+
+
+def test_trace_profile_times_every_kernel_and_extern(tmp_path):
+    """options={"trace_profile": True}: every kernel and extern (library call or eager fallback) of the graph gets
+    its time, the bytes it must move and its share of the copy ceiling; matmuls their FLOPs and share of the
+    matmul ceiling. The graph's results are unchanged."""
+    linear = torch.nn.Linear(64, 32)
+
+    def fn(x):
+        y = torch.nn.functional.gelu(linear(x))
+        return y.sum(dim=1), torch.histc(x, bins=4)   # histc has no lowering: an eager fallback
+
+    x = torch.randn(16, 64)
+    compiled = kiln.compile(fn, options={"trace": str(tmp_path), "trace_profile": True, "strict": True})
+    with torch.no_grad():
+        got, expected = compiled(x), fn(x)
+    torch.testing.assert_close(got, expected)
+    [graph] = [g for g in os.listdir(tmp_path) if os.path.isdir(tmp_path / g)]
+    rows = json.loads(read(tmp_path / graph, "kernels.json"))
+    kinds = {(r["kind"], r["fallback"]) for r in rows}
+    assert kinds == {("kernel", False), ("extern", False), ("extern", True)}, rows
+    for row in rows:
+        assert row["time_us"] > 0 and row["bytes"] > 0 and row["pct_copy"] > 0, row
+    [addmm] = [r for r in rows if r["kind"] == "extern" and not r["fallback"]]
+    assert addmm["target"] == "aten.addmm.default" and addmm["flops"] == 2 * 16 * 64 * 32 and addmm["pct_matmul"] > 0
+    assert addmm["bytes"] == 4 * (32 + 16 * 64 + 64 * 32 + 16 * 32)   # bias, x, weight in; the product out
+    assert "_profile('" in read(tmp_path / graph, "wrapper.py")
+    page = read(tmp_path / graph, "index.html").split("<section id='cost'>")[1]
+    assert page.count("<rect") == 2 * len(rows) and "aten.histc.default (eager fallback)" in page

@@ -205,7 +205,7 @@ class GraphTrace:
         summary = {"name": self.name, "created": self.created,
                    "kernels": sum(k["kind"] == "kernel" for k in self.kernel_table)
                    or len(self.kernel_sources),
-                   "fused": sum(bool(d["fused"]) for d in self.decisions),
+                   "fused": sum(bool(d["fused"]) for d in self.decisions), "steps": len(self.kernel_table),
                    "time_us": sum(k.get("time_us") or 0 for k in self.kernel_table)}
         self._save("summary.json", json.dumps(summary))
         write_root_index(self.root)
@@ -296,6 +296,7 @@ class GraphTrace:
                         "% of matmul ceiling"], rows)
         return summary + f"<div class='diagram'>{cost_svg(timed, self.colors)}</div>" + table
 
+
 NOT_PROFILED = ("No times: this trace was compiled without options={'trace_profile': True}, which times each "
                 "kernel and extern once on the graph's first call. The bytes each step must move are known.")
 
@@ -309,7 +310,7 @@ def _step_link(k) -> str:
 
 def _label(k) -> str:
     """A step's name in the picture: an extern's with its op ("extern2 addmm")"""
-    name = k["name"] if k["kind"] == "kernel" else f"{k['name']} {k['target'].split('.')[-2]}"
+    name = k["name"] if k["kind"] == "kernel" else f"{k['name']} {(k['target'].split('.')[1:2] or [k['target']])[0]}"
     return name if len(name) <= 40 else name[:39] + "…"
 
 
@@ -324,6 +325,11 @@ def _percent(value) -> str:
     return "" if value is None else f"{value:.0f}%"
 
 
+def ceiling_share(k) -> tuple[float, str]:
+    """The larger of a step's shares of the copy and matmul ceilings (in %), and which ceiling that is"""
+    return max((k.get("pct_copy") or 0, "copy"), (k.get("pct_matmul") or 0, "matmul"))
+
+
 def cost_svg(steps: list[dict], colors: dict) -> str:
     """Horizontal bars, longest first: each step's time, and in a darker shade the least time its bytes need at
     the copy ceiling or its FLOPs at the matmul ceiling (pct_* are the shares of those ceilings reached)."""
@@ -334,12 +340,11 @@ def cost_svg(steps: list[dict], colors: dict) -> str:
     for i, k in enumerate(steps):
         y = gap + i * (row_h + gap)
         w = max(1.0, bar_w * k["time_us"] / longest)
-        floor = w * min(100.0, max(k.get("pct_copy") or 0, k.get("pct_matmul") or 0)) / 100
+        share, ceiling = ceiling_share(k)
+        floor = w * min(100.0, share) / 100
         kernel = k["kind"] == "kernel"
         fill = colors.get(k["name"], "#d0d7de") if kernel else "#f4b183" if k["fallback"] else "#c9d1d9"
-        bound = ("matmul" if (k.get("pct_matmul") or 0) >= (k.get("pct_copy") or 0) else "copy")
-        what = (f"{k['time_us']:.1f} µs, {_percent(max(k.get('pct_copy') or 0, k.get('pct_matmul') or 0))} of the "
-                f"{bound} ceiling")
+        what = f"{k['time_us']:.1f} µs, {share:.0f}% of the {ceiling} ceiling"
         href = f"#kernel-{k['name']}" if kernel else f"#extern-{k['name']}"
         out.append(f"<a href='{esc(href)}'><g><title>{esc(k['name'])}: {esc(what)}; {k['bytes']:,} bytes</title>"
                    f"<text x='{label_w - 6}' y='{y + 15}' text-anchor='end'>{esc(_label(k))}</text>"
@@ -372,8 +377,8 @@ def write_root_index(root: str):
     summaries.sort(key=lambda s: s["created"])
     rows = [[f"<a href='{esc(s['name'])}/index.html'>{esc(s['name'])}</a>", str(s["kernels"]), str(s["fused"]),
              f"<a href='{esc(s['name'])}/index.html#cost'>" + (f"{s['time_us']:.1f}" if s["time_us"] else "not timed")
-             + "</a>"] for s in summaries]
-    untimed = any(not s["time_us"] for s in summaries)
+             + "</a>" if s.get("steps") else ""] for s in summaries]
+    untimed = any(s.get("steps") and not s["time_us"] for s in summaries)
     body = _section("graphs", "Compiled graphs",
                     _table(["graph", "kernels", "fused nodes", "time of its kernels and externs (µs)"], rows)
                     + (f"<p class='muted'>{esc(NOT_PROFILED)}</p>" if untimed else "") if rows

@@ -418,7 +418,7 @@ def register_with_dynamo():
 
 
 register_with_dynamo()
-if default_trace_dir():
+if trace_dir := default_trace_dir():
     # torch.compile(backend="kiln") imports kiln before Dynamo traces (it looks the backend up first): the trace
     # records the graph breaks that come before kiln's first graph
-    install_dynamo_hooks(default_trace_dir())
+    install_dynamo_hooks(trace_dir)

@@ -35,7 +35,7 @@ class Options:
     mode: str | None = None
     strict: bool = False              # raise instead of falling back to eager
     trace: str | None = None          # directory for the compile trace (KILN_TRACE; TORCH_COMPILE_DEBUG=1)
-    trace_profile: bool = False       # time every kernel once and record it in the trace
+    trace_profile: bool = False       # time every kernel and extern once and record it in the trace
     target: str | None = None         # "cpp" or "triton"; None picks by device
     cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
     debug: bool = False               # Triton kernels built in Triton's debug mode (KILN_DEBUG=1)

@@ -409,7 +409,7 @@ COLUMNS = [
     ("workload", 16, lambda r: r["workload"], "the program timed (kiln.tools.workloads)"),
     ("backend", 9, lambda r: r["backend"], "eager is the baseline; the others are torch.compile backends"),
     ("ok", 4, lambda r: "ok" if r["ok"] else "FAIL",
-     "FAIL: an error, or a result outside the fp64 accuracy rule (the error column says which)"),
+     "ok, or FAIL: an error, or a result outside the fp64 accuracy rule (the error column says which)"),
     ("ms", 9, lambda r: _fmt(r["median_ms"], ".3f"), "median milliseconds per call over the interleaved rounds"),
     ("iqr %", 5, lambda r: _fmt(r["iqr_ms"] and 100 * r["iqr_ms"] / r["median_ms"], ".0f"),
      "interquartile range of those times, in % of the median: their spread"),
@@ -618,7 +618,8 @@ def main_bench(argv=None) -> int:
             host["load_average_end"] = os.getloadavg()[0]
             (args.out / "results.json").write_text(json.dumps({"metadata": meta, "rows": rows}, indent=1))
             write_markdown(args.out / "results.md", rows, meta)
-    print("\n".join(summary_lines(rows) + unreliable_lines(rows) + ["columns:"] + legend_lines()))
+    print("\n".join(summary_lines(rows) + unreliable_lines(rows) + ["columns:"]
+                    + [f"  {line}" for line in legend_lines()]))
     plotted = plot_speedups(args.out / "speedup.png", rows, meta)
     print(f"{meta['wall_s']:.0f} s; wrote {args.out}/results.json, results.md"
           + (", speedup.png" if plotted else " (no speedup.png: matplotlib is not installed)"))

@@ -3,6 +3,8 @@
     fast = kiln.compile(model)                 # or torch.compile(model, backend="kiln")
     kiln.stats()                               # counters: graphs, kernels, fallbacks
 """
+__version__ = "0.1.0"   # the package's version (pyproject.toml reads it here)
+
 from kiln import logs   # applies KILN_LOGS on import
 from kiln.capture import compile, kiln_backend, reset_stats, stats
 

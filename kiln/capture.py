@@ -17,7 +17,7 @@ from torch._functorch.partitioners import min_cut_rematerialization_partition
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elementwise_output_strides,
                                  elementwise_dtypes, suggest_memory_format)
 
-from kiln.config import Options
+from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
 from kiln.patterns import eliminate_common_subexpressions, kind, rewrite_attention, rewrite_identity_calls
@@ -49,6 +49,8 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     that fails too, its error is raised as aot_eager would raise it, for Dynamo to handle (a graph break
     for data-dependent outputs) or for the user (an error eager raises too)."""
     opts = options if isinstance(options, Options) else Options.make(mode, options)
+    if opts.trace:   # torch.compile(backend="kiln", options={"trace": DIR}): Dynamo's events from now on
+        install_dynamo_hooks(opts.trace)
     gid = next(_graph_ids)
     try:
         return compile_dynamo_graph(gm, example_inputs, opts, gid)
@@ -404,3 +406,19 @@ def graph_nodes(gm):
             nodes.append({"name": n.name, "op": "input" if n.op == "placeholder" else str(n.target),
                           "inputs": [a.name for a in n.all_input_nodes], "kernel": None})
     return nodes
+
+
+def register_with_dynamo():
+    """backend="kiln" on `import kiln`, also from a source checkout, where no installed entry point names it.
+    Where Dynamo has already read the installed entry point (and when it imports kiln to load it), Dynamo
+    registers the backend itself on its first lookup: registering it here too would be a duplicate name."""
+    from torch._dynamo.backends import registry
+    if "kiln" not in registry._BACKENDS:
+        torch._dynamo.register_backend(kiln_backend, name="kiln")
+
+
+register_with_dynamo()
+if trace_dir := default_trace_dir():
+    # torch.compile(backend="kiln") imports kiln before Dynamo traces (it looks the backend up first): the trace
+    # records the graph breaks that come before kiln's first graph
+    install_dynamo_hooks(trace_dir)

@@ -12,6 +12,7 @@ Environment / options:
 """
 import copy
 import dataclasses
+import logging
 import os
 
 import pytest
@@ -88,6 +89,15 @@ def fresh_dynamo():
     torch._dynamo.reset()
     yield
     torch._dynamo.reset()
+
+
+@pytest.fixture(autouse=True)
+def kiln_records_reach_caplog(request, monkeypatch):
+    """kiln's loggers are registered with torch's logging, which stops them propagating to the root logger (as
+    it does torch's own); where a test reads caplog, whose handler is the root's, they propagate."""
+    if "caplog" in request.fixturenames:
+        for name in ("kiln", *(f"kiln.{channel}" for channel in kiln.logs.NAMES)):
+            monkeypatch.setattr(logging.getLogger(name), "propagate", True)
 
 
 @pytest.fixture(autouse=True)

@@ -3,6 +3,7 @@ import argparse
 import importlib.util
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -250,3 +251,45 @@ def test_bench_kiln(tmp_path):
     _, kiln_row = json.loads((tmp_path / "results.json").read_text())["rows"]
     assert status == 0 and kiln_row["ok"], kiln_row["error"]
     assert kiln_row["kernels"] >= 1 and kiln_row["fallback_ops"] == 0 and kiln_row["speedup"] > 0
+
+
+def timed_row(backend, median_ms, iqr_ms, speedup=None):
+    return dict(workload="sincos", backend=backend, ok=True, error=None, median_ms=median_ms, iqr_ms=iqr_ms,
+                speedup=speedup, compile_cold_s=None, compile_warm_s=None, peak_mem_bytes=None, kernels=None,
+                fallback_ops=None, graphs_fallback=None, unreliable=None)
+
+
+def test_unreliable_rows_are_flagged():
+    eager = timed_row("eager", 10.0, 0.2)
+    # slower in ms, yet a paired speedup above 1: the two columns contradict each other
+    assert bench.unreliable(timed_row("kiln", 11.0, 0.2, 1.05), eager) == \
+        "eager ms / ms = 0.91 against a paired speedup of 1.05"
+    assert bench.unreliable(timed_row("kiln", 5.0, 1.5, 2.0), eager) == "its iqr 30% of its median"
+    assert bench.unreliable(timed_row("kiln", 5.0, 0.1, 2.02), eager) is None
+
+
+def test_table_has_a_legend_and_marks_unreliable_rows(tmp_path):
+    rows = [timed_row("eager", 10.0, 0.2), timed_row("kiln", 11.0, 0.2, 1.05)]
+    rows[1]["unreliable"] = bench.unreliable(rows[1], rows[0])
+    meta = dict(command="kiln bench", started="now", suite="quick", size="tiny", device="cpu", dtype="float32",
+                train=False, versions={}, git={}, host={})
+    bench.write_markdown(tmp_path / "results.md", rows, meta)
+    text = (tmp_path / "results.md").read_text()
+    assert "| 1.05? |" in text and "sincos kiln: eager ms / ms = 0.91" in text
+    for header, _, _, _ in bench.COLUMNS:
+        assert f"\n- {header}: " in text, header
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+def test_plot_labels_its_log_axis_with_plain_numbers(tmp_path, monkeypatch):
+    import matplotlib.figure
+    figures, savefig = [], matplotlib.figure.Figure.savefig
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda fig, *a, **k: (figures.append(fig),
+                                                                                    savefig(fig, *a, **k)))
+    rows = [timed_row("eager", 10.0, 0.1, 1.0), timed_row("kiln", 2.5, 0.1, 4.0), timed_row("inductor", 5, 0.1, 2.0)]
+    meta = dict(suite="quick", size="tiny", device="cpu", dtype="float32", train=False)
+    assert bench.plot_speedups(tmp_path / "speedup.png", rows, meta)
+    axis = figures[0].axes[0].yaxis
+    labels = [t.get_text() for t in axis.get_ticklabels() + axis.get_ticklabels(minor=True) if t.get_text()]
+    assert labels and all(re.fullmatch(r"[\d.]+", label) for label in labels), labels
+    assert "4" in labels or "5" in labels, labels

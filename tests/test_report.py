@@ -134,7 +134,7 @@ FORWARD_FUSION = [dict(zip(("node", "kernel", "fused", "with", "reason"), decisi
 SECTIONS = [  # (section id, heading) in page order
     ("dynamo_graph", "Dynamo FX graph"), ("aot_forward", "AOT forward graph"), ("decomposed", "Decomposed graph"),
     ("ir", "kiln IR"), ("fusion", "Fusion decisions"), ("graphs", "Graph before and after fusion"),
-    ("kernels", "Kernels"), ("wrapper", "Wrapper"), ("profile", "Kernel profile"),
+    ("kernels", "Kernels"), ("wrapper", "Wrapper"), ("cost", "Where the time goes"),
 ]
 
 
@@ -151,11 +151,14 @@ def write_example_trace(root):
     fw.stage("kernel", KERNEL_0, filename="kernel_0_sin_cos_add.cpp")
     fw.stage("kernel", KERNEL_1, filename="kernel_1_sum.cpp")
     fw.stage("wrapper", WRAPPER)
-    fw.kernels([
-        {"name": "k0_sin_cos_add", "source_ops": ["aten.sin", "aten.mul", "aten.cos", "aten.mul", "aten.add"],
-         "file": "kernel_0_sin_cos_add.cpp", "bytes": 16384, "time_us": 2.4, "pct_bandwidth": 41.0},
-        {"name": "k1_sum", "source_ops": ["aten.sum"], "file": "kernel_1_sum.cpp", "bytes": 4100, "time_us": 1.1,
-         "pct_bandwidth": 23.0},
+    fw.kernels([   # as options={"trace_profile": True} fills them in
+        {"name": "k0_sin_cos_add", "kind": "kernel", "fallback": False, "file": "kernel_0_sin_cos_add.cpp",
+         "source_ops": ["aten.sin", "aten.mul", "aten.cos", "aten.mul", "aten.add"], "bytes": 16384,
+         "time_us": 2.4, "pct_copy": 41.0},
+        {"name": "extern1", "kind": "extern", "fallback": False, "target": "aten.mm.default", "source_ops": ["mm"],
+         "bytes": 12288, "dtype": "float32", "flops": 2097152, "time_us": 30.5, "pct_copy": 1.0, "pct_matmul": 72.0},
+        {"name": "k1_sum", "kind": "kernel", "fallback": False, "source_ops": ["aten.sum"], "file": "kernel_1_sum.cpp",
+         "bytes": 4100, "time_us": 1.1, "pct_copy": 23.0},
     ])
     fw.finish()
 
@@ -165,7 +168,8 @@ def write_example_trace(root):
               + [{"node": f"buf{i}", "kernel": "k0_sin_cos_mul", "fused": True, "with": f"buf{i - 1}",
                   "reason": "same iteration space 1024"} for i in range(1, 12)])
     bw.stage("kernel", BACKWARD_KERNEL, filename="kernel_0_sin_cos_mul.cpp")
-    bw.kernels([{"name": "k0_sin_cos_mul", "file": "kernel_0_sin_cos_mul.cpp", "bytes": 16388,
+    bw.kernels([{"name": "k0_sin_cos_mul", "kind": "kernel", "fallback": False, "file": "kernel_0_sin_cos_mul.cpp",
+                 "bytes": 16388,
                  "source_ops": ["aten.expand", "aten.mul", "aten.sin", "aten.neg", "aten.cos", "aten.add"]}])
     bw.finish()
 
@@ -196,10 +200,21 @@ def test_trace_writes_every_stage_and_pages(tmp_path):
     assert "aten.sin, aten.mul, aten.cos, aten.mul, aten.add" in page
 
     backward = read(tmp_path / "g0_backward" / "index.html")
-    assert "tangents_1" in backward and "<section id='profile'>" not in backward
+    assert "tangents_1" in backward
+    # not profiled: the cost section says why it has no times, and lists the bytes
+    cost = backward.split("<section id='cost'>")[1]
+    assert "compiled without options={&#x27;trace_profile&#x27;: True}" in cost and "16,388" in cost
+
+    cost = page.split("<section id='cost'>")[1]
+    assert "<b>34.0 µs</b> over 3 steps" in cost and "library calls: 1, 30.5 µs (90%)" in cost
+    assert cost.index("extern1") < cost.index("k0_sin_cos_add") < cost.index("k1_sum")   # longest first
+    assert "30.5 µs, 72% of the matmul ceiling" in cost and "2.4 µs, 41% of the copy ceiling" in cost
+    assert "id='extern-extern1'" in cost and "href='#extern-extern1'" in cost
 
     root_page = read(tmp_path / "index.html")
     assert root_page.index("g0_forward/index.html") < root_page.index("g0_backward/index.html")
+    assert "<a href='g0_forward/index.html#cost'>34.0</a>" in root_page
+    assert "<a href='g0_backward/index.html#cost'>not timed</a>" in root_page and "trace_profile" in root_page
     assert "None recorded" in root_page  # no Dynamo events without install_dynamo_hooks
 
 
@@ -269,12 +284,13 @@ def run_python(code, **env):
 
 
 LOG_SCRIPT = """
-import sys
+import sys, torch
 from kiln.logs import configure_from_env, get_logger
 
 def log_lines(setting):
     print(f"--- {setting}", file=sys.stderr)
     if setting is not None:
+        torch._logging.set_logs()   # torch's settings back to none, as in a fresh process
         configure_from_env(setting)
     get_logger("fusion").info("fused buf1 into k0")
     get_logger("fusion").debug("scored buf1")
@@ -287,19 +303,53 @@ for setting in ["", "+fusion,fallback", "all", "fusoin"]:
 """
 
 
+def torch_log_lines(stderr):
+    """torch's log lines ("I1125 03:46:48.018000 26923 kiln/x.py:459] [0/0] message") as "I message"."""
+    return re.sub(r"^([VIWE])\d{4} [\d:.]+ \d+ \S+\](?: \[[^]]*\])* ", r"\1 ", stderr, flags=re.M)
+
+
 def test_kiln_logs_env():
     # one interpreter, as importing kiln takes seconds: KILN_LOGS at import, then other settings
-    stderr = run_python(LOG_SCRIPT, KILN_LOGS="cache").stderr
+    stderr = torch_log_lines(run_python(LOG_SCRIPT, KILN_LOGS="cache").stderr)
     assert stderr.split("--- ")[1:] == [
-        "None\nINFO kiln.cache: cache hit\nfalling back to eager\n",
-        "\nfalling back to eager\n",  # by default, only warnings
-        "+fusion,fallback\nINFO kiln.fusion: fused buf1 into k0\nDEBUG kiln.fusion: scored buf1\n"
-        "WARNING kiln.fallback: falling back to eager\n",
-        "all\nINFO kiln.fusion: fused buf1 into k0\nINFO kiln.cache: cache hit\n"
-        "WARNING kiln.fallback: falling back to eager\n",
-        "fusoin\nkiln: unknown name 'fusoin' in KILN_LOGS; expected 'all' or fusion, codegen, cache, fallback\n"
-        "falling back to eager\n",
+        "None\nI cache hit\nW falling back to eager\n",
+        "\nW falling back to eager\n",  # by default, only warnings
+        "+fusion,fallback\nI fused buf1 into k0\nV scored buf1\nW falling back to eager\n",
+        "all\nI fused buf1 into k0\nI cache hit\nW falling back to eager\n",
+        "fusoin\nW kiln: unknown name 'fusoin' in KILN_LOGS; expected 'all' or fusion, codegen, cache, fallback\n"
+        "W falling back to eager\n",
     ], stderr
+
+
+FALLBACK_SCRIPT = "import torch; torch.compile(lambda x: torch.histc(x, bins=4).sin(), backend='kiln')(torch.randn(9))"
+
+
+@pytest.mark.parametrize("env", [{"KILN_LOGS": "all"}, {"TORCH_LOGS": "kiln"}, {"KILN_LOGS": "fallback"}])
+def test_logs_show_a_fallback_op(env):
+    """A user who sets KILN_LOGS or TORCH_LOGS and only calls torch.compile(backend="kiln") sees the op that
+    ran eagerly, once."""
+    stderr = torch_log_lines(run_python(FALLBACK_SCRIPT, **env).stderr)
+    assert stderr.count("I kiln: no lowering for aten.histc.default; it runs eagerly") == 1, stderr
+
+
+def test_torch_logs_output_code_shows_kernels_and_wrapper():
+    stderr = run_python("import torch; torch.compile(lambda x: x.sin() + 1, backend='kiln')(torch.randn(9))",
+                        TORCH_LOGS="output_code").stderr
+    assert "[__output_code] kiln output code for g0_inference:" in stderr, stderr
+    assert re.search(r"\[__output_code\] extern \"C\" void kernel0_sin_add\(", stderr), stderr   # the C++ kernel
+    assert "[__output_code] def call(args):" in stderr, stderr                    # the wrapper
+
+
+def test_kiln_channels_are_registered_with_torch():
+    import logging
+
+    from torch._logging._internal import log_registry   # (kiln registered them on import, above)
+    assert log_registry.log_alias_to_log_qnames["kiln_fusion"] == ["kiln.fusion"]
+    torch._logging.set_logs(modules={"kiln_cache": logging.DEBUG})
+    try:
+        assert logging.getLogger("kiln.cache").getEffectiveLevel() == logging.DEBUG
+    finally:
+        torch._logging.set_logs()
 
 
 def test_report_serves_the_trace(tmp_path):
@@ -333,7 +383,17 @@ def test_report_renders_in_chromium(tmp_path):
     dom = chromium("--dump-dom", page, tmp_path=tmp_path).stdout
     for sid, heading in SECTIONS:
         assert re.search(rf"<section id=\"{sid}\">\s*<h2>{heading}</h2>", dom), heading
-    assert dom.count("<svg") == 2 and "k0_sin_cos_add" in dom
+    # the pictures: the diagrams before and after fusion, and the cost bars (one per kernel or extern, two shades)
+    assert dom.count("<svg") == 3 and "k0_sin_cos_add" in dom
+    cost_svg = dom.split("<section id=\"cost\">")[1].split("</svg>")[0]
+    assert cost_svg.count("<rect") == 6
+    # every link of the page leads somewhere: an element of the page, or a file of the trace
+    ids = set(re.findall(r' id="([^"]+)"', dom))
+    for href in set(re.findall(r'href="([^"]+)"', dom)):
+        if href.startswith("#"):
+            assert href[1:] in ids, href
+        else:
+            assert (tmp_path / "trace" / "g0_forward" / href.split("#")[0]).exists(), href
 
     png = tmp_path / "report.png"
     chromium("--hide-scrollbars", "--window-size=1280,2000", f"--screenshot={png}", page, tmp_path=tmp_path)
@@ -344,4 +404,26 @@ def test_kiln_logs_applies_to_a_plain_compile():
     """KILN_LOGS works for a user who only imports kiln (kiln.logs was never imported by the package)."""
     stderr = run_python("import torch, kiln; kiln.compile(lambda x: x.sin() + 1)(torch.randn(4))",
                         KILN_LOGS="codegen").stderr
-    assert "INFO kiln.codegen: kiln: compiled" in stderr, stderr
+    assert "I kiln: compiled g0_inference" in torch_log_lines(stderr), stderr
+
+
+HIDE_ENTRY_POINT = """
+import importlib.metadata
+found = importlib.metadata.entry_points
+# a source checkout on PYTHONPATH: no installed package, so no torch_dynamo_backends entry point for kiln
+importlib.metadata.entry_points = lambda **kw: importlib.metadata.EntryPoints(
+    e for e in found(**kw) if e.name != "kiln") if kw.get("group") == "torch_dynamo_backends" else found(**kw)
+"""
+
+
+@pytest.mark.parametrize("user_code", [
+    HIDE_ENTRY_POINT + "import torch, kiln",   # from a source checkout: registered on import
+    "import torch",                            # installed: through the entry point, without import kiln
+    "import torch; torch._dynamo.list_backends(); import kiln",   # entry point read, then kiln imported
+], ids=["source-checkout", "entry-point", "entry-point-then-import"])
+def test_backend_kiln_is_registered(user_code):
+    done = run_python(user_code + "\nprint(torch.compile(lambda x: x.sin() * 2, backend='kiln')(torch.ones(3)))\n"
+                      "from kiln.capture import kiln_backend\n"
+                      "print(torch._dynamo.lookup_backend('kiln') is kiln_backend, 'kiln' in torch._dynamo.list_backends())")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "True True", done.stdout

@@ -34,3 +34,73 @@ def test_trace_of_sin2_cos2_forward_and_backward(tmp_path):
         assert "<svg" in read(folder, "graph_before.svg") and "<svg" in read(folder, "graph_after.svg")
         assert "def call(args)" in read(folder, "wrapper.py")
     assert os.path.exists(os.path.join(tmp_path, "index.html"))
+
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the README's main route: torch.compile(backend="kiln"), kiln never imported by the user; a graph break in the
+# first frame (before kiln's first graph), then a recompile
+GRAPH_BREAK_SCRIPT = """
+import torch
+def f(x):
+    y = torch.sin(x)
+    print("a print is a graph break")
+    return torch.cos(y)
+compiled = torch.compile(f, backend="kiln", dynamic=False)
+compiled(torch.randn(3))
+compiled(torch.randn(5))
+"""
+
+
+def run_script(code, cwd, **env):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": REPO, **env})
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_kiln_trace_records_graph_breaks_of_torch_compile(tmp_path):
+    run_script(GRAPH_BREAK_SCRIPT, tmp_path, KILN_TRACE=str(tmp_path / "trace"))
+    events = read(tmp_path / "trace", "dynamo_events.txt")
+    assert "=== graph break [0/0] ===\nGraph break in user code" in events, events
+    assert "=== recompile [0/1] f (" in events, events
+    assert "graph breaks: 1, recompiles: 2" in read(tmp_path / "trace", "index.html")
+
+
+def test_torch_compile_debug_writes_kilns_trace_under_torchs_debug_dir(tmp_path):
+    run_script(GRAPH_BREAK_SCRIPT, tmp_path, TORCH_COMPILE_DEBUG="1")
+    [trace] = [os.path.join(run, "kiln") for run in (tmp_path / "torch_compile_debug").glob("run_*")
+               if os.path.isdir(os.path.join(run, "kiln"))]
+    graphs = [g for g in os.listdir(trace) if os.path.isdir(os.path.join(trace, g))]
+    assert len(graphs) >= 2 and all(os.path.exists(os.path.join(trace, g, "wrapper.py")) for g in graphs), graphs
+    assert "graph breaks: 1" in read(trace, "index.html")
+
+
+def test_trace_profile_times_every_kernel_and_extern(tmp_path):
+    """options={"trace_profile": True}: every kernel and extern (library call or eager fallback) of the graph gets
+    its time, the bytes it must move and its share of the copy ceiling; matmuls their FLOPs and share of the
+    matmul ceiling. The graph's results are unchanged."""
+    linear = torch.nn.Linear(64, 32)
+
+    def fn(x):
+        y = torch.nn.functional.gelu(linear(x))
+        return y.sum(dim=1), torch.histc(x, bins=4)   # histc has no lowering: an eager fallback
+
+    x = torch.randn(16, 64)
+    compiled = kiln.compile(fn, options={"trace": str(tmp_path), "trace_profile": True, "strict": True})
+    with torch.no_grad():
+        got, expected = compiled(x), fn(x)
+    torch.testing.assert_close(got, expected)
+    [graph] = [g for g in os.listdir(tmp_path) if os.path.isdir(tmp_path / g)]
+    rows = json.loads(read(tmp_path / graph, "kernels.json"))
+    kinds = {(r["kind"], r["fallback"]) for r in rows}
+    assert kinds == {("kernel", False), ("extern", False), ("extern", True)}, rows
+    for row in rows:
+        assert row["time_us"] > 0 and row["bytes"] > 0 and row["pct_copy"] > 0, row
+    [addmm] = [r for r in rows if r["kind"] == "extern" and not r["fallback"]]
+    assert addmm["target"] == "aten.addmm.default" and addmm["flops"] == 2 * 16 * 64 * 32 and addmm["pct_matmul"] > 0
+    assert addmm["bytes"] == 4 * (32 + 16 * 64 + 64 * 32 + 16 * 32)   # bias, x, weight in; the product out
+    assert "_profile('" in read(tmp_path / graph, "wrapper.py")
+    page = read(tmp_path / graph, "index.html").split("<section id='cost'>")[1]
+    assert page.count("<rect") == 2 * len(rows) and "aten.histc.default (eager fallback)" in page

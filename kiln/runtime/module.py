@@ -1,12 +1,15 @@
 """Turns a scheduled graph into a callable: kernel source for the target, its build, and the wrapper."""
 import dataclasses
-import logging
 
+import sympy
+
+from kiln import ir
+from kiln.logs import output_code_logger
 from kiln.runtime.profile import KernelProfiler
 from kiln.runtime.wrapper import WrapperCode
 from kiln.scheduler import Kernel
 
-log = logging.getLogger("kiln.codegen")
+output_code_log = output_code_logger()
 
 
 @dataclasses.dataclass
@@ -58,21 +61,27 @@ def build_triton(lowering, sched, opts, name, trace):
 def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count, kernel_args=None, ext="",
            trace_profile=False):
     """Generates and loads the Python wrapper around the launches."""
+    profiled = False
     if trace.enabled:
         table = trace_kernels(trace, lowering, sched, kernel_args or {}, ext)
         if trace_profile and table:
             device = next(b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout"))
-            profiler = KernelProfiler(trace, table, device)
-            timed_launch = launch
-            launch = lambda k: f"_profile({k.name!r}, lambda: {timed_launch(k)})"  # noqa: E731
-            kernel_fns = dict(kernel_fns, _profile=profiler)
-    code = WrapperCode(lowering, sched, launch, name)
+            kernel_fns = dict(kernel_fns, _profile=KernelProfiler(trace, table, device))
+            profiled = True
+    code = WrapperCode(lowering, sched, launch, name, profiled)
     source = f"# kiln wrapper for {name}\n" + code.generate()
     trace.stage("wrapper", source)
     scope = dict(code.globals, **kernel_fns)
     exec(compile(source, f"<kiln wrapper {name}>", "exec"), scope)
-    log.debug("wrapper for %s:\n%s", name, source)
+    output_code_log.debug("kiln output code for %s:\n# kernels (%s)\n%s\n%s", name, ext.lstrip(".") or "none",
+                          kernel_source, source)
     return CompiledModule(scope["call"], count, source, kernel_source)
+
+
+def known_bytes(sizes, dtype) -> int:
+    """The bytes of a tensor of these sizes; 0 where a size is symbolic (the trace shows what is known)."""
+    numel = sympy.sympify(sympy.prod(sizes))
+    return int(numel) * dtype.itemsize if numel.is_number else 0
 
 
 def trace_kernels(trace, lowering, sched, kernel_args, ext):
@@ -94,9 +103,16 @@ def trace_kernels(trace, lowering, sched, kernel_args, ext):
     for step in sched.steps:
         if isinstance(step, Kernel):
             moved = [layouts[a] for a in kernel_args.get(step.name, ()) if a in layouts]   # (not the error flags)
-            nbytes = sum((int(lay.numel) if lay.numel.is_number else 0) * lay.dtype.itemsize for lay in moved)
-            table.append({"name": step.name, "file": step.name + ext, "bytes": nbytes,
-                          "source_ops": step.origins(),
-                          "nodes": [n.name for n in step.nodes]})
+            table.append({"name": step.name, "kind": "kernel", "fallback": False, "file": step.name + ext,
+                          "bytes": sum(known_bytes(lay.sizes, lay.dtype) for lay in moved),
+                          "source_ops": step.origins(), "nodes": [n.name for n in step.nodes]})
+        else:   # a library call or an eager fallback: its operands as it sees them, and its outputs
+            outputs = [o.layout for o in step.outputs if o is not None]
+            table.append({"name": step.name, "kind": "extern", "fallback": step.fallback, "target": str(step.target),
+                          "bytes": sum(known_bytes(r.sizes, r.buffer.layout.dtype)
+                                       for r in ir.tensor_refs((step.args, list(step.kwargs.values()))))
+                                   + sum(known_bytes(lay.sizes, lay.dtype) for lay in outputs),
+                          "dtype": str(outputs[0].dtype).removeprefix("torch.") if outputs else None,
+                          "source_ops": [str(o) for o in step.origins]})
     trace.kernels(table)
     return table

@@ -73,8 +73,9 @@ def new_seed():
 
 
 class WrapperCode:
-    def __init__(self, graph, sched, launch, name):
+    def __init__(self, graph, sched, launch, name, profiled=False):
         self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
+        self.profiled = profiled   # every launch and extern call through _profile (options={"trace_profile": True})
         self.lines = []
         self.device_guard = None   # the CUDA device index, once a buffer is allocated there
         self.globals = {"torch": torch, "math": math, "_view": view, "_seed": new_seed, "_restrided": restrided,
@@ -138,7 +139,7 @@ class WrapperCode:
                 for node in step.nodes:
                     if node.writes_into:
                         w(f"    {node.name} = {node.writes_into}")
-                w("    " + self.launch(step))
+                w("    " + self.timed(step.name, self.launch(step)))
             else:
                 self.extern(step)
             if dead_after.get(i):
@@ -265,12 +266,16 @@ class WrapperCode:
         fn = self.const(step.target)
         outs = [o.name if o is not None else "_" for o in step.outputs]
         lhs = (", ".join(outs) + ("," if len(outs) == 1 else "")) if step.returns_tuple else outs[0]
-        self.lines.append(f"    {lhs} = {fn}({', '.join(args)})  # {step.target}")
+        call = self.timed(step.name, f"{fn}({', '.join(args)})")
+        self.lines.append(f"    {lhs} = {call}  # {step.target}")
         for o in step.outputs if step.check_strides else ():
             if o is not None and o.name in self.read:
                 strides = self.shape(o.layout.strides)
                 self.lines.append(f"    if {o.name}.stride() != {strides}: "
                                   f"{o.name} = _restrided({o.name}, {self.shape(o.layout.sizes)}, {strides})")
+
+    def timed(self, name, call):
+        return f"_profile({name!r}, lambda: {call})" if self.profiled else call
 
     def output(self, o):
         if isinstance(o, ir.TensorRef) or hasattr(o, "buffer"):

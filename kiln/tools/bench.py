@@ -332,7 +332,7 @@ def bench_workload(name, args, cache_root: Path, progress) -> list[dict]:
     rows = {backend: dict(workload=name, backend=backend, device=args.device, dtype=args.dtype, train=args.train,
                           ok=True, error=None, median_ms=None, iqr_ms=None, speedup=None, compile_cold_s=None,
                           compile_warm_s=None, peak_mem_bytes=None, kernels=None, fallback_ops=None,
-                          graphs_fallback=None)
+                          graphs_fallback=None, unreliable=None)
             for backend in args.backends}
     cache_envs = {backend: {var: str(cache_root / name / backend / sub) for var, sub in CACHE_VARS.items()}
                   for backend in args.backends}
@@ -362,7 +362,27 @@ def bench_workload(name, args, cache_root: Path, progress) -> list[dict]:
             rows[backend].update(timing["times"].get(backend, {}))
             if backend != "eager":
                 rows[backend]["compile_warm_s"] = timing["compile_warm_s"].get(backend)
+    for backend in timed[1:]:
+        rows[backend]["unreliable"] = unreliable(rows[backend], rows["eager"])
     return list(rows.values())
+
+
+NOISY_IQR = 0.10        # an interquartile range above this share of the median makes a time unreliable
+RATIOS_AGREE = 0.05     # the paired speedup and the ratio of the two medians may differ by this share
+
+
+def unreliable(row, eager) -> str | None:
+    """Why a row's speedup cannot be trusted, or None: its times or eager's spread too widely, or the paired
+    speedup and the ratio of the medians disagree (each round's ratio pairs samples taken moments apart; the ms
+    column's medians do not, so on a noisy machine the two can fall on opposite sides of 1)."""
+    if row["speedup"] is None or row["median_ms"] is None or eager["median_ms"] is None:
+        return None
+    reasons = [f"{who} iqr {100 * r['iqr_ms'] / r['median_ms']:.0f}% of its median"
+               for who, r in (("eager's", eager), ("its", row)) if r["iqr_ms"] > NOISY_IQR * r["median_ms"]]
+    ratio = eager["median_ms"] / row["median_ms"]
+    if abs(ratio / row["speedup"] - 1) > RATIOS_AGREE or (ratio - 1) * (row["speedup"] - 1) < 0:
+        reasons.append(f"eager ms / ms = {ratio:.2f} against a paired speedup of {row['speedup']:.2f}")
+    return "; ".join(reasons) or None
 
 
 def geomean(values):
@@ -384,28 +404,45 @@ def _fmt(value, spec):
     return "-" if value is None else format(value, spec)
 
 
-# (header, width in the terminal, cell)
+# (header, width in the terminal, cell, what it is: the legend under the table)
 COLUMNS = [
-    ("workload", 16, lambda r: r["workload"]),
-    ("backend", 9, lambda r: r["backend"]),
-    ("ok", 4, lambda r: "ok" if r["ok"] else "FAIL"),
-    ("ms", 9, lambda r: _fmt(r["median_ms"], ".3f")),
-    ("iqr %", 5, lambda r: _fmt(r["iqr_ms"] and 100 * r["iqr_ms"] / r["median_ms"], ".0f")),
-    ("speedup", 7, lambda r: _fmt(r["speedup"], ".2f")),
-    ("cold s", 6, lambda r: _fmt(r["compile_cold_s"], ".1f")),
-    ("warm s", 6, lambda r: _fmt(r["compile_warm_s"], ".2f")),
-    ("peak MiB", 8, lambda r: _fmt(r["peak_mem_bytes"] and r["peak_mem_bytes"] / 2**20, ".1f")),
-    ("kernels", 7, lambda r: _fmt(r["kernels"], "d")),
+    ("workload", 16, lambda r: r["workload"], "the program timed (kiln.tools.workloads)"),
+    ("backend", 9, lambda r: r["backend"], "eager is the baseline; the others are torch.compile backends"),
+    ("ok", 4, lambda r: "ok" if r["ok"] else "FAIL",
+     "ok, or FAIL: an error, or a result outside the fp64 accuracy rule (the error column says which)"),
+    ("ms", 9, lambda r: _fmt(r["median_ms"], ".3f"), "median milliseconds per call over the interleaved rounds"),
+    ("iqr %", 5, lambda r: _fmt(r["iqr_ms"] and 100 * r["iqr_ms"] / r["median_ms"], ".0f"),
+     "interquartile range of those times, in % of the median: their spread"),
+    ("speedup", 7, lambda r: _fmt(r["speedup"], ".2f") + ("?" if r.get("unreliable") else ""),
+     "median over rounds of eager's time / the backend's in the same round (>1: faster than eager). Pairing "
+     "cancels drift, so it can differ from the ratio of the ms column; '?': unreliable, listed below the table"),
+    ("cold s", 6, lambda r: _fmt(r["compile_cold_s"], ".1f"),
+     "compile time in a fresh process with empty caches (first call minus a steady call)"),
+    ("warm s", 6, lambda r: _fmt(r["compile_warm_s"], ".2f"), "compile time again, on the caches the cold run filled"),
+    ("peak MiB", 8, lambda r: _fmt(r["peak_mem_bytes"] and r["peak_mem_bytes"] / 2**20, ".1f"),
+     "peak memory of one call above what was allocated before it"),
+    ("kernels", 7, lambda r: _fmt(r["kernels"], "d"), "kernels kiln generated"),
     ("fallbacks", 9, lambda r: _fmt(r["fallback_ops"], "d") + (f", {r['graphs_fallback']} graphs"
-                                                                 if r["graphs_fallback"] else "")),
-    ("error", 0, lambda r: r["error"] or ""),
+                                                                 if r["graphs_fallback"] else ""),
+     "ops kiln ran eagerly inside its graphs, and graphs that fell back whole"),
+    ("error", 0, lambda r: r["error"] or "", "why a row failed"),
 ]
+
+
+def legend_lines() -> list[str]:
+    return [f"{header}: {meaning}" for header, _, _, meaning in COLUMNS]
+
+
+def unreliable_lines(rows) -> list[str]:
+    flagged = [row for row in rows if row.get("unreliable")]
+    return ([f"unreliable speedups ({len(flagged)}; rerun on a quieter machine):"] if flagged else []) + \
+        [f"  {row['workload']} {row['backend']}: {row['unreliable']}" for row in flagged]
 
 
 def table_line(cells, error_width=70) -> str:
     *fixed, error = cells
     return "  ".join(cell.rjust(width) if i > 1 else cell.ljust(width)
-                     for i, (cell, (_, width, _)) in enumerate(zip(fixed, COLUMNS))) + "  " + error[:error_width]
+                     for i, (cell, (_, width, _, _)) in enumerate(zip(fixed, COLUMNS))) + "  " + error[:error_width]
 
 
 def summary_lines(rows) -> list[str]:
@@ -463,9 +500,10 @@ def write_markdown(path: Path, rows, meta):
     lines = [f"# kiln bench: {_title(meta)}", "",
              f"`{meta['command']}`, {meta['started']}, {meta.get('wall_s', 0):.0f} s", ""]
     lines += [f"- {key}: {json.dumps(meta[key])}" for key in ("versions", "git", "host")]
-    lines += ["", "| " + " | ".join(header for header, _, _ in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(cell(row).replace("|", "\\|") for _, _, cell in COLUMNS) + " |" for row in rows]
+    lines += ["", "| " + " | ".join(header for header, _, _, _ in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(cell(row).replace("|", "\\|") for _, _, cell, _ in COLUMNS) + " |" for row in rows]
     lines += [""] + [f"- {line}" for line in summary_lines(rows)]
+    lines += [""] + unreliable_lines(rows) + ["", "Columns:", ""] + [f"- {line}" for line in legend_lines()]
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -473,6 +511,7 @@ def plot_speedups(path: Path, rows, meta) -> bool:
     """Bar chart of speedup over eager per workload and backend; False if matplotlib is missing."""
     try:
         import matplotlib
+        import matplotlib.ticker
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -492,6 +531,11 @@ def plot_speedups(path: Path, rows, meta) -> bool:
                 ax.text(x, 1.0, "failed", rotation=90, ha="center", va="bottom", fontsize=7, color="red")
     ax.axhline(1.0, color="gray", linewidth=1, linestyle="--")  # eager
     ax.set_yscale("log")
+    # plain numbers on the log axis ("4", "0.5"), not matplotlib's "4×10⁰"; minor ticks labelled at 2 and 5 only
+    label = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    ax.yaxis.set_major_formatter(label)
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(
+        lambda v, _: f"{v:g}" if f"{v:.0e}"[0] in "25" else ""))
     ax.set_xticks(range(len(workloads)), workloads, rotation=30, ha="right")
     ax.set_ylabel("speedup over eager (log scale)")
     ax.set_title(f"kiln bench: {_title(meta)}")
@@ -524,6 +568,9 @@ def parse_args(argv):
     parser.add_argument("--out", type=Path, default=Path("out/bench"), help="output directory (default: %(default)s)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds before a worker is stopped (%(default)s)")
     args = parser.parse_args(argv)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        parser.error(f"--device cuda needs a CUDA GPU, and torch.cuda.is_available() is False "
+                     f"(torch {torch.__version__}, built for CUDA {torch.version.cuda or 'none'}); use --device cpu")
     suite_size = SUITES[args.suite][1]
     names = suite_workloads(args.suite)   # (registers the real models for the models suite)
     args.workloads = args.workloads.split(",") if args.workloads else names
@@ -557,7 +604,7 @@ def main_bench(argv=None) -> int:
     if args.device == "cpu" and host["load_average_start"] > host["cpus"] / 2:
         print(f"note: load average {host['load_average_start']:.1f} on {host['cpus']} CPUs; other work competes "
               "for them, so CPU timings will be noisy")
-    print(table_line([header for header, _, _ in COLUMNS]))
+    print(table_line([header for header, _, _, _ in COLUMNS]))
     with tempfile.TemporaryDirectory(prefix="kiln-bench-") as cache_root:
         for name in args.workloads:
             workload_rows = bench_workload(name, args, Path(cache_root), progress)
@@ -565,13 +612,14 @@ def main_bench(argv=None) -> int:
             if live:
                 print("\r\033[K", end="", file=sys.stderr)
             for row in workload_rows:
-                print(table_line([cell(row) for _, _, cell in COLUMNS]), flush=True)
+                print(table_line([cell(row) for _, _, cell, _ in COLUMNS]), flush=True)
             rows += workload_rows
             meta["wall_s"] = time.perf_counter() - start
             host["load_average_end"] = os.getloadavg()[0]
             (args.out / "results.json").write_text(json.dumps({"metadata": meta, "rows": rows}, indent=1))
             write_markdown(args.out / "results.md", rows, meta)
-    print("\n".join(summary_lines(rows)))
+    print("\n".join(summary_lines(rows) + unreliable_lines(rows) + ["columns:"]
+                    + [f"  {line}" for line in legend_lines()]))
     plotted = plot_speedups(args.out / "speedup.png", rows, meta)
     print(f"{meta['wall_s']:.0f} s; wrote {args.out}/results.json, results.md"
           + (", speedup.png" if plotted else " (no speedup.png: matplotlib is not installed)"))

@@ -351,9 +351,7 @@ class Backend:
                 elif record.levelno >= logging.WARNING:
                     backend.messages.append(record.getMessage())
 
-        root = logging.getLogger("kiln")
-        root.addHandler(Capture())
-        root.propagate = False
+        self._kiln.logs.send_records_to(Capture())
         logging.getLogger("kiln.fallback").setLevel(logging.INFO)
 
     def compile(self, fn):

@@ -40,7 +40,7 @@ th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:to
 .diagrams{display:flex;flex-wrap:wrap;gap:0 24px} .diagrams>div{max-width:100%}
 .diagram{overflow:auto;border:1px solid #d0d7de;border-radius:6px;padding:6px}
 .chip{display:inline-block;padding:0 8px;margin:2px;border:1px solid #888;border-radius:9px;color:#1f2328}
-.bar{background:#80b1d3;height:10px;min-width:1px} summary{cursor:pointer}
+summary{cursor:pointer}
 """
 
 
@@ -203,8 +203,9 @@ class GraphTrace:
             return
         self._save("index.html", self._page())
         summary = {"name": self.name, "created": self.created,
-                   "kernels": len(self.kernel_table or self.kernel_sources),
-                   "fused": sum(bool(d["fused"]) for d in self.decisions),
+                   "kernels": sum(k["kind"] == "kernel" for k in self.kernel_table)
+                   or len(self.kernel_sources),
+                   "fused": sum(bool(d["fused"]) for d in self.decisions), "steps": len(self.kernel_table),
                    "time_us": sum(k.get("time_us") or 0 for k in self.kernel_table)}
         self._save("summary.json", json.dumps(summary))
         write_root_index(self.root)
@@ -224,8 +225,8 @@ class GraphTrace:
             sections.append(("kernels", STAGES["kernel"][0], self._kernels_html()))
         if "wrapper" in self.texts:
             sections.append(self._text_section("wrapper"))
-        if any(k.get("time_us") is not None for k in self.kernel_table):
-            sections.append(("profile", "Kernel profile", self._profile_html()))
+        if self.kernel_table:   # the walkthrough ends with why the graph is fast (or is not)
+            sections.append(("cost", "Where the time goes", self._cost_html()))
         nav = "<nav>" + "".join(f"<a href='#{sid}'>{esc(title)}</a>" for sid, title, _ in sections) + "</nav>"
         back = "<p><a href='../index.html'>&larr; all graphs</a></p>"
         return _page(f"kiln trace: {self.name}", back + nav + "".join(_section(*s) for s in sections))
@@ -245,7 +246,7 @@ class GraphTrace:
     def _kernels_html(self) -> str:
         parts = []
         listed = set()
-        for k in self.kernel_table:
+        for k in (k for k in self.kernel_table if k["kind"] == "kernel"):   # externs: in the cost
             nodes = [d["node"] for d in self.decisions if d["kernel"] == k["name"]]
             facts = [f"source ops: {esc(', '.join(k['source_ops']))}"]
             if nodes:
@@ -264,13 +265,95 @@ class GraphTrace:
                 parts.append(f"<h3><a href='{esc(filename)}'>{esc(filename)}</a></h3><pre>{esc(source)}</pre>")
         return "\n".join(parts)
 
-    def _profile_html(self) -> str:
-        timed = sorted((k for k in self.kernel_table if k.get("time_us") is not None), key=lambda k: -k["time_us"])
-        longest = max(k["time_us"] for k in timed) or 1
-        rows = [[f"<a href='#kernel-{esc(k['name'])}'>{esc(k['name'])}</a>", f"{k['time_us']:.1f}",
-                 "" if k.get("pct_bandwidth") is None else f"{k['pct_bandwidth']:.0f}%",
-                 f"<div class='bar' style='width:{300 * k['time_us'] / longest:.0f}px'></div>"] for k in timed]
-        return _table(["kernel", "time (µs)", "of peak bandwidth", ""], rows)
+    def _cost_html(self) -> str:
+        steps = self.kernel_table
+        timed = sorted((k for k in steps if k.get("time_us") is not None), key=lambda k: -k["time_us"])
+        if not timed:
+            rows = [[_step_link(k), esc(_what(k)), f"{k['bytes']:,}"] for k in steps]
+            return (f"<p class='muted'>{esc(NOT_PROFILED)}</p>"
+                    + _table(["kernel or extern", "what", "bytes it must move"], rows))
+        total = sum(k["time_us"] for k in timed)
+        kernels = [k for k in timed if k["kind"] == "kernel"]
+        library = [k for k in timed if k["kind"] == "extern" and not k["fallback"]]
+        fallbacks = [k for k in timed if k["fallback"]]
+
+        def share(group):
+            return f"{sum(k['time_us'] for k in group):.1f} µs ({100 * sum(k['time_us'] for k in group) / total:.0f}%)"
+        summary = (f"<p><b>{total:.1f} µs</b> over {len(timed)} steps, each timed once on the graph's first call: "
+                   f"generated kernels: {len(kernels)}, {share(kernels)}, fused from "
+                   f"{sum(len(k.get('source_ops', ())) for k in kernels)} ATen ops and moving "
+                   f"{sum(k['bytes'] for k in kernels):,} bytes; library calls: {len(library)}, {share(library)}"
+                   + (f"; eager fallbacks: {len(fallbacks)}, {share(fallbacks)}" if fallbacks else "") + ".</p>"
+                   "<p class='muted'>Each bar is a step's time; its dark part is the least time its bytes need at "
+                   "this machine's copy bandwidth, or its matmul FLOPs at its matmul throughput (both measured "
+                   "by the profiler), whichever is longer: the roofline. A bar mostly dark runs near its "
+                   "ceiling; a pale one leaves time on the table. Above 100%: its data sat in a cache, faster than "
+                   "the large copy that measured the ceiling.</p>")
+        rows = [[_step_link(k), esc(_what(k)),
+                 f"{k['time_us']:.1f}", f"{k['bytes']:,}", f"{k['flops']:,}" if k.get("flops") else "",
+                 _percent(k.get("pct_copy")), _percent(k.get("pct_matmul"))] for k in timed]
+        table = _table(["kernel or extern", "what", "time (µs)", "bytes", "matmul FLOPs", "% of copy ceiling",
+                        "% of matmul ceiling"], rows)
+        return summary + f"<div class='diagram'>{cost_svg(timed, self.colors)}</div>" + table
+
+
+NOT_PROFILED = ("No times: this trace was compiled without options={'trace_profile': True}, which times each "
+                "kernel and extern once on the graph's first call. The bytes each step must move are known.")
+
+
+def _step_link(k) -> str:
+    """A kernel links to its source; an extern's cell is its anchor, for the picture's links"""
+    if k["kind"] == "kernel":
+        return f"<a href='#kernel-{esc(k['name'])}'>{esc(k['name'])}</a>"
+    return f"<span id='extern-{esc(k['name'])}'>{esc(k['name'])}</span>"
+
+
+def _label(k) -> str:
+    """A step's name in the picture: an extern's with its op ("extern2 addmm")"""
+    name = k["name"] if k["kind"] == "kernel" else f"{k['name']} {(k['target'].split('.')[1:2] or [k['target']])[0]}"
+    return name if len(name) <= 40 else name[:39] + "…"
+
+
+def _what(k) -> str:
+    """A kernel's ATen ops, an extern's op"""
+    if k["kind"] == "kernel":
+        return ", ".join(dict.fromkeys(k.get("source_ops", ())))
+    return k["target"] + (" (eager fallback)" if k["fallback"] else "")
+
+
+def _percent(value) -> str:
+    return "" if value is None else f"{value:.0f}%"
+
+
+def ceiling_share(k) -> tuple[float, str]:
+    """The larger of a step's shares of the copy and matmul ceilings (in %), and which ceiling that is"""
+    return max((k.get("pct_copy") or 0, "copy"), (k.get("pct_matmul") or 0, "matmul"))
+
+
+def cost_svg(steps: list[dict], colors: dict) -> str:
+    """Horizontal bars, longest first: each step's time, and in a darker shade the least time its bytes need at
+    the copy ceiling or its FLOPs at the matmul ceiling (pct_* are the shares of those ceilings reached)."""
+    label_w, bar_w, row_h, gap, text_w = 300, 520, 22, 6, 320
+    longest = max(k["time_us"] for k in steps) or 1
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{label_w + bar_w + text_w}' "
+           f"height='{len(steps) * (row_h + gap) + gap}' font-family='monospace' font-size='12'>"]
+    for i, k in enumerate(steps):
+        y = gap + i * (row_h + gap)
+        w = max(1.0, bar_w * k["time_us"] / longest)
+        share, ceiling = ceiling_share(k)
+        floor = w * min(100.0, share) / 100
+        kernel = k["kind"] == "kernel"
+        fill = colors.get(k["name"], "#d0d7de") if kernel else "#f4b183" if k["fallback"] else "#c9d1d9"
+        what = f"{k['time_us']:.1f} µs, {share:.0f}% of the {ceiling} ceiling"
+        href = f"#kernel-{k['name']}" if kernel else f"#extern-{k['name']}"
+        out.append(f"<a href='{esc(href)}'><g><title>{esc(k['name'])}: {esc(what)}; {k['bytes']:,} bytes</title>"
+                   f"<text x='{label_w - 6}' y='{y + 15}' text-anchor='end'>{esc(_label(k))}</text>"
+                   f"<rect x='{label_w}' y='{y}' width='{w:.1f}' height='{row_h}' fill='{fill}' stroke='#57606a'/>"
+                   f"<rect x='{label_w}' y='{y}' width='{floor:.1f}' height='{row_h}' fill='#24292f' "
+                   f"fill-opacity='0.45'/>"
+                   f"<text x='{label_w + w + 6:.1f}' y='{y + 15}'>{esc(what)}</text></g></a>")
+    out.append("</svg>")
+    return "\n".join(out)
 
 
 def _read_events(root: str) -> list[tuple[str, str]]:
@@ -293,9 +376,12 @@ def write_root_index(root: str):
                 summaries.append(json.load(f))
     summaries.sort(key=lambda s: s["created"])
     rows = [[f"<a href='{esc(s['name'])}/index.html'>{esc(s['name'])}</a>", str(s["kernels"]), str(s["fused"]),
-             f"{s['time_us']:.1f}" if s["time_us"] else ""] for s in summaries]
+             f"<a href='{esc(s['name'])}/index.html#cost'>" + (f"{s['time_us']:.1f}" if s["time_us"] else "not timed")
+             + "</a>" if s.get("steps") else ""] for s in summaries]
+    untimed = any(s.get("steps") and not s["time_us"] for s in summaries)
     body = _section("graphs", "Compiled graphs",
-                    _table(["graph", "kernels", "fused nodes", "kernel time (µs)"], rows) if rows
+                    _table(["graph", "kernels", "fused nodes", "time of its kernels and externs (µs)"], rows)
+                    + (f"<p class='muted'>{esc(NOT_PROFILED)}</p>" if untimed else "") if rows
                     else "<p class='muted'>No graph compiled yet.</p>")
     events = _read_events(root)
     items = "".join(f"<details><summary>{esc(header)}: {esc(text.splitlines()[0] if text else '')}</summary>"

@@ -344,6 +344,20 @@ def test_low_precision_division_by_a_single_value_rounds_once_as_cpu_eager(mode,
     assert_bitwise_equal(actual, fn(x, y))
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_low_precision_reduction_is_rounded_before_a_consumer_reads_it(dtype):
+    """A bf16/fp16 sum accumulates in float32 and eager rounds it to the dtype; a consumer fused into the same
+    kernel (here a conversion to float32) read the float32 accumulator instead (fuzz seed 144317: minimum's
+    bf16 gradient summed to a float32 0-dim input's shape, -1.4043 where eager and fp64 give -1.4062)."""
+    g = torch.Generator().manual_seed(0)
+    x = torch.cat([torch.tensor([[-0.416015625, -0.98828125]]), torch.randn(63, 2, generator=g)]).to(dtype)
+    fns = [lambda t: t.sum(1).float(), lambda t: t.sum(1, keepdim=True).float() * 3, lambda t: t.amax(1).float(),
+           lambda t: t.sum().double()]
+    with interpreter_rounds_bf16():
+        for fn in fns:
+            assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
+
+
 def interpreter_rounds_bf16():
     """The Triton interpreter's fp32 -> bf16 casts round to nearest even as a GPU's (the interpreter truncates)."""
     from kiln.tools.fuzz import interpreter_bf16_casts_round_to_nearest_even

@@ -217,6 +217,13 @@ class KernelWriter:
     def constant(self, value, dtype):
         return Value(self.spell_constant(value, dtype), dtype)
 
+    def reduction_result(self, p, value):
+        """A reduction's value in its own dtype: a bf16/fp16 sum accumulates in float32 and is rounded once, as
+        eager's result is, also where a consumer in the same kernel reads it (x.sum().float() kept the float32
+        sum: fuzz seed 144317, a bf16 gradient summed to a float32 0-dim input's shape)."""
+        dtype = p.node.buf.dtype
+        return self.to_dtype(value, dtype) if ir.dtype_is_low_precision(dtype) and value.dtype != dtype else value
+
     def to_dtype(self, x, dtype, src_dtype=None):
         if x.dtype == dtype:
             return x

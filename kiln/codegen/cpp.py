@@ -535,7 +535,7 @@ class CppKernel(KernelWriter):
                     for other in lane_accs[1:]:
                         header.line(REDUCTION_UPDATE[p.node.buf.node.reduction_type].format(
                             acc=acc, v=other[p.node.name][0]))
-                self.finish_value(p, acc)
+                self.finish_value(p, self.reduction_result(p, acc))
 
     def reduction_body(self, members, declarations, accs=None):
         """Runs members in self.scope (one lane's loop body) and updates their accumulators, which are

@@ -681,7 +681,7 @@ class TritonKernel(KernelWriter):
             for p in members:
                 value = self.run_body(p)
                 if p.node.is_reduction:
-                    self.finish_value(p, self.reduce_tile(p, value), full=False)
+                    self.finish_value(p, self.reduction_result(p, self.reduce_tile(p, value)), full=False)
                 else:
                     self.finish_value(p, value, full=True)
             return
@@ -695,7 +695,8 @@ class TritonKernel(KernelWriter):
                 self.finish_value(p, value, full=True)
         self.close()
         for p in reductions:
-            self.finish_value(p, self.reduce_tile(p, accs[p.node.name], looped=True), full=False)
+            self.finish_value(p, self.reduction_result(p, self.reduce_tile(p, accs[p.node.name], looped=True)),
+                              full=False)
 
     def open_row_loop(self):
         """A loop over the row in blocks of RBLOCK; its body is the new scope."""

@@ -777,12 +777,14 @@ def lower_div(out, a, b, rounding_mode=None):
     if rounding_mode is None:
         return pointwise_value(out, ops.truediv, a, b)
     compute = promoted(a, b)
-    # CPU eager divides by a single value (a scalar, a 0-dim or one-element tensor) in float32, with the value as
-    # it was given (a float32 0-dim tensor beside a bf16 one is not rounded), and rounds once
+    cpu = out.device.type == "cpu"
     single_divisor = not is_tensor(b) or ir.static_numel(b.sizes) == 1
-    if ir.dtype_is_low_precision(out.dtype) and (rounding_mode == "trunc" or out.device.type == "cpu") and not (
-            out.device.type == "cpu" and single_divisor):
-        # eager's bf16/fp16 kernels compute in the dtype (CUDA's floor division in float32, as kiln's helper)
+    # eager's bf16/fp16 kernels compute each step in the dtype: the CPU's floor and trunc division and CUDA's trunc
+    # (CUDA's floor division computes in float32, as kiln's helper). CPU eager divides by a single value (a scalar,
+    # a 0-dim or one-element tensor) in float32 instead, with the value as given (a float32 0-dim tensor beside a
+    # bf16 one is not rounded), and rounds once
+    in_the_dtype = (rounding_mode == "trunc" or cpu) and not (cpu and single_divisor)
+    if ir.dtype_is_low_precision(out.dtype) and in_the_dtype:
         op = functools.partial(floordiv_rounded if rounding_mode == "floor" else truncdiv_rounded, dtype=out.dtype)
     else:
         op = ops.floordiv if rounding_mode == "floor" else ops.truncdiv

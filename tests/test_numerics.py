@@ -358,6 +358,18 @@ def test_low_precision_reduction_is_rounded_before_a_consumer_reads_it(dtype):
             assert_bitwise_equal(kiln_compile(fn)(x), fn(x))
 
 
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.int8])
+def test_integer_abs_and_neg_wrap_at_the_minimum(dtype):
+    """abs and neg of the integer minimum wrap to it, as eager's; a clamp after them keeps its bounds. The C++
+    target negated in signed arithmetic, whose overflow is undefined: g++ took abs(x) >= 0 as given and dropped
+    clamp's lower bound (fuzz seed 151552: clamp(abs(inf.to(int32)), min=-2) gave INT_MIN)."""
+    info = torch.iinfo(dtype)
+    x = torch.tensor([info.min, info.min + 1, -7, 0, 5, info.max], dtype=dtype)
+    fn = lambda t: (t.abs(), -t, t.abs().clamp(min=-2, max=3), (-t).clamp(min=-5, max=3))  # noqa: E731
+    for actual, expected in zip(kiln_compile(fn)(x), fn(x)):
+        assert_bitwise_equal(actual, expected)
+
+
 def interpreter_rounds_bf16():
     """The Triton interpreter's fp32 -> bf16 casts round to nearest even as a GPU's (the interpreter truncates)."""
     from kiln.tools.fuzz import interpreter_bf16_casts_round_to_nearest_even

@@ -77,14 +77,14 @@ def report(args, dtype, autocast):
     fp64, eager, nudged = _references(module, inputs, args.train, autocast)
     rows = [{"i": i, "name": names[i] if i < len(names) else str(i), "scale": accuracy.rmse(ref, torch.zeros_like(ref)),
              "eager": accuracy.rmse(ref, e)} for i, (ref, e) in enumerate(zip(fp64, eager))]
-    for i, row in enumerate(rows):
-        row["eager_nudged_ratio"] = max(accuracy.rmse(fp64[i], run[i]) for run in nudged) / max(row["eager"], 1e-30)
+    for row, *per_run in zip(rows, *(ratios(fp64, eager, run) for run in nudged)):
+        row["eager_nudged_ratio"] = max(per_run)
     for backend in args.backends.split(","):
         torch._dynamo.reset()
         result = _make_step(_compile(module, backend), inputs, args.train, autocast)()
-        for row, ref, e, r in zip(rows, fp64, eager, result):
+        for row, ref, e, r, ratio in zip(rows, fp64, eager, result, ratios(fp64, eager, result)):
             row[backend] = accuracy.rmse(ref, r)
-            row[backend + "_ratio"] = row[backend] / max(row["eager"], 1e-30)
+            row[backend + "_ratio"] = ratio
             row[backend + "_error"] = accuracy.tensor_error(r, e, ref, nudged=[run[row["i"]] for run in nudged])
     first = args.backends.split(",")[0]
     for row in sorted(rows, key=lambda r: -r[first + "_ratio"])[:args.top]:

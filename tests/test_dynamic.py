@@ -108,6 +108,18 @@ def test_index_divided_by_a_symbolic_sum():
     assert delta["graphs_compiled"] == 1 and delta["fallback_ops"] == 0
 
 
+def test_power_of_a_symbolic_sum():
+    """A loop of (n + 1)**2 elements: the power was printed as n + 1 * n + 1, so the kernel wrote a few rows
+    and left the rest of the output unwritten (fuzz seed 164118, pad then minimum on int32)."""
+    fn = lambda x: F.pad(x, (0, 0, 1, 0, 1, 0), value=1.5) * 2  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    delta = StatsDelta()
+    for n in (3, 5, 6):
+        x = make_tensor((n, n, 4))
+        compare_results(compiled(x), fn(x), fn(x.double()), what=f"n {n}")
+    assert delta["graphs_compiled"] == 1 and delta["graphs_fallback"] == 0
+
+
 def test_float_scalar_of_a_symbolic_size():
     """x * (1 / n): a float computed from a size (it was truncated to an integer, giving 0)."""
     fn = lambda x: (x * (1 / x.shape[0]), x / (x.shape[1] * 0.5))  # noqa: E731

@@ -132,6 +132,22 @@ def make_inputs(f64=False, variant=0, device='cpu'):
     assert run_case(case, "aot_eager")["kind"] == "grad_wrong_values"
 
 
+def test_error_torch_raises_too_is_classified_as_aot_autograds():
+    # std's traced backward of one element under dynamic shapes divides a size hint by zero inside AOTAutograd
+    # (fuzz seed 160891): aot_eager raises the same error, so kiln under strict=True raising it is not kiln's
+    src = """import torch
+def fn(x0):
+    return (torch.std(x0[0::3], dim=0), )
+def make_inputs(f64=False, variant=0, device='cpu'):
+    x = torch.tensor([0.5, -1.0], dtype=torch.float64 if f64 else torch.bfloat16)
+    x.requires_grad_(True)
+    return [x], [x]
+"""
+    case = {"src": src, "dynamic": True, "twice": False}
+    assert run_case(case, "cpp")["kind"] == "artifact:aot_autograd"
+    assert run_case(case, "aot_eager")["kind"] == "raise:BackendCompilerFailed"
+
+
 def test_reference_computes_through_the_programs_own_casts():
     # log_softmax of x.to(bfloat16) (seed 64114): an fp64 reference that kept the program's cast computed in
     # bf16 as eager does, so eager's error read 0, and kiln's result, nearer the true value than eager's, failed

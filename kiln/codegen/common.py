@@ -8,6 +8,7 @@ import re
 import sympy
 import torch
 from sympy.printing.c import C99CodePrinter
+from sympy.printing.precedence import PRECEDENCE
 
 from torch.utils._sympy.functions import CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, TruncToInt
 
@@ -102,8 +103,8 @@ class IndexPrinter(C99CodePrinter):
 
     def _print_Pow(self, e):
         base, exp = e.args
-        if exp.is_Integer and exp > 0:
-            return "(" + " * ".join([self._print(base)] * int(exp)) + ")"
+        if exp.is_Integer and exp > 0:   # each factor parenthesized: (s0 + 1)**2 is not s0 + 1 * s0 + 1
+            return "(" + " * ".join([self.parenthesize(base, PRECEDENCE["Mul"])] * int(exp)) + ")"
         return super()._print_Pow(e)
 
     def _print_Integer(self, e):

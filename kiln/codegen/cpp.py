@@ -423,7 +423,7 @@ class CppKernel(KernelWriter):
                 self.reduction_loop(members, R)
             else:
                 self.pointwise_loop(members, R)
-        parallel = f"if({N} * {R} >= {PARALLEL_MIN_ELEMENTS})"
+        parallel = f"if(({N}) * ({R}) >= {PARALLEL_MIN_ELEMENTS})"
         lines = [f"// {k.name}: {', '.join(k.origins())}"]
         lines.append(f'extern "C" void {k.name}({self.signature()}) {{')
         if rows:
@@ -528,7 +528,7 @@ class CppKernel(KernelWriter):
             self.loop_scopes.add(self.scope)
             self.reduction_body(members, declarations, dict(lane_accs[0]))
             tail, self.scope = self.scope, header
-            self.loop(members, lane_accs[:1], [tail], R, start=f"{LANES} * {self.print_index(stretch)}")
+            self.loop(members, lane_accs[:1], [tail], R, start=self.print_index(LANES * stretch))
         combined = set()
         for p in members:
             if p.node.is_reduction:

@@ -359,13 +359,15 @@ def test_low_precision_reduction_is_rounded_before_a_consumer_reads_it(dtype):
 
 
 @pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.int8])
-def test_integer_abs_and_neg_wrap_at_the_minimum(dtype):
-    """abs and neg of the integer minimum wrap to it, as eager's; a clamp after them keeps its bounds. The C++
-    target negated in signed arithmetic, whose overflow is undefined: g++ took abs(x) >= 0 as given and dropped
-    clamp's lower bound (fuzz seed 151552: clamp(abs(inf.to(int32)), min=-2) gave INT_MIN)."""
+def test_signed_integer_overflow_wraps_as_eagers(dtype):
+    """Integer arithmetic past the type's range wraps, as eager's; comparisons and clamps after it see the wrapped
+    value. Signed overflow is undefined in C++, and g++ took it as impossible: abs(x) >= 0, so clamp(abs(x),
+    min=-2) dropped its lower bound (fuzz seed 151552: INT_MIN for abs(INT_MIN)); x + c > x folded to true;
+    (x * c) // c to x. The C++ target now builds with -fwrapv."""
     info = torch.iinfo(dtype)
-    x = torch.tensor([info.min, info.min + 1, -7, 0, 5, info.max], dtype=dtype)
-    fn = lambda t: (t.abs(), -t, t.abs().clamp(min=-2, max=3), (-t).clamp(min=-5, max=3))  # noqa: E731
+    x = torch.tensor([info.min, info.min + 1, -7, 0, 5, info.max // 3, info.max], dtype=dtype)
+    fn = lambda t: (t.abs(), -t, t.abs().clamp(min=-2, max=3), (-t).clamp(min=-5, max=3),  # noqa: E731
+                    (t + info.max) > t, (t - info.max) < t, (t * 4) // 4)
     for actual, expected in zip(kiln_compile(fn)(x), fn(x)):
         assert_bitwise_equal(actual, expected)
 

@@ -123,10 +123,7 @@ template <> constexpr bool kiln_is_float<double> = true;
 template <typename T> static inline bool kiln_isnan(T a) { return a != a; }
 template <typename T> static inline bool kiln_isinf(T a) { if constexpr (kiln_is_float<T>) { return __builtin_isinf(a); } else { return false; } }
 template <typename T> static inline bool kiln_signbit(T a) { if constexpr (kiln_is_float<T>) { return __builtin_signbit(a); } else { return a < 0; } }
-// an integer's negation in unsigned arithmetic, so that -INT_MIN wraps to INT_MIN as eager's does: signed overflow
-// is undefined, and g++ took abs(x) >= 0 as given (clamp(abs(x), min=-2) dropped its bound: fuzz seed 151552)
-template <typename T> static inline T kiln_neg(T a) { if constexpr (kiln_is_float<T>) { return -a; } else { return static_cast<T>(0ULL - static_cast<unsigned long long>(a)); } }
-template <typename T> static inline T kiln_abs(T a) { if constexpr (kiln_is_float<T>) { return __builtin_fabs(a); } else { return a < 0 ? kiln_neg(a) : a; } }
+template <typename T> static inline T kiln_abs(T a) { if constexpr (kiln_is_float<T>) { return __builtin_fabs(a); } else { return a < 0 ? -a : a; } }
 template <typename T> static inline T kiln_relu(T a) { return a < T(0) ? T(0) : a; }   // NaN stays NaN
 static inline int64_t kiln_imax(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t kiln_imin(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -236,7 +233,7 @@ CPP_OPS = {
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in ("maximum", "minimum", "floordiv", "truncdiv", "remainder", "fmod",
                                                  "pow", "lshift", "rshift")},
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in MATH2},
-    "neg": "kiln_neg({0})", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
+    "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
     "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / kiln_sqrt({0})",
     "round": "kiln_nearbyint({0})", "where": "{0} ? {1} : {2}",
     "rand": "kiln_rand({0}, {1})", "randn": "kiln_randn({0}, {1})",

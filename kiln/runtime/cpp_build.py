@@ -28,6 +28,9 @@ CXX = os.environ.get("CXX", "g++")
 FLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-std=c++17",
          # value-preserving: lets sqrt and friends vectorize without changing results
          "-fno-math-errno", "-fno-trapping-math",
+         # signed integers wrap, as eager's do: overflow is otherwise undefined, and g++ folded x + c > x to
+         # true and (x * c) / c to x
+         "-fwrapv",
          # no complete unrolling of constant-trip loops: it took half of a typical -O3 build (7x faster
          # builds), and the vectorized loops it would unroll are the same
          "--param=max-completely-peeled-insns=0",

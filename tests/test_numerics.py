@@ -363,11 +363,11 @@ def test_signed_integer_overflow_wraps_as_eagers(dtype):
     """Integer arithmetic past the type's range wraps, as eager's; comparisons and clamps after it see the wrapped
     value. Signed overflow is undefined in C++, and g++ took it as impossible: abs(x) >= 0, so clamp(abs(x),
     min=-2) dropped its lower bound (fuzz seed 151552: INT_MIN for abs(INT_MIN)); x + c > x folded to true;
-    (x * c) // c to x. The C++ target now builds with -fwrapv."""
+    (x * c) // c to x; x * x > 0 to true for INT64_MIN (seed 164993). The C++ target now builds with -fwrapv."""
     info = torch.iinfo(dtype)
     x = torch.tensor([info.min, info.min + 1, -7, 0, 5, info.max // 3, info.max], dtype=dtype)
     fn = lambda t: (t.abs(), -t, t.abs().clamp(min=-2, max=3), (-t).clamp(min=-5, max=3),  # noqa: E731
-                    (t + info.max) > t, (t - info.max) < t, (t * 4) // 4)
+                    (t + info.max) > t, (t - info.max) < t, (t * 4) // 4, torch.where(t.square() > 0, t.square(), t))
     for actual, expected in zip(kiln_compile(fn)(x), fn(x)):
         assert_bitwise_equal(actual, expected)
 

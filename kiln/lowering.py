@@ -284,14 +284,17 @@ class GraphLowering(torch.fx.Interpreter):
         position = {n: k for k, n in enumerate(self.module.graph.nodes)}
         # bases before their views, so that a view of another output is that output's buffer seen so
         for i in sorted(range(len(vals)), key=lambda i: position.get(vals[i], -1)):
-            self.graph_outputs[i] = self.view_of_output(vals[i], vals) or self.output_value(
-                args[0][i], vals[i], i >= saved_from, self.eager_output_strides.get(i))
+            eager_strides = self.eager_output_strides.get(i)
+            self.graph_outputs[i] = self.view_of_output(vals[i], vals, eager_strides) or self.output_value(
+                args[0][i], vals[i], i >= saved_from, eager_strides)
         return self.graph_outputs
 
-    def view_of_output(self, node, vals):
+    def view_of_output(self, node, vals, eager_strides=None):
         """node as a view of the buffer of an earlier output it is a view of (through view ops), as eager returns
-        y and y.t(): sharing storage, not as a copy; None where it is not one, or that output is not laid out
-        as traced (the view's traced strides would then read it wrongly)."""
+        y and y.t(): sharing storage, not as a copy; None where it is not one, where that output is not laid out
+        as traced (the view's traced strides would then read it wrongly), or where the view's traced strides
+        are not eager's (the base is a saved activation laid out as traced, where eager's differs: x.clone()
+        of a transposed x, then y[..., ::2] = 5, is traced row-major; y.t() must come back as eager's)."""
         base = node
         while isinstance(base, torch.fx.Node) and base.op == "call_function" and \
                 isinstance(base.target, torch._ops.OpOverload) and base.args and \
@@ -303,12 +306,13 @@ class GraphLowering(torch.fx.Interpreter):
         if base is node or not done or not isinstance(done[0], View) or not isinstance(node.meta.get("val"), torch.Tensor):
             return None
         base_view, base_meta, meta = done[0], base.meta["val"], node.meta["val"]
+        strides = [sym(st) for st in meta.stride()]
         if base_view.offset != 0 or base_meta.storage_offset() != 0 or \
                 base_view.strides != [sym(st) for st in base_meta.stride()] or \
-                StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()):
+                StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()) or \
+                eager_strides is not None and not same_strides([sym(st) for st in eager_strides], strides, meta.shape):
             return None
-        return View(base_view.buffer, [sym(n) for n in meta.shape], [sym(st) for st in meta.stride()],
-                    sym(meta.storage_offset()))
+        return View(base_view.buffer, [sym(n) for n in meta.shape], strides, sym(meta.storage_offset()))
 
     def output_value(self, value, node, saved, eager_strides=None):
         """The output laid out as eager's; a saved activation may keep kiln's layout (static, at offset 0)."""

@@ -50,6 +50,18 @@ def test_output_keeps_eager_layout_after_an_in_place_update(check, check_grad):
     check_grad(fn, torch.randn(4, 6).t().requires_grad_())
 
 
+
+def test_view_of_a_saved_output_keeps_eager_layout(check, check_grad):
+    """The same y, returned only as y.t() beside cumprod(y), which saves y for its backward: the saved y keeps
+    the traced row-major layout, so y.t() must not be returned as a view of it (strides (1, 4), where eager's
+    are (6, 1): fuzz seed 176565)."""
+    def fn(x):
+        y = x.clone()
+        y[..., ::2] = 5
+        return torch.cumprod(y, dim=1), y.t()
+    check(fn, torch.randn(4, 6).t())
+    check_grad(fn, torch.randn(4, 6).t().requires_grad_())
+
 def test_fused_qkv_attention_reads_q_k_v_in_place(stats_delta):
     """q, k and v are strided views of the qkv projection, as eager passes them: no kernel copies them (a
     dim of size 1 left over from the unbind had kept the slices from staying views)."""

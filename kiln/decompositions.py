@@ -38,6 +38,10 @@ BATCH_NORMS_WITH_SUMS = [aten.native_batch_norm.default, aten._native_batch_norm
                          aten._native_batch_norm_legit.no_stats, aten._native_batch_norm_legit_functional.default,
                          aten._batch_norm_with_update_functional.default, aten.native_batch_norm_backward.default]
 
+FORWARD_BATCH_NORMS = [aten.native_batch_norm.default, aten._native_batch_norm_legit.default,
+                       aten._native_batch_norm_legit.no_stats, aten._native_batch_norm_legit_functional.default,
+                       aten._batch_norm_with_update_functional.default, aten._native_batch_norm_legit_no_training.default]
+
 
 def kiln_decompositions():
     return dict(_tagged_table())
@@ -78,6 +82,8 @@ def _table():
     # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives
     # wrong gradients. The op and its backward stay library calls (lowering.EXTERNS).
     table.pop(aten._scaled_dot_product_flash_attention_for_cpu.default, None)
+    for op in FORWARD_BATCH_NORMS:
+        table[op] = _folded_on_cpu(op, table[op])
     for op, running_mean_out in ((aten._native_batch_norm_legit_functional.default, 3),
                                  (aten._batch_norm_with_update_functional.default, 4)):
         table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
@@ -109,6 +115,36 @@ def _float64_on_cpu(decomposition):
         wide = lambda t: t.double() if isinstance(t, torch.Tensor) and t.dtype == torch.float32 else t  # noqa: E731
         outs = decomposition(wide(first), *map(wide, rest), **{k: wide(v) for k, v in kwargs.items()})
         return tuple(o.float() if isinstance(o, torch.Tensor) and o.dtype == torch.float64 else o for o in outs)
+    return norm
+
+
+def _folded_on_cpu(op, decomposition):
+    """A batch norm's output on the CPU as ATen's CPU kernel computes it: the statistics folded into one scale
+    and shift per channel, x * alpha + beta with alpha = weight * invstd and beta = bias - mean * alpha. The
+    decomposition's (x - mean) * invstd * weight + bias is the same value up to rounding, but not where the
+    parameters are not finite: an infinite weight gives eager NaN (-inf + inf) where it gave -inf, and an argmax
+    over the channels picked another one (fuzz seed 172806). CUDA eager computes as the decomposition does.
+    The statistics are the batch's in training (the decomposition's, taken in its computation dtype: CPU eager
+    returns a bf16 input's rounded to bf16), the running ones in eval mode."""
+    names = [a.name for a in op._schema.arguments]
+
+    def norm(input, *rest, **kwargs):
+        if input.device.type != "cpu":
+            return decomposition(input, *rest, **kwargs)
+        a = {**dict(zip(names[1:], rest)), **kwargs}
+        acc = torch._prims_common.get_computation_dtype(input.dtype)
+        outs = list(decomposition(input.to(acc), *rest, **kwargs))
+        if a.get("training", op != aten._native_batch_norm_legit_no_training.default):
+            mean, invstd = outs[1], outs[2]
+        else:
+            mean, invstd = a["running_mean"].to(acc), 1 / torch.sqrt(a["running_var"].to(acc) + a["eps"])
+        weight, bias = a["weight"], a["bias"]
+        alpha = invstd if weight is None else invstd * weight.to(acc)
+        beta = (0 if bias is None else bias.to(acc)) - mean * alpha
+        channels = [1, -1] + [1] * (input.dim() - 2)
+        outs[0] = (input.to(acc) * alpha.view(channels) + beta.view(channels)).to(input.dtype)
+        outs[1], outs[2] = outs[1].to(input.dtype), outs[2].to(input.dtype)   # as the decomposition of the input's
+        return tuple(outs)
     return norm
 
 

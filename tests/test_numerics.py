@@ -406,6 +406,23 @@ def test_layer_norm_of_a_constant_row_is_positive_zero():
         assert_bitwise_equal(kiln_compile(fn)(x, w), fn(x, w))
 
 
+
+@pytest.mark.parametrize("training", [False, True], ids=["eval", "train"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_batch_norm_of_non_finite_parameters_as_cpu_eager(training, dtype):
+    """CPU eager folds a batch norm into x * alpha + beta per channel (alpha = weight * invstd, beta = bias -
+    mean * alpha): an infinite weight makes it NaN where (x - mean) * invstd * weight is +-inf, and the argmax
+    over channels picked another one (fuzz seed 172806)."""
+    x = torch.tensor([[[-1.9, 0.7, 0.2, 3.0]], [[2.0, 1.5, 4.0, -0.5]]]).permute(1, 0, 2).contiguous().to(dtype)
+    mean, var = torch.tensor([-0.2, -0.3]), torch.tensor([0.5, 2.0])
+    w, b = torch.tensor([INF, 1.1]), torch.tensor([0.5, -INF])
+    fn = lambda x: F.batch_norm(x, mean, var, w, b, training=training)  # noqa: E731
+    actual, expected = kiln_compile(fn)(x), fn(x)
+    assert torch.equal(actual.isnan(), expected.isnan()), f"\n{actual}\n{expected}"
+    torch.testing.assert_close(actual, expected, equal_nan=True)
+    torch._dynamo.reset()
+    assert torch.equal(kiln_compile(lambda x: fn(x).argmax(1))(x), fn(x).argmax(1))
+
 @cpp_only   # on a GPU, eager divides by zero without an error; the interpreter computes with numpy
 @pytest.mark.parametrize("fn", [torch.floor_divide, lambda a, b: torch.div(a, b, rounding_mode="trunc"),
                                 torch.remainder, torch.fmod, lambda a, b: (a + 1) // b.abs()],

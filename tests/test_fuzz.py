@@ -3,7 +3,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from kiln.tools.fuzz import Worker, campaign, case_of, drop_op, main, repro, run_case, shrink
+from kiln.tools.accuracy import NUDGED_RUNS
+from kiln.tools.fuzz import Worker, _run_case, campaign, case_of, drop_op, main, repro, run_case, shrink
 from kiln.tools.fuzz_gen import NAN_GRAD_BY_POSITION, generate, outputs, render
 
 # Known, not-yet-fixed bug classes kept out of the CI budget: regexes over "target|op:dtype|kind" signatures.
@@ -147,6 +148,35 @@ def make_inputs(f64=False, variant=0, device='cpu'):
     assert run_case(case, "cpp")["kind"] == "artifact:aot_autograd"
     assert run_case(case, "aot_eager")["kind"] == "raise:BackendCompilerFailed"
 
+
+
+ONE_ULP_OF_1024 = """
+def make_inputs(f64=False, variant=0, device='cpu'):
+    x = torch.arange(1, 65, dtype=torch.float64 if f64 else torch.float32) / 8192   # multiples of ulp(1024)
+    return [], [x]
+"""
+
+
+def test_ill_conditioned_output_is_classified_and_a_wrong_one_is_not():
+    # (x + 1024 - 1024 - x) * 1e8 is rounding amplified: 0 in fp64 and in eager's run on these x, ~0.04 from fp64
+    # one ulp away. The "compiled" program computes one ulp away, as a compiler rounding otherwise would: it fails
+    # the plain rule, and passes once eager's nudged runs count (fuzz seed 187733, a layer norm's gradient over
+    # rows of identical values). A well-conditioned output off by 1e-3 fails with them too.
+    ill = """import torch
+def fn(x0):
+    if torch.compiler.is_compiling():
+        x0 = torch.nextafter(x0, x0 + 1)
+    return ((x0 + 1024 - 1024 - x0) * 1e8, )
+""" + ONE_ULP_OF_1024
+    wrong = """import torch
+def fn(x0):
+    return (x0 * 2 + (1e-3 if torch.compiler.is_compiling() else 0), )
+""" + ONE_ULP_OF_1024
+    ill, wrong = ({"src": src, "dynamic": None, "twice": False} for src in (ill, wrong))
+    assert _run_case(ill, "cpp")["kind"] == "output_wrong_values"
+    assert run_case(ill, "cpp")["kind"] == "artifact:ill_conditioned"
+    assert _run_case(wrong, "cpp", nudged_runs=NUDGED_RUNS)["kind"] == "output_wrong_values"
+    assert run_case(wrong, "cpp")["kind"] != "artifact:ill_conditioned"
 
 def test_reference_computes_through_the_programs_own_casts():
     # log_softmax of x.to(bfloat16) (seed 64114): an fp64 reference that kept the program's cast computed in

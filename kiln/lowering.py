@@ -244,7 +244,9 @@ class GraphLowering(torch.fx.Interpreter):
             first_new = len(self.buffers)
             result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
             if result is not NotImplemented:
-                return tag_origins(result, target, args, self.buffers[first_new:])
+                # named by the op the user's graph had before decomposition (batch_norm, not its add and rsqrt)
+                source = self.current_node.meta.get("original_aten") or target
+                return tag_origins(result, source, args, self.buffers[first_new:])
         return self.fallback(target, args, kwargs)
 
     def float_scalar(self, x):
@@ -542,11 +544,12 @@ def meta_strides(meta, sizes):
 
 
 def tag_origins(result, target, args, new_buffers):
-    """Values and buffers remember the ATen ops inlined into them, to name kernels and explain them."""
+    """Values and buffers remember the ATen ops (target) inlined into them, to name kernels and explain them."""
     lazies = [a for a in args if isinstance(a, Lazy) and a.origins]
     name = getattr(getattr(target, "overloadpacket", None), "__name__", str(target))
-    if isinstance(result, Lazy):
-        result.origins = tuple(dict.fromkeys([o for a in lazies for o in a.origins] + list(result.origins) + [name]))
+    for value in result if isinstance(result, (list, tuple)) else [result]:   # max_pool's values and indices too
+        if isinstance(value, Lazy):
+            value.origins = tuple(dict.fromkeys([o for a in lazies for o in a.origins] + list(value.origins) + [name]))
     unnamed = [b for b in new_buffers if isinstance(b, ir.ComputedBuffer) and not b.origins]
     arg_reads = [(a, reads_of(a)) for a in lazies] if unnamed else []
     for b in unnamed:

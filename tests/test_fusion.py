@@ -248,3 +248,15 @@ def test_dead_buffer_is_not_held_across_a_library_call(tmp_path):
         compare_results(compiled(*args), fn(*args))
     wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
     assert "reuses a dead buffer" not in wrapper, wrapper
+
+
+def test_kernels_are_named_after_the_ops_before_decomposition(tmp_path):
+    """A batch norm, ReLU and max-pool after a convolution are one kernel, named after those three ops (the
+    batch norm's, not its decomposition's add, sqrt and mul; the pool's values were named "pointwise")."""
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
+                                torch.nn.MaxPool2d(2)).eval()
+    x = make_tensor((2, 3, 10, 10))
+    with torch.no_grad():
+        compare_results(kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})(x), model(x))
+    (name,) = [p.stem for p in tmp_path.glob("*/kernel*") if p.suffix in (".cpp", ".py")]
+    assert name.endswith("_native_batch_norm_legit_no_training_relu_max_pool2d_with_indices"), name

@@ -411,7 +411,12 @@ def step_reads(step):
     return step.reads() if isinstance(step, ir.ExternKernel) else {r for n in step.nodes for r in n.reads}
 
 
+NAME_OPS_CHARS = 80   # a kernel's name is a file name in the trace: ATen names run long (with no cap, past 255)
+
+
 def kernel_name(labels, kernel):
-    """kernel<its step number(s)>_<the first ops it computes>."""
-    ops_seen = list(dict.fromkeys(str(o).split(".")[-1].strip("_") for o in kernel.origins()))
-    return f"kernel{'_'.join(map(str, labels))}_" + "_".join(ops_seen[:4]).replace("-", "_")
+    """kernel<its step number(s)>_<the first ops it computes, up to 4 and NAME_OPS_CHARS characters>."""
+    ops_seen = list(dict.fromkeys(str(o).split(".")[-1].strip("_") for o in kernel.origins()))[:4]
+    while len(ops_seen) > 1 and len("_".join(ops_seen)) > NAME_OPS_CHARS:
+        ops_seen.pop()
+    return f"kernel{'_'.join(map(str, labels))}_" + "_".join(ops_seen)[:NAME_OPS_CHARS].replace("-", "_")

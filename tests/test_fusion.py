@@ -260,3 +260,20 @@ def test_kernels_are_named_after_the_ops_before_decomposition(tmp_path):
         compare_results(kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})(x), model(x))
     (name,) = [p.stem for p in tmp_path.glob("*/kernel*") if p.suffix in (".cpp", ".py")]
     assert name.endswith("_native_batch_norm_legit_no_training_relu_max_pool2d_with_indices"), name
+
+
+def test_kernel_names_stay_short_enough_for_file_names():
+    """Named after the ops before decomposition, a kernel's name could run past 255 characters, and it is a
+    file name in the trace: the ops part keeps whole names while they fit NAME_OPS_CHARS, else is cut."""
+    from kiln.scheduler import NAME_OPS_CHARS, kernel_name
+
+    class Kernel:
+        def __init__(self, ops):
+            self.ops = ops
+
+        def origins(self):
+            return self.ops
+    long = ["_scaled_dot_product_efficient_attention_backward", "_native_batch_norm_legit_no_training", "add"]
+    assert kernel_name([7], Kernel(long)) == "kernel7_scaled_dot_product_efficient_attention_backward"
+    assert kernel_name([7], Kernel(["relu", "add"])) == "kernel7_relu_add"
+    assert len(kernel_name([7], Kernel(["x" * 300]))) == len("kernel7_") + NAME_OPS_CHARS

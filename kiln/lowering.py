@@ -2250,19 +2250,23 @@ def channels_last_strides(sizes):
     return [h * w * c, sympy.Integer(1), w * c, c]
 
 
-CHANNELS_LAST_DEVICES = {"cuda"}
+# device -> whether its training forwards run convolutions channels-last too (inference graphs always do).
+# cuDNN and oneDNN both run NHWC fastest. On the CPU, kiln's inference went 1.06-1.62x faster on the quick conv
+# models (bench/NOTES.md 36); its training steps moved by 0.97-1.15x, so they keep eager's layout.
+CHANNELS_LAST_DEVICES = {"cuda": True, "cpu": False}
 
 
 def runs_channels_last(g, out):
     """Whether a convolution with this output runs channels-last in graph g."""
-    return isinstance(out, torch.Tensor) and (g.inference or g.saved_from is not None) and \
-        out.device.type in CHANNELS_LAST_DEVICES and out.dim() == 4 and out.dtype != torch.float64
+    return isinstance(out, torch.Tensor) and out.device.type in CHANNELS_LAST_DEVICES and \
+        (g.inference or g.saved_from is not None and CHANNELS_LAST_DEVICES[out.device.type]) and \
+        out.dim() == 4 and out.dtype != torch.float64
 
 
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, *args):
     """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
-    (its NCHW kernels transpose internally). The input and weight copies fuse into their producers;
+    (its NCHW kernels transpose internally); on the CPU, inference graphs do (oneDNN's). The input and weight copies fuse into their producers;
     consumers of the output write eager's layout, and activations saved for the backward keep
     channels-last (the forward reports their strides). Backward graphs keep the traced layouts.
     A graph input (an image) is read as the caller laid it out: a channels-last copy of it would be one

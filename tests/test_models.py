@@ -68,19 +68,25 @@ def test_resnet_block_eval():
     check_module("resnet_block", tol=(2e-4, 2e-4))
 
 
-def test_resnet_block_eval_channels_last_convs(monkeypatch):
-    """Inference graphs run convolutions channels-last on the GPU; here on the CPU, to test the layout
-    plumbing: the copy into channels-last, the conv's channels-last output, eager's layout at the end."""
-    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+def test_resnet_block_eval_channels_last_convs(tmp_path):
+    """Inference graphs run convolutions channels-last, on the CPU too (oneDNN's fast layout): the copy into
+    channels-last, the conv's channels-last output, eager's layout at the end. The first reads the graph's
+    input as the caller laid it out."""
+    model, inputs = workload("resnet_block", False)
     delta = StatsDelta()
-    out = check_module("resnet_block", tol=(2e-4, 2e-4))
+    with torch.no_grad():
+        out = kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})(*inputs)
+        compare_results(out, model(*inputs), copy.deepcopy(model).double()(*[x.double() for x in inputs]),
+                        (2e-4, 2e-4))
     assert out.is_contiguous() and delta["extern_calls"] == 2 and delta["graphs_fallback"] == 0
+    wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
+    assert wrapper.count("convolution.default (channels-last)") == 1, wrapper
 
 
 def test_resnet_block_train_channels_last_convs(monkeypatch):
     """Forward graphs run convolutions channels-last too: the activations saved for the backward stay
     channels-last, and the backward graph is compiled for those strides (reported to AOTAutograd)."""
-    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
     test_resnet_block_train("resnet_block")
 
 
@@ -164,7 +170,7 @@ def test_conv_input_saved_for_backward_is_stored_once(monkeypatch, tmp_path):
     """relu(bn(conv(x))) feeds the next convolution and is saved for the backward: it is stored once, in the
     channels-last layout that convolution runs in. Stored as eager lays it out and copied for the
     convolution, both copies were saved (ResNet-18's training step peaked 33% above eager's)."""
-    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
                                 torch.nn.Conv2d(8, 4, 3, padding=1))
     x = torch.randn(2, 3, 6, 6, requires_grad=True)
@@ -192,7 +198,7 @@ def test_backward_lets_go_of_each_saved_activation_after_its_last_use(tmp_path):
 def test_conv1d_where_convolutions_run_channels_last(monkeypatch):
     """Whisper's audio stem: a 1-D convolution of a graph input, where 2-D ones run channels-last (the
     check of the caller's layout assumed four dims)."""
-    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu", "cuda"})
+    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
     conv = torch.nn.Conv1d(4, 8, 3, padding=1)
     x = torch.randn(2, 4, 10)
     with torch.no_grad():

@@ -33,14 +33,13 @@ COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, ate
             aten.adaptive_max_pool3d, aten.tril_indices, aten.triu_indices]
 
 
+# the forward batch norms, for _folded_on_cpu: those that may normalize by the batch's statistics, and the eval one
+BATCH_STATS_NORMS = [aten.native_batch_norm.default, aten._native_batch_norm_legit.default,
+                     aten._native_batch_norm_legit.no_stats, aten._native_batch_norm_legit_functional.default,
+                     aten._batch_norm_with_update_functional.default]
+FORWARD_BATCH_NORMS = BATCH_STATS_NORMS + [aten._native_batch_norm_legit_no_training.default]
 # batch norms that sum over the batch (training, and the backward), for _float64_on_cpu
-BATCH_NORMS_WITH_SUMS = [aten.native_batch_norm.default, aten._native_batch_norm_legit.default,
-                         aten._native_batch_norm_legit.no_stats, aten._native_batch_norm_legit_functional.default,
-                         aten._batch_norm_with_update_functional.default, aten.native_batch_norm_backward.default]
-
-FORWARD_BATCH_NORMS = [aten.native_batch_norm.default, aten._native_batch_norm_legit.default,
-                       aten._native_batch_norm_legit.no_stats, aten._native_batch_norm_legit_functional.default,
-                       aten._batch_norm_with_update_functional.default, aten._native_batch_norm_legit_no_training.default]
+BATCH_NORMS_WITH_SUMS = BATCH_STATS_NORMS + [aten.native_batch_norm_backward.default]
 
 
 def kiln_decompositions():

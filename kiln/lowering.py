@@ -2266,9 +2266,9 @@ def runs_channels_last(g, out):
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, *args):
     """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
-    (its NCHW kernels transpose internally); on the CPU, inference graphs do (oneDNN's). The input and weight copies fuse into their producers;
-    consumers of the output write eager's layout, and activations saved for the backward keep
-    channels-last (the forward reports their strides). Backward graphs keep the traced layouts.
+    (its NCHW kernels transpose internally); on the CPU, inference graphs do (oneDNN's). The input and weight
+    copies fuse into their producers; consumers of the output write eager's layout, and activations saved for
+    the backward keep channels-last (the forward reports their strides). Backward graphs keep the traced layouts.
     A graph input (an image) is read as the caller laid it out: a channels-last copy of it would be one
     more pass over it, and a second copy held beside cuDNN's workspace at the stem (DeiT's bf16 inference
     peaked there, 9 MiB above eager)."""

@@ -161,12 +161,12 @@ def _run_case(case, target, nudged_runs=0):
         except Exception as e:  # noqa: BLE001
             last = traceback.format_exception_only(type(e), e)[-1].strip()
             return {"kind": f"raise:{type(e).__name__}", "detail": last[:600], "output": None}
+        detached = lambda t: [t.detach() if t is not None else None]  # noqa: E731 (one tensor as accuracy_error's list)
         for k, (what, res, ref, ref64) in enumerate((("output", result, eager, fp64),
                                                      ("grad", grads, eager_grads, fp64_grads))):
             if len(res) != len(ref):
                 return {"kind": f"{what}_count", "detail": f"{len(res)} vs eager's {len(ref)}", "output": None}
             for i, (r, e, e64) in enumerate(zip(res, ref, ref64)):
-                detached = lambda t: [t.detach() if t is not None else None]  # noqa: E731
                 error = accuracy_error(detached(r), detached(e), detached(e64),
                                        nudged=[detached(run[k][i]) for run in nudged])
                 if error:

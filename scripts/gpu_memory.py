@@ -1,16 +1,17 @@
-"""Peak CUDA memory of eager, Inductor and kiln on real models, and what kiln holds at its peak.
+"""Peak CUDA memory of eager, Inductor and kiln on real models, and what each holds at its peak.
 
     PYTHONPATH=. python3 scripts/gpu_memory.py --out DIR [--models vit_base,deit_tiny,...] [--train]
 
 --models takes the timm short names below or any model of the suite (vit, bert, bart, ...).
 
 Peak memory is max_memory_allocated during one step, above what was allocated before it (the inputs and
-parameters). For kiln, the CUDA allocator's history is replayed to the peak, and the blocks live there are
-listed by size with the line of the generated wrapper (or of torch) that allocated them; the wrappers are
-written next to the results, so that each line can be read.
+parameters). For each backend, the CUDA allocator's history is replayed to the peak, and the blocks live there
+are listed by size with the line that allocated them (kiln's wrapper, Inductor's output code, or else the
+model's own line), beside the allocation that reached the peak. kiln's wrappers are saved with the results.
 """
 import argparse
 import json
+import linecache
 import os
 import sys
 import time
@@ -78,7 +79,7 @@ def live_at_peak(step):
     snap = torch.cuda.memory._snapshot()
     torch.cuda.memory._record_memory_history(enabled=None)
     events = [e for trace in snap["device_traces"] for e in trace]
-    live, total, best, best_live = {}, 0, -1, {}
+    live, total, best, best_live, peak_event = {}, 0, -1, {}, None
     for e in events:
         if e["action"] == "alloc":
             live[e["addr"]] = e
@@ -86,19 +87,20 @@ def live_at_peak(step):
         elif e["action"] in ("free_requested",) and e["addr"] in live:
             total -= live.pop(e["addr"])["size"]
         if total > best:
-            best, best_live = total, dict(live)
+            best, best_live, peak_event = total, dict(live), e
 
     def where(e):
         frames = e.get("frames") or []
-        for f in frames:
-            if "kiln wrapper" in f["filename"]:
-                return f"{f['filename']}:{f['line']}"
+        for f in frames:   # a compiler's generated code: kiln's wrapper, Inductor's output code
+            if "kiln wrapper" in f["filename"] or "torchinductor" in f["filename"]:
+                line = linecache.getline(f["filename"], f["line"]).strip()
+                return f"{os.path.basename(f['filename'])}:{f['line']} {line}"
         for f in frames:   # eager's: the model's own line
             if "/torch/" not in f["filename"] and "python3." not in f["filename"]:
                 return f"{f['filename'].split('site-packages/')[-1]}:{f['line']} {f['name']}"
         return frames[0]["filename"] + ":" + str(frames[0]["line"]) if frames else "?"
     rows = sorted(((e["size"] / 2 ** 20, where(e)) for e in best_live.values()), reverse=True)
-    return best / 2 ** 20, rows[:25]
+    return best / 2 ** 20, rows[:25], where(peak_event) if peak_event else "?"
 
 
 def main():
@@ -134,21 +136,24 @@ def main():
                 if after_forward is not None:
                     row[f"{backend}_after_forward"] = round(after_forward, 1)
                 model.zero_grad(set_to_none=True)
-                if backend in ("eager", "kiln"):
-                    row[f"{backend}_replayed_peak"], row[f"{backend}_live"] = live_at_peak(step)
-                    model.zero_grad(set_to_none=True)
+                row[f"{backend}_replayed_peak"], row[f"{backend}_live"], row[f"{backend}_peak_at"] = \
+                    live_at_peak(step)
+                model.zero_grad(set_to_none=True)
+                del f, step
+                torch.cuda.empty_cache()   # (this process shares the GPU with others)
             row["wrappers"] = {d: open(os.path.join(trace, d, "wrapper.py")).read()
                                for d in sorted(os.listdir(trace)) if os.path.exists(os.path.join(trace, d, "wrapper.py"))}
         except Exception as e:   # one model's failure is a row
             row["error"] = f"{type(e).__name__}: {str(e)[:300]}"
         results.append(row)
         print(json.dumps({k: v for k, v in row.items() if not k.endswith("_live") and k != "wrappers"}), flush=True)
-        for backend in ("eager", "kiln"):
-            for mib, where in row.get(f"{backend}_live", [])[:6]:
+        for backend in ("eager", "inductor", "kiln"):
+            print(f"  {backend} peak reached at {row.get(f'{backend}_peak_at')}")
+            for mib, where in row.get(f"{backend}_live", [])[:8]:
                 print(f"    {backend} {mib:8.1f} MiB  {where}")
         sys.stdout.flush()
-    with open(os.path.join(a.out, f"memory{'_train' if a.train else ''}.json"), "w") as fh:
-        json.dump(results, fh, indent=1)
+        with open(os.path.join(a.out, f"memory{'_train' if a.train else ''}.json"), "w") as fh:   # after each model
+            json.dump(results, fh, indent=1)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ def run_model(name, a):
     inputs = w.make_inputs(device, dtype, size)
     with accuracy.exact_float32():   # (TF32 off: see kiln.tools.accuracy)
         fp64, eager, nudged = _references(module, inputs, train, autocast)
+    if device == "cuda":
+        torch.cuda.empty_cache()   # the fp64 model's memory goes back to the jobs running beside this one
     row = {"model": name, "mode": f"{'train' if train else 'inference'} {'amp-bf16' if autocast else str(dtype)[6:]}"}
     steps = {"eager": _make_step(copy.deepcopy(module), inputs, train, autocast)}
     row["eager_peak_mib"] = (_peak_memory(steps["eager"], device) or 0) / 2 ** 20

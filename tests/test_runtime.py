@@ -3,6 +3,7 @@ libraries back, and failures inside kiln that make a graph run eagerly (issue 24
 import gc
 import glob
 import hashlib
+import linecache
 import logging
 import os
 import subprocess
@@ -106,6 +107,29 @@ def test_reset_unloads_kernel_libraries(tmp_path):
     torch._dynamo.reset()
     gc.collect()
     assert not loaded & mapped_kiln_libraries()
+
+
+def test_wrapper_lines_are_readable_while_the_wrapper_lives():
+    """Tracebacks, profilers and memory snapshots read the generated wrapper's lines through linecache."""
+    torch._dynamo.reset()
+    seen = {}
+
+    def profile(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_filename.startswith("<kiln wrapper"):
+            seen[code.co_filename] = linecache.getline(code.co_filename, code.co_firstlineno)
+    f = kiln.compile(lambda x: (x.cos() + 1).relu(), options={"strict": True})
+    sys.setprofile(profile)
+    try:
+        f(torch.randn(8))
+    finally:
+        sys.setprofile(None)
+    [(filename, line)] = seen.items()
+    assert line.startswith("def call("), line
+    del f
+    torch._dynamo.reset()
+    gc.collect()
+    assert filename not in linecache.cache
 
 
 def test_shared_library_stays_loaded_while_a_graph_uses_it(tmp_path):

@@ -1,5 +1,8 @@
 """Turns a scheduled graph into a callable: kernel source for the target, its build, and the wrapper."""
 import dataclasses
+import itertools
+import linecache
+import weakref
 
 import sympy
 
@@ -10,6 +13,7 @@ from kiln.runtime.wrapper import WrapperCode
 from kiln.scheduler import Kernel
 
 output_code_log = output_code_logger()
+wrapper_numbers = itertools.count()
 
 
 @dataclasses.dataclass
@@ -72,7 +76,11 @@ def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, coun
     source = f"# kiln wrapper for {name}\n" + code.generate()
     trace.stage("wrapper", source)
     scope = dict(code.globals, **kernel_fns)
-    exec(compile(source, f"<kiln wrapper {name}>", "exec"), scope)
+    filename = f"<kiln wrapper {name} #{next(wrapper_numbers)}>"
+    exec(compile(source, filename, "exec"), scope)
+    # Tracebacks, profilers and CUDA memory snapshots show the wrapper's lines while the wrapper lives
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    weakref.finalize(scope["call"], linecache.cache.pop, filename, None)
     output_code_log.debug("kiln output code for %s:\n# kernels (%s)\n%s\n%s", name, ext.lstrip(".") or "none",
                           kernel_source, source)
     return CompiledModule(scope["call"], count, source, kernel_source)

@@ -40,14 +40,55 @@ def restrided(t, sizes, strides):
 
 
 def reads_only_where_written(kernel, out, src):
-    """Whether kernel may write out over src: one pointwise node stores out, it is the only one that reads
-    src, and it reads src only at the element it writes, so every element is read before it is overwritten."""
-    writer = next((n for n in kernel.nodes if n.name == out), None)
-    if writer is None or src not in writer.reads or writer.is_reduction or writer.scatter or writer.scan or \
-            writer.writes_into or any(src in n.reads for n in kernel.nodes if n is not writer):
+    """Whether kernel may write out over src: each element of src is read only at the element of out stored
+    over it (same memory offset), before that store, by the node that stores out or by pointwise nodes whose
+    values flow into it. So the program that overwrites an element has read it first, and no other program
+    reads it. (A GELU or SwiGLU over a matmul's output is fused with the views around it: the node that
+    reads src is then the view's producer, not the stored view.)"""
+    produced = kernel.produced()
+    writer = produced.get(out)
+    if writer is None or writer.node.is_reduction or writer.node.scatter or writer.node.scan or \
+            writer.node.writes_into:
         return False
-    a = writer.buf.analysis
-    return all(sympy.expand(index - a.store_index) == 0 for name, index in a.loads if name == src)
+    feeding, todo = set(), [out]
+    while todo:
+        for r in produced[todo.pop()].node.reads:
+            if r in produced and r not in feeding:
+                feeding.add(r)
+                todo.append(r)
+    store = writer.remap()(writer.node.buf.analysis.store_index)
+    readers = [p for p in kernel.placements if src in p.node.reads]
+    for p in readers:
+        n = p.node
+        if (p is not writer and n.name not in feeding) or n.is_reduction or n.scatter or n.scan or \
+                (p.level, p.segment) != (writer.level, writer.segment):
+            return False
+        remap = p.remap()
+        if any(sympy.expand(remap(index) - store) != 0 for name, index in n.buf.analysis.loads if name == src):
+            return False
+    return bool(readers)
+
+
+def fills_its_memory(lay):
+    """Whether a static layout's elements are exactly the memory its numel spans (dense, no overlap)."""
+    dims = sorted((int(st), int(sz)) for sz, st in zip(lay.sizes, lay.strides) if sz != 1)
+    span = 1
+    for stride, size in dims:
+        if stride != span:
+            return False
+        span *= size
+    return True
+
+
+def same_memory(a, b):
+    """Whether a buffer of layout b can take over a's memory: the same layout, or two dense layouts of as many
+    elements (a matmul's [rows, n] output and the [batch, tokens, n] view its GELU stores)."""
+    if WrapperCode.layout_key(a) == WrapperCode.layout_key(b):
+        return True
+    if (a.dtype, a.device) != (b.dtype, b.device) or not all(
+            isinstance(e, (int, sympy.Integer)) for e in (*a.sizes, *a.strides, *b.sizes, *b.strides)):
+        return False
+    return ir.product(a.sizes) == ir.product(b.sizes) and fills_its_memory(a) and fills_its_memory(b)
 
 
 def index_assert_message(graph, sites):
@@ -132,7 +173,9 @@ class WrapperCode:
                 if buf.name in reuse:
                     w(f"    {buf.name} = {reuse[buf.name]}; del {reuse[buf.name]}  # reuses a dead buffer")
                 elif buf.name in in_place:
-                    w(f"    {buf.name} = {in_place[buf.name]}  # written over {in_place[buf.name]}, which dies here")
+                    over = in_place[buf.name]
+                    w(f"    {buf.name} = {self.tensor(over, buf.layout.sizes, buf.layout.strides, 0)}  "
+                      f"# written over {over.name}, which dies here")
                 else:
                     w(f"    {buf.name} = {self.allocation(buf.layout)}")
             if isinstance(step, Kernel):
@@ -185,8 +228,9 @@ class WrapperCode:
         return f"_empty_{device.type}({self.shape(lay.sizes)}, {self.shape(lay.strides)}, {lay.dtype})"
 
     def plan_memory(self):
-        """Which allocations take over a dead buffer of the same layout (reuse), which are written over a
-        buffer that dies in the very kernel that writes them (in_place), and what to free after each step.
+        """Which allocations take over a dead buffer of the same layout (reuse), which are written over the
+        memory of a buffer that dies in the very kernel that writes them (in_place: name to the dying buffer),
+        and what to free after each step.
 
         Freeing at last use keeps peak memory at or under eager's; writing in place keeps it under, where
         eager holds an op's input and output at once (a GELU's). A dead buffer waits for reuse only until
@@ -222,10 +266,10 @@ class WrapperCode:
                     reuse[buf.name] = pool.pop()
                     dead_after[last[reuse[buf.name]]].discard(reuse[buf.name])
                     continue
-                over = next((n for n in sorted(dying) if self.layout_key(owned[n].layout) == self.layout_key(
-                    buf.layout) and reads_only_where_written(step, buf.name, n)), None)
+                over = next((n for n in sorted(dying) if same_memory(owned[n].layout, buf.layout) and
+                             reads_only_where_written(step, buf.name, n)), None)
                 if over is not None:
-                    in_place[buf.name] = over
+                    in_place[buf.name] = owned[over]
                     dying.discard(over)   # its memory lives on as buf's
                 else:
                     free.clear()

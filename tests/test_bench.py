@@ -104,6 +104,21 @@ def test_eagers_nudged_runs_bound_an_ill_conditioned_output(fp64):
     assert accuracy.tensor_error(result, eager, fp64, nudged=[flipped]) is not None
 
 
+def test_integers_from_rounded_floats_lie_among_eagers_values():
+    """An integer read off an ill-conditioned float (fuzz seed 212646: bf16 2.75 ** prod(x * x) cast to int32
+    is 394 in eager, 381 in fp64, 358 and 508 one ulp away) is right anywhere among the values eager takes;
+    outside them, or where eager's do not move, it is wrong. Booleans pass where eager's or fp64's."""
+    eager, fp64, kiln_value = (torch.tensor([7, v], dtype=torch.int32) for v in (394, 381, 368))
+    ulp_away = [torch.tensor([7, 358], dtype=torch.int32), torch.tensor([7, 508], dtype=torch.int32)]
+    assert accuracy.tensor_error(kiln_value, eager, fp64) is not None
+    assert accuracy.tensor_error(kiln_value, eager, fp64, nudged=ulp_away) is None
+    assert accuracy.tensor_error(torch.tensor([7, 357], dtype=torch.int32), eager, fp64, nudged=ulp_away) is not None
+    assert accuracy.tensor_error(torch.tensor([8, 368], dtype=torch.int32), eager, fp64, nudged=ulp_away) is not None
+    flags = torch.tensor([True, False, True])
+    assert accuracy.tensor_error(flags, torch.tensor([True, True, True]), flags) is None
+    assert accuracy.tensor_error(flags, torch.tensor([True, True, True]), torch.tensor([True, True, False])) is not None
+
+
 def test_nudged_moves_each_element_by_one_ulp():
     x = torch.randn(1000)
     moved = accuracy.nudged(x, torch.Generator().manual_seed(0))

@@ -95,10 +95,16 @@ def tensor_error(result, eager, fp64, tol=None, nudged=()) -> str | None:
         return f"expected {eager.dtype} {list(eager.shape)}, got {result.dtype} {list(result.shape)}"
     if not result.is_floating_point():
         # an exact value read from rounded floats (x == softmax(x), gelu(inf).to(int64)) is right where it is
-        # fp64's, though eager's last bit made it differ: each element equals eager's or the fp64 reference's
-        if torch.equal(result, eager) or (fp64.dtype == result.dtype and ((result == eager) | (result == fp64)).all()):
+        # fp64's, though eager's last bit made it differ, and anywhere between the values eager takes on its
+        # input and on inputs one ulp away, where rounding moves it (fuzz seed 212646: bf16 2.75 ** prod(x * x)
+        # cast to int32 is 394 in eager, 381 in fp64 and 358 and 508 one ulp away; kiln's 368 passes)
+        if torch.equal(result, eager):
             return None
-        return "integer values differ from eager's and the fp64 reference's"
+        runs = [eager, *(r for r in nudged if r is not None), *([fp64] if fp64.dtype == result.dtype else [])]
+        values = torch.stack([r.to(torch.int64) for r in runs])
+        if ((result.to(torch.int64) >= values.amin(0)) & (result.to(torch.int64) <= values.amax(0))).all():
+            return None
+        return "integer values outside those of eager, its runs one ulp away and the fp64 reference"
     tol = tolerance(result.dtype) if tol is None else tol
     if torch.allclose(eager, result, atol=tol, rtol=tol, equal_nan=True):
         return None

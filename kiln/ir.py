@@ -141,6 +141,27 @@ class Layout:
     def numel(self):
         return product(self.sizes)
 
+    def is_dense(self):
+        """Whether the elements (static sizes and strides) fill exactly numel elements of memory, each once."""
+        if not all(is_static(e) for e in (*self.sizes, *self.strides, self.offset)) or self.offset != 0:
+            return False
+        span = 1
+        for stride, size in sorted((int(st), int(sz)) for sz, st in zip(self.sizes, self.strides) if sz != 1):
+            if stride != span:
+                return False
+            span *= size
+        return True
+
+    def same_memory(self, other):
+        """Whether a buffer of this layout can hold other's memory: the same layout, or two dense layouts of as
+        many elements (a matmul's [rows, n] output and the [batch, tokens, n] view a GELU of it stores)."""
+        if (self.dtype, self.device) != (other.dtype, other.device):
+            return False
+        if [str(e) for e in (*self.sizes, *self.strides, self.offset)] == \
+                [str(e) for e in (*other.sizes, *other.strides, other.offset)]:
+            return True
+        return self.is_dense() and other.is_dense() and self.numel == other.numel
+
 
 @dataclasses.dataclass(eq=False)
 class Buffer:
@@ -359,8 +380,8 @@ class _TextHandler:
     """Runs a body into numbered lines, one per value (common subexpressions once): nested expressions
     grow exponentially where a value is read twice at each step (a max-pool window)."""
 
-    def __init__(self):
-        self.lines, self.names = [], {}
+    def __init__(self, remap=lambda index: index):
+        self.lines, self.names, self.remap = [], {}, remap
 
     def value(self, text):
         if text not in self.names:
@@ -369,10 +390,10 @@ class _TextHandler:
         return self.names[text]
 
     def load(self, name, index):
-        return self.value(f"load({name}, {index})")
+        return self.value(f"load({name}, {self.remap(index)})")
 
     def index_expr(self, expr, dtype):
-        return self.value(f"index({expr})")
+        return self.value(f"index({self.remap(expr)}, {dtype})")
 
     def constant(self, value, dtype):
         return repr(value)
@@ -388,6 +409,15 @@ class _TextHandler:
 
     def __getattr__(self, op):
         return lambda *args: self.value(f"{op}({', '.join(map(str, args))})")
+
+
+def body_text(buf, dvars, rvars, remap=lambda index: index):
+    """What a computed buffer's body computes, as text, its indices passed through remap (into a kernel's
+    vars): where two texts are equal, the values are."""
+    handler = _TextHandler(remap)
+    with use_handler(handler):
+        value = buf.node.run(dvars, rvars)
+    return "\n".join(handler.lines + [f"return {value}"])
 
 
 def format_ir(lowering):

@@ -255,6 +255,26 @@ def test_pointwise_kernel_writes_over_a_dying_input_through_views(case, tmp_path
     assert wrapper.count("which dies here") == (case != "reads_elsewhere"), wrapper
 
 
+def test_equal_values_stored_twice_share_one_buffer(tmp_path):
+    """A SwiGLU's backward computes each of its two gradients as [rows, n] and as the transposed [n, rows] its
+    weight's matmul reads: equal bytes at equal offsets. The second is a view of the first, not a second
+    store (Mistral's backward held 2 x 224 MiB more than Inductor's), and the gradients stay eager's."""
+    torch.manual_seed(0)
+    gate, up, down = torch.nn.Linear(8, 16, bias=False), torch.nn.Linear(8, 16, bias=False), \
+        torch.nn.Linear(16, 8, bias=False)
+    fn = lambda x: down(F.silu(gate(x)) * up(x))  # noqa: E731
+    x = make_tensor((2, 5, 8), requires_grad=True)
+    compiled = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})
+    compiled(x).sum().backward()
+    grads = [t.grad.clone() for t in (x, gate.weight, up.weight, down.weight)]
+    for t in (x, gate.weight, up.weight, down.weight):
+        t.grad = None
+    fn(x).sum().backward()
+    compare_results(grads, [t.grad for t in (x, gate.weight, up.weight, down.weight)], what="gradient")
+    (wrapper,) = [p.read_text() for p in tmp_path.glob("*backward*/wrapper.py")]
+    assert wrapper.count("at the same offsets") == 2, wrapper
+
+
 def test_dead_buffer_is_not_held_across_a_library_call(tmp_path):
     """The first product dies in the first flip's kernel; the second flip needs a buffer of its layout (and
     cannot write over what it reads elsewhere). Held for that reuse across the second matmul, the dead

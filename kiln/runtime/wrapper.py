@@ -69,28 +69,6 @@ def reads_only_where_written(kernel, out, src):
     return bool(readers)
 
 
-def fills_its_memory(lay):
-    """Whether a static layout's elements are exactly the memory its numel spans (dense, no overlap)."""
-    dims = sorted((int(st), int(sz)) for sz, st in zip(lay.sizes, lay.strides) if sz != 1)
-    span = 1
-    for stride, size in dims:
-        if stride != span:
-            return False
-        span *= size
-    return True
-
-
-def same_memory(a, b):
-    """Whether a buffer of layout b can take over a's memory: the same layout, or two dense layouts of as many
-    elements (a matmul's [rows, n] output and the [batch, tokens, n] view its GELU stores)."""
-    if WrapperCode.layout_key(a) == WrapperCode.layout_key(b):
-        return True
-    if (a.dtype, a.device) != (b.dtype, b.device) or not all(
-            isinstance(e, (int, sympy.Integer)) for e in (*a.sizes, *a.strides, *b.sizes, *b.strides)):
-        return False
-    return ir.product(a.sizes) == ir.product(b.sizes) and fills_its_memory(a) and fills_its_memory(b)
-
-
 def index_assert_message(graph, sites):
     """The message of the GPU's asynchronous index check: CUDA's assert takes at most 254 characters (T5's
     graph named so many ops that its first call failed)."""
@@ -179,6 +157,11 @@ class WrapperCode:
                 else:
                     w(f"    {buf.name} = {self.allocation(buf.layout)}")
             if isinstance(step, Kernel):
+                produced = step.produced()
+                for m, n in sorted(step.aliases.items()):
+                    lay = produced[m].node.buf.layout
+                    w(f"    {m} = {self.tensor(produced[n].node.buf, lay.sizes, lay.strides, 0)}  "
+                      f"# the values of {n}, at the same offsets")
                 for node in step.nodes:
                     if node.writes_into:
                         w(f"    {node.name} = {node.writes_into}")
@@ -241,6 +224,7 @@ class WrapperCode:
         outputs = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")}
         inputs = {b.name for b in g.graph_inputs if isinstance(b, ir.InputBuffer)}
         owned = {}   # buffers this wrapper allocates or receives from externs
+        aliases = {m: n for step in self.sched.steps if isinstance(step, Kernel) for m, n in step.aliases.items()}
         last = {}
         bases = set()  # updated in place by a scatter, which owns the memory from then on
         for i, step in enumerate(self.sched.steps):
@@ -255,9 +239,13 @@ class WrapperCode:
                 used = step.reads() | {o.name for o in step.outputs if o is not None}
             for n in used:
                 last[n] = i
+                if n in aliases:   # a view keeps the memory it views
+                    last[aliases[n]] = i
         free, reuse, in_place, dead_after = {}, {}, {}, {}
         for i, step in enumerate(self.sched.steps):
-            dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases}
+            # (a buffer that an alias views is read under two names: the in-place check sees one)
+            dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases
+                     and n not in aliases.values()}
             if not isinstance(step, Kernel):
                 free.clear()
             for buf in self.allocations(step):
@@ -266,7 +254,7 @@ class WrapperCode:
                     reuse[buf.name] = pool.pop()
                     dead_after[last[reuse[buf.name]]].discard(reuse[buf.name])
                     continue
-                over = next((n for n in sorted(dying) if same_memory(owned[n].layout, buf.layout) and
+                over = next((n for n in sorted(dying) if owned[n].layout.same_memory(buf.layout) and
                              reads_only_where_written(step, buf.name, n)), None)
                 if over is not None:
                     in_place[buf.name] = owned[over]
@@ -278,9 +266,10 @@ class WrapperCode:
                     if n in dying:
                         free.setdefault(self.layout_key(owned[n].layout), []).append(n)
                     dead_after.setdefault(i, set()).add(n)
-                elif at == i and n in inputs and n not in outputs:
-                    # never reused (the caller may hold it), but let go: a backward graph's inputs are the
-                    # activations saved for it, which eager frees one by one as the backward goes
+                elif at == i and (n in inputs or n in aliases) and n not in outputs:
+                    # never reused (the caller may hold an input; an alias views another buffer's memory), but
+                    # let go: a backward graph's inputs are the activations saved for it, which eager frees one
+                    # by one as the backward goes
                     dead_after.setdefault(i, set()).add(n)
         return reuse, in_place, dead_after
 

@@ -396,7 +396,7 @@ class _TextHandler:
         return self.value(f"index({self.remap(expr)}, {dtype})")
 
     def constant(self, value, dtype):
-        return repr(value)
+        return f"{repr(value)}:{str(dtype).replace('torch.', '')}"   # (0.1 in float16 is not 0.1 in float32)
 
     def to_dtype(self, x, dtype, src_dtype=None):
         return self.value(f"to_{str(dtype).replace('torch.', '')}({x})")

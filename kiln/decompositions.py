@@ -81,13 +81,14 @@ def _table():
     # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives
     # wrong gradients. The op and its backward stay library calls (lowering.EXTERNS).
     table.pop(aten._scaled_dot_product_flash_attention_for_cpu.default, None)
+    for op in BATCH_NORMS_WITH_SUMS:
+        table[op] = _float64_on_cpu(table[op])
+    # (outside the float64 one: it folds by the input's layout, which a float64 copy of a strided view loses)
     for op in FORWARD_BATCH_NORMS:
         table[op] = _folded_on_cpu(op, table[op])
     for op, running_mean_out in ((aten._native_batch_norm_legit_functional.default, 3),
                                  (aten._batch_norm_with_update_functional.default, 4)):
         table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
-    for op in BATCH_NORMS_WITH_SUMS:
-        table[op] = _float64_on_cpu(table[op])
     table[aten.native_layer_norm.default] = _zero_bias_layer_norm(table[aten.native_layer_norm.default])
     return table
 
@@ -118,17 +119,18 @@ def _float64_on_cpu(decomposition):
 
 
 def _folded_on_cpu(op, decomposition):
-    """A batch norm's output on the CPU as ATen's CPU kernel computes it: the statistics folded into one scale
-    and shift per channel, x * alpha + beta with alpha = weight * invstd and beta = bias - mean * alpha. The
-    decomposition's (x - mean) * invstd * weight + bias is the same value up to rounding, but not where the
-    parameters are not finite: an infinite weight gives eager NaN (-inf + inf) where it gave -inf, and an argmax
+    """A batch norm's output on the CPU as ATen's CPU kernel computes it for a contiguous or channels-last input
+    (_cpu_kernel_folds): the statistics folded into one scale and shift per channel, x * alpha + beta with
+    alpha = weight * invstd and beta = bias - mean * alpha, in the input's computation dtype. The decomposition's
+    (x - mean) * invstd * weight + bias is the same value up to rounding, but not where the parameters are not
+    finite: an infinite weight gives eager NaN (-inf + inf) where it gave -inf, and an argmax
     over the channels picked another one (fuzz seed 172806). CUDA eager computes as the decomposition does.
     The statistics are the batch's in training (the decomposition's, taken in its computation dtype: CPU eager
     returns a bf16 input's rounded to bf16), the running ones in eval mode."""
     names = [a.name for a in op._schema.arguments]
 
     def norm(input, *rest, **kwargs):
-        if input.device.type != "cpu":
+        if input.device.type != "cpu" or not _cpu_kernel_folds(input):
             return decomposition(input, *rest, **kwargs)
         a = {**dict(zip(names[1:], rest)), **kwargs}
         acc = torch._prims_common.get_computation_dtype(input.dtype)
@@ -145,6 +147,14 @@ def _folded_on_cpu(op, decomposition):
         outs[1], outs[2] = outs[1].to(input.dtype), outs[2].to(input.dtype)   # as the decomposition of the input's
         return tuple(outs)
     return norm
+
+
+def _cpu_kernel_folds(input):
+    """Whether ATen's CPU batch norm folds for this input: its contiguous and channels-last kernels do; an input
+    of any other layout (a strided view) takes its generic kernel, (x - mean) * invstd * weight + bias, as the
+    decomposition (fuzz seed 230214: an infinite weight over x[::2] is +-inf in eager, NaN folded)."""
+    formats = {4: torch.channels_last, 5: torch.channels_last_3d}
+    return input.is_contiguous() or input.dim() in formats and input.is_contiguous(memory_format=formats[input.dim()])
 
 
 def _round_batch_mean_like_cpu(decomposition, running_mean_out):

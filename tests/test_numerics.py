@@ -407,13 +407,18 @@ def test_layer_norm_of_a_constant_row_is_positive_zero():
 
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
 @pytest.mark.parametrize("training", [False, True], ids=["eval", "train"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_batch_norm_of_non_finite_parameters_as_cpu_eager(training, dtype):
-    """CPU eager folds a batch norm into x * alpha + beta per channel (alpha = weight * invstd, beta = bias -
-    mean * alpha): an infinite weight makes it NaN where (x - mean) * invstd * weight is +-inf, and the argmax
-    over channels picked another one (fuzz seed 172806)."""
+def test_batch_norm_of_non_finite_parameters_as_cpu_eager(training, dtype, layout):
+    """CPU eager folds a batch norm of a contiguous (or channels-last) input into x * alpha + beta per channel
+    (alpha = weight * invstd, beta = bias - mean * alpha): an infinite weight makes it NaN where
+    (x - mean) * invstd * weight is +-inf, and the argmax over channels picked another one (fuzz seed 172806).
+    Any other layout takes ATen's generic kernel, which computes (x - mean) * invstd * weight + bias: a strided
+    input's argmin picked another row when kiln folded it (fuzz seed 230214)."""
     x = torch.tensor([[[-1.9, 0.7, 0.2, 3.0]], [[2.0, 1.5, 4.0, -0.5]]]).permute(1, 0, 2).contiguous().to(dtype)
+    if layout == "strided":
+        x = torch.cat([x, x.flip(0)], 2)[..., ::2]
     mean, var = torch.tensor([-0.2, -0.3]), torch.tensor([0.5, 2.0])
     w, b = torch.tensor([INF, 1.1]), torch.tensor([0.5, -INF])
     fn = lambda x: F.batch_norm(x, mean, var, w, b, training=training)  # noqa: E731

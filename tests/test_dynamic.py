@@ -173,3 +173,14 @@ def test_batch_norm_training_after_a_batch_size_change():
         result = run_fwd_bwd(None, [x], module=model, compiled=compiled)
         torch.testing.assert_close(model[1].running_var, result.eager_module[1].running_var)
         model.load_state_dict(result.eager_module.state_dict())   # both start the next step from eager's state
+
+
+def test_pad_of_an_empty_input_keeps_eagers_layout_at_every_size():
+    """F.pad of an empty transposed input, dynamic: finding eager's layout ran the pad again on fake tensors, and
+    its meta kernel read the padded width as the first call's int, so the second call's rows of 7 were laid out
+    with stride 6 and overlapped (fuzz seed 222699)."""
+    fn = lambda x: F.pad(torch.trunc(x), [1, 2, 1, 0])  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    for n in (2, 3):
+        x = torch.randn(n, n + 1, 0).transpose(-1, -2)
+        assert compiled(x).stride() == fn(x).stride(), n

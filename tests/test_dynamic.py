@@ -184,3 +184,14 @@ def test_pad_of_an_empty_input_keeps_eagers_layout_at_every_size():
     for n in (2, 3):
         x = torch.randn(n, n + 1, 0).transpose(-1, -2)
         assert compiled(x).stride() == fn(x).stride(), n
+
+
+def test_view_of_an_input_comes_back_as_that_view():
+    """x[:, 3::3].flatten(0) is a view of x, which AOTAutograd regenerates from x with the sizes, strides and
+    storage offset of the tensor kiln returns. For a one-element result kiln returned a copy at offset 0, so the
+    output read x[0, 0] (fuzz seed 271295)."""
+    fn = lambda x: x[:, 3::3].flatten(0)  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    for n in (5, 6, 8):
+        x = torch.arange(n, dtype=torch.float32).reshape(1, n)
+        torch.testing.assert_close(compiled(x), fn(x))

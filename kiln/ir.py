@@ -152,13 +152,16 @@ class Layout:
             span *= size
         return True
 
+    def key(self):
+        """What two buffers of the same layout share: sizes, strides, dtype and device (not the offset)."""
+        return tuple(map(str, self.sizes)), tuple(map(str, self.strides)), self.dtype, str(self.device)
+
     def same_memory(self, other):
         """Whether a buffer of this layout can hold other's memory: the same layout, or two dense layouts of as
         many elements (a matmul's [rows, n] output and the [batch, tokens, n] view a GELU of it stores)."""
         if (self.dtype, self.device) != (other.dtype, other.device):
             return False
-        if [str(e) for e in (*self.sizes, *self.strides, self.offset)] == \
-                [str(e) for e in (*other.sizes, *other.strides, other.offset)]:
+        if self.key() == other.key() and str(self.offset) == str(other.offset):
             return True
         return self.is_dense() and other.is_dense() and self.numel == other.numel
 

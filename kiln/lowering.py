@@ -284,29 +284,34 @@ class GraphLowering(torch.fx.Interpreter):
         saved_from = len(vals) if self.saved_from is None else self.saved_from
         self.graph_outputs = [None] * len(vals)
         position = {n: k for k, n in enumerate(self.module.graph.nodes)}
+        placeholders = [n for n in self.module.graph.nodes if n.op == "placeholder"]
+        input_storages = {}   # the first input of each storage
+        for inp, p in zip(self.graph_inputs, placeholders):
+            if isinstance(inp, ir.InputBuffer) and isinstance(p.meta.get("val"), torch.Tensor):
+                input_storages.setdefault(StorageWeakRef(p.meta["val"].untyped_storage()), (inp, p.meta["val"]))
         # bases before their views, so that a view of another output is that output's buffer seen so
         for i in sorted(range(len(vals)), key=lambda i: position.get(vals[i], -1)):
             eager_strides = self.eager_output_strides.get(i)
-            self.graph_outputs[i] = self.view_of_input(vals[i]) or self.view_of_output(vals[i], vals, eager_strides) \
-                or self.output_value(args[0][i], vals[i], i >= saved_from, eager_strides)
+            self.graph_outputs[i] = self.view_of_input(vals[i], input_storages) or \
+                self.view_of_output(vals[i], vals, eager_strides) or \
+                self.output_value(args[0][i], vals[i], i >= saved_from, eager_strides)
         return self.graph_outputs
 
-    def view_of_input(self, node):
-        """node as the view of a graph input it is in the trace (sharing the input's storage), with its traced
-        sizes, strides and offset. AOTAutograd regenerates such an output from the input with the sizes, strides
-        and storage offset of the tensor kiln returns: a copy laid out otherwise named other elements, and
-        x[:, 3::3].flatten(0) of a [1, 5] x came back as x[0, 0] (fuzz seed 271295)."""
+    @staticmethod
+    def view_of_input(node, input_storages):
+        """node as the view of a graph input it is in the trace (sharing the input's storage: input_storages maps
+        each input's storage to it and its traced tensor), with its traced sizes, strides and offset. AOTAutograd
+        regenerates such an output from the input with the sizes, strides and storage offset of the tensor kiln
+        returns: a copy laid out otherwise named other elements, and x[:, 3::3].flatten(0) of a [1, 5] x came
+        back as x[0, 0] (fuzz seed 271295)."""
         meta = node.meta.get("val") if isinstance(node, torch.fx.Node) and node.op != "placeholder" else None
         if not isinstance(meta, torch.Tensor) or meta.layout != torch.strided:
             return None
-        placeholders = [n for n in self.module.graph.nodes if n.op == "placeholder"]
-        for inp, placeholder in zip(self.graph_inputs, placeholders):
-            traced = placeholder.meta.get("val")
-            if isinstance(inp, ir.InputBuffer) and isinstance(traced, torch.Tensor) and \
-                    StorageWeakRef(traced.untyped_storage()) == StorageWeakRef(meta.untyped_storage()):
-                return View(inp, [sym(n) for n in meta.shape], [sym(st) for st in meta.stride()],
-                            sym(meta.storage_offset()) - sym(traced.storage_offset()))
-        return None
+        inp, traced = input_storages.get(StorageWeakRef(meta.untyped_storage()), (None, None))
+        if inp is None:
+            return None
+        return View(inp, [sym(n) for n in meta.shape], [sym(st) for st in meta.stride()],
+                    sym(meta.storage_offset()) - sym(traced.storage_offset()))
 
     def view_of_output(self, node, vals, eager_strides=None):
         """node as a view of the buffer of an earlier output it is a view of (through view ops), as eager returns

@@ -225,6 +225,7 @@ class WrapperCode:
         inputs = {b.name for b in g.graph_inputs if isinstance(b, ir.InputBuffer)}
         owned = {}   # buffers this wrapper allocates or receives from externs
         aliases = {m: n for step in self.sched.steps if isinstance(step, Kernel) for m, n in step.aliases.items()}
+        viewed = set(aliases.values())
         last = {}
         bases = set()  # updated in place by a scatter, which owns the memory from then on
         for i, step in enumerate(self.sched.steps):
@@ -245,11 +246,11 @@ class WrapperCode:
         for i, step in enumerate(self.sched.steps):
             # (a buffer that an alias views is read under two names: the in-place check sees one)
             dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases
-                     and n not in aliases.values()}
+                     and n not in viewed}
             if not isinstance(step, Kernel):
                 free.clear()
             for buf in self.allocations(step):
-                pool = free.get(self.layout_key(buf.layout))
+                pool = free.get(buf.layout.key())
                 if pool:
                     reuse[buf.name] = pool.pop()
                     dead_after[last[reuse[buf.name]]].discard(reuse[buf.name])
@@ -264,7 +265,7 @@ class WrapperCode:
             for n, at in last.items():
                 if at == i and n in owned and n not in outputs:
                     if n in dying:
-                        free.setdefault(self.layout_key(owned[n].layout), []).append(n)
+                        free.setdefault(owned[n].layout.key(), []).append(n)
                     dead_after.setdefault(i, set()).add(n)
                 elif at == i and (n in inputs or n in aliases) and n not in outputs:
                     # never reused (the caller may hold an input; an alias views another buffer's memory), but
@@ -317,6 +318,3 @@ class WrapperCode:
             return pyexpr(o)
         return repr(o)
 
-    @staticmethod
-    def layout_key(lay):
-        return (tuple(map(str, lay.sizes)), tuple(map(str, lay.strides)), lay.dtype, str(lay.device))

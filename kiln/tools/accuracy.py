@@ -101,8 +101,8 @@ def tensor_error(result, eager, fp64, tol=None, nudged=()) -> str | None:
         if torch.equal(result, eager):
             return None
         runs = [eager, *(r for r in nudged if r is not None), *([fp64] if fp64.dtype == result.dtype else [])]
-        values = torch.stack([r.to(torch.int64) for r in runs])
-        if ((result.to(torch.int64) >= values.amin(0)) & (result.to(torch.int64) <= values.amax(0))).all():
+        values, wide = torch.stack([r.to(torch.int64) for r in runs]), result.to(torch.int64)
+        if ((wide >= values.amin(0)) & (wide <= values.amax(0))).all():
             return None
         return "integer values outside those of eager, its runs one ulp away and the fp64 reference"
     tol = tolerance(result.dtype) if tol is None else tol

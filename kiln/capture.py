@@ -308,17 +308,61 @@ def is_pointwise(node):
         torch.Tag.pointwise in getattr(packet, o).tags for o in packet.overloads())
 
 
-def user_output_strides(context, user_strides):
+def user_output_strides(context, user_strides, outputs):
     """{forward graph output index: eager's strides} for the user's outputs that AOTAutograd returns as the
-    graph computes them (not views it regenerates; a view of an intermediate it returns as computed, too);
-    mutated inputs it updates come first."""
+    graph computes them (not views it regenerates; a view of an intermediate it returns as computed, too), and
+    for the intermediate bases it regenerates views from (intermediate_base_strides); mutated inputs it
+    updates come first. outputs: the forward graph's output nodes."""
     metadata = getattr(context, "fw_metadata", None)
     if metadata is None or user_strides is None or len(metadata.output_info) != len(user_strides):
         return {}
     from torch._functorch._aot_autograd.schemas import OutputType
     first = len(metadata.mutated_inp_runtime_indices)
-    return {first + i: strides for i, (info, strides) in enumerate(zip(metadata.output_info, user_strides))
-            if info.output_type in (OutputType.non_alias, OutputType.unsafe_view_alias) and strides is not None}
+    strides = {first + i: st for i, (info, st) in enumerate(zip(metadata.output_info, user_strides))
+               if info.output_type in (OutputType.non_alias, OutputType.unsafe_view_alias) and st is not None}
+    return strides | intermediate_base_strides(metadata, user_strides, outputs, first)
+
+
+def intermediate_base_strides(metadata, user_strides, outputs, first):
+    """{forward graph output index: strides} for each intermediate base that AOTAutograd returns so as to
+    regenerate the user's outputs viewing it, laid out so that replaying each view on it gives eager's strides.
+    The traced base is the functional graph's: y = x.clone(); y[1:] = -1 of a transposed x is a row-major
+    slice_scatter in the trace, where eager's y keeps x's layout, and y.unsqueeze(0).expand(...) returned
+    under grad came back row-major (fuzz seed 284259). The base's dense dim orders are tried, the traced one
+    first. Only for static shapes and views AOTAutograd replays (view_replay_for_aliased_outputs, a view meta
+    sequence without symbols); its other ways read the base through the view kiln returns, which lowering
+    makes a view of the base as laid out (GraphLowering.view_of_output), so those stay right as well."""
+    from torch._C import _functionalization
+    from torch._functorch import config as functorch_config
+    from torch._functorch._aot_autograd.schemas import OutputType
+
+    from kiln.lowering import same_strides
+    if not functorch_config.view_replay_for_aliased_outputs:
+        return {}
+    views = collections.defaultdict(list)   # base output index -> [(view meta sequence, eager's strides)]
+    for info, st in zip(metadata.output_info, user_strides):
+        if info.output_type in (OutputType.alias_of_intermediate, OutputType.alias_of_intermediate_save_as_output):
+            views[first + len(metadata.output_info) + info.base_idx].append((info.view_meta_sequence, st))
+    found = {}
+    for index, seen in views.items():
+        base = outputs[index].meta.get("val") if index < len(outputs) and isinstance(outputs[index], torch.fx.Node) \
+            else None
+        if not isinstance(base, torch.Tensor) or not all(is_concrete_int(n) for n in base.shape) or any(
+                seq is None or st is None or any(vm.has_symbolic_inputs for vm in seq.sequence) for seq, st in seen):
+            continue
+        traced = tuple(sorted(range(base.ndim), key=lambda d: -base.stride()[d]))
+        for order in (traced, *itertools.permutations(range(base.ndim))):
+            laid_out = torch.empty(base.shape, device="meta").permute(order).contiguous().permute(
+                [order.index(d) for d in range(base.ndim)]) if order else torch.empty((), device="meta")
+            try:
+                replayed = [_functionalization.apply_view_meta_sequence(laid_out, seq.sequence) for seq, _ in seen]
+            except RuntimeError:
+                break
+            if all(same_strides(r.stride(), st, r.shape) for r, (_, st) in zip(replayed, seen)):
+                if laid_out.stride() != base.stride():
+                    found[index] = laid_out.stride()
+                break
+    return found
 
 
 def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_strides=None):
@@ -345,9 +389,10 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         context = torch._guards.TracingContext.try_get()
         reports_strides = context is not None and context.output_strides is not None   # a forward graph
         saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
+        outputs = gm.graph.output_node().args[0]
         lowering = GraphLowering(gm, name, inference=name.endswith("inference"), saved_from=saved_from,
                                  example_inputs=example_inputs, target=opts.target,
-                                 output_strides=user_output_strides(context, user_strides))
+                                 output_strides=user_output_strides(context, user_strides, outputs))
         lowering.run()
         if trace.enabled:
             trace.stage("ir", format_ir(lowering))

@@ -316,13 +316,16 @@ class GraphLowering(torch.fx.Interpreter):
     def view_of_output(self, node, vals, eager_strides=None):
         """node as a view of the buffer of an earlier output it is a view of (through view ops), as eager returns
         y and y.t(): sharing storage, not as a copy; None where it is not one, where that output is not laid out
-        as traced (the view's traced strides would then read it wrongly), or where the view's traced strides
-        are not eager's (the base is a saved activation laid out as traced, where eager's differs: x.clone()
-        of a transposed x, then y[..., ::2] = 5, is traced row-major; y.t() must come back as eager's)."""
-        base = node
+        otherwise than traced and its static view ops cannot be replayed on its layout (the view's traced strides
+        would read it wrongly; a base AOTAutograd regenerates views from is laid out as eager's,
+        capture.intermediate_base_strides), or where the view's traced strides are not eager's (the base is a
+        saved activation laid out as traced, where eager's differs: x.clone() of a transposed x, then
+        y[..., ::2] = 5, is traced row-major; y.t() must come back as eager's)."""
+        base, views = node, []
         while isinstance(base, torch.fx.Node) and base.op == "call_function" and \
                 isinstance(base.target, torch._ops.OpOverload) and base.args and \
                 any(r.alias_info is not None and not r.alias_info.is_write for r in base.target._schema.returns):
+            views.append(base)
             base = base.args[0]
             if base in vals:
                 break
@@ -330,11 +333,15 @@ class GraphLowering(torch.fx.Interpreter):
         if base is node or not done or not isinstance(done[0], View) or not isinstance(node.meta.get("val"), torch.Tensor):
             return None
         base_view, base_meta, meta = done[0], base.meta["val"], node.meta["val"]
-        strides = [sym(st) for st in meta.stride()]
         if base_view.offset != 0 or base_meta.storage_offset() != 0 or \
-                base_view.strides != [sym(st) for st in base_meta.stride()] or \
-                StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()) or \
-                eager_strides is not None and not same_strides([sym(st) for st in eager_strides], strides, meta.shape):
+                StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()):
+            return None
+        if base_view.strides != [sym(st) for st in base_meta.stride()]:
+            meta = replay_views(views, base_view, base_meta)
+            if meta is None:
+                return None
+        strides = [sym(st) for st in meta.stride()]
+        if eager_strides is not None and not same_strides([sym(st) for st in eager_strides], strides, meta.shape):
             return None
         return View(base_view.buffer, [sym(n) for n in meta.shape], strides, sym(meta.storage_offset()))
 
@@ -530,6 +537,19 @@ def traced_meta_strides(meta, sizes):
 def same_strides(a, b, sizes):
     """Whether two layouts of these sizes are the same (a size-1 dim's stride does not matter)."""
     return len(a) == len(b) and all(n == 1 or sympy.expand(x - y) == 0 for x, y, n in zip(a, b, sizes))
+
+
+def replay_views(views, base_view, base_meta):
+    """The meta tensor that the view ops in views (outermost first) give on base_meta's sizes laid out as
+    base_view; None where a size is symbolic or an op reads another node."""
+    strides = static_ints(base_view.strides)
+    if strides is None or static_ints(base_view.sizes) is None or any(
+            isinstance(a, torch.fx.Node) for v in views for a in (*v.args[1:], *v.kwargs.values())):
+        return None
+    t = torch.empty_strided(static_ints(base_view.sizes), strides, dtype=base_meta.dtype, device="meta")
+    for v in reversed(views):
+        t = v.target(t, *v.args[1:], **v.kwargs)
+    return t
 
 
 def propagated_strides(meta, target, args, kwargs):

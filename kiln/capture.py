@@ -337,12 +337,14 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
     from torch._functorch._aot_autograd.schemas import OutputType
 
     from kiln.lowering import same_strides
-    if not functorch_config.view_replay_for_aliased_outputs:
+    replay = getattr(_functionalization, "apply_view_meta_sequence", None)
+    if not getattr(functorch_config, "view_replay_for_aliased_outputs", False) or replay is None:
         return {}
     views = collections.defaultdict(list)   # base output index -> [(view meta sequence, eager's strides)]
     for info, st in zip(metadata.output_info, user_strides):
         if info.output_type in (OutputType.alias_of_intermediate, OutputType.alias_of_intermediate_save_as_output):
-            views[first + len(metadata.output_info) + info.base_idx].append((info.view_meta_sequence, st))
+            sequence = getattr(info, "view_meta_sequence", None)
+            views[first + len(metadata.output_info) + info.base_idx].append((sequence, st))
     found = {}
     for index, seen in views.items():
         base = outputs[index].meta.get("val") if index < len(outputs) and isinstance(outputs[index], torch.fx.Node) \
@@ -355,8 +357,8 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
             laid_out = torch.empty(base.shape, device="meta").permute(order).contiguous().permute(
                 [order.index(d) for d in range(base.ndim)]) if order else torch.empty((), device="meta")
             try:
-                replayed = [_functionalization.apply_view_meta_sequence(laid_out, seq.sequence) for seq, _ in seen]
-            except RuntimeError:
+                replayed = [replay(laid_out, seq.sequence) for seq, _ in seen]
+            except Exception:   # noqa: BLE001 (a view that cannot be replayed so: the traced layout stands)
                 break
             if all(same_strides(r.stride(), st, r.shape) for r, (_, st) in zip(replayed, seen)):
                 if laid_out.stride() != base.stride():

@@ -3,7 +3,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from kiln.tools.accuracy import NUDGED_RUNS
+from kiln.tools.accuracy import NUDGED_RUNS, ROUNDED_RUNS
 from kiln.tools.fuzz import Worker, _run_case, campaign, case_of, drop_op, main, repro, run_case, shrink
 from kiln.tools.fuzz_gen import NAN_GRAD_BY_POSITION, generate, outputs, render
 
@@ -177,6 +177,75 @@ def fn(x0):
     assert run_case(ill, "cpp")["kind"] == "artifact:ill_conditioned"
     assert _run_case(wrong, "cpp", nudged_runs=NUDGED_RUNS)["kind"] == "output_wrong_values"
     assert run_case(wrong, "cpp")["kind"] != "artifact:ill_conditioned"
+
+def thirds_case(x, compiled):
+    """(x / 3 * 3) of the integers x, cast back and truncated, with `compiled` in place of the quotient when
+    compiled (integer inputs: no nudged run moves them)."""
+    src = f"""import torch
+def fn(x0):
+    q = x0.float() / 3
+    if torch.compiler.is_compiling():
+        q = {compiled}
+    return ((q * 3).to(torch.int64), torch.trunc(q * 3))
+def make_inputs(f64=False, variant=0, device='cpu'):
+    return [], [torch.tensor({x})]
+"""
+    return {"src": src, "dynamic": None, "twice": False}
+
+
+def recheck(case):
+    """The kind run_case's ill-conditioned re-check gives (aot_eager runs the compiled branches too)."""
+    return _run_case(case, "cpp", nudged_runs=NUDGED_RUNS, rounded_runs=ROUNDED_RUNS)["kind"]
+
+
+def test_output_behind_a_discontinuity_that_intermediate_rounding_flips_is_ill_conditioned():
+    # x / 3 rounds up for these x; rounded down, the other float next to the exact quotient, as a compiler may
+    # round it, q * 3 is under x and both the cast and trunc give x - 1 (fuzz seeds 224142, 270267: a trunc
+    # and an int64 cast behind a float32 rounding). The inputs are integers, so eager's nudged runs do not see it;
+    # its runs with every op rounded otherwise (accuracy.RoundedOtherwise) do
+    flipped = thirds_case([1, 2, 4, 8, 13, 16], "torch.nextafter(q, torch.zeros(()))")
+    assert _run_case(flipped, "cpp", nudged_runs=NUDGED_RUNS)["kind"] == "output_wrong_values"
+    assert run_case(flipped, "cpp")["kind"] == "artifact:ill_conditioned"
+
+
+def test_division_by_a_norm_that_rounding_makes_zero_is_ill_conditioned():
+    # a batch norm over identical rows is 0 in fp64 and eager's rounding residue (~1e-7 here), and exactly 0 when
+    # its mean rounds to the rows' value: x / it is finite in eager and +-inf so (fuzz seed 293849); either sign
+    # passes, as eager's zero has the sign its formula's order gives it
+    src = """import torch
+import torch.nn.functional as F
+def fn(x0):
+    x = x0.expand(4, 5).contiguous() * 1.1
+    norm = F.batch_norm(x, None, None, training=True)
+    if torch.compiler.is_compiling():
+        norm = norm * 0
+    return (x / norm, )
+def make_inputs(f64=False, variant=0, device='cpu'):
+    return [], [torch.tensor([[0.3, -1.7, 2.9, 0.55, -0.8]], dtype=torch.float64 if f64 else torch.float32)]
+"""
+    case = {"src": src, "dynamic": None, "twice": False}
+    assert _run_case(case, "cpp", nudged_runs=NUDGED_RUNS)["kind"] == "output_wrong_values"
+    assert run_case(case, "cpp")["kind"] == "artifact:ill_conditioned"
+    nan = {**case, "src": src.replace("norm * 0", "norm * float('nan')")}   # not among eager's values
+    assert recheck(nan) == "output_wrong_values"
+
+
+def test_rounding_otherwise_leaves_real_wrong_answers_findings():
+    # the same flip where x / 3 is exact (3, 6, 9) is no rounding: a wrong integer; so is x + 1 where rounding
+    # reaches x - 1; and a well-conditioned output off by a relative 1e-3 stays wrong with eager's ops rounded
+    # otherwise
+    exact = thirds_case([3, 6, 9, 12], "torch.nextafter(q, torch.zeros(()))")
+    off = thirds_case([1, 2, 4, 8, 13, 16], "q + 0.5")
+    assert recheck(exact) == recheck(off) == "output_wrong_values"
+    src = """import torch
+def fn(x0):
+    y = torch.softmax(x0, 0) * x0.exp() + x0 / 3
+    return (y * 1.001 if torch.compiler.is_compiling() else y, )
+def make_inputs(f64=False, variant=0, device='cpu'):
+    return [], [torch.linspace(-2, 2, 64, dtype=torch.float64 if f64 else torch.float32)]
+"""
+    assert recheck({"src": src, "dynamic": None, "twice": False}) == "output_wrong_values"
+
 
 def test_reference_computes_through_the_programs_own_casts():
     # log_softmax of x.to(bfloat16) (seed 64114): an fp64 reference that kept the program's cast computed in

@@ -41,9 +41,10 @@ def _loss_grads(outs, leaves, torch):
     return list(torch.autograd.grad(sum(terms), leaves, allow_unused=True))
 
 
-def _run(fn, make, variant, torch, device, f64=False, nudge=None):
+def _run(fn, make, variant, torch, device, f64=False, nudge=None, rounding=None):
     """fn's outputs and gradients on the program's inputs; with nudge (a generator), on inputs each moved by one
-    ulp (accuracy.nudged): the leaves in place, so that the inputs viewing them move too, and the other inputs."""
+    ulp (accuracy.nudged): the leaves in place, so that the inputs viewing them move too, and the other inputs;
+    with rounding (an accuracy.RoundedOtherwise), with every op, forward and backward, rounded otherwise."""
     leaves, xs = make(f64=f64, variant=variant, device=device)
     if nudge is not None:
         from kiln.tools.accuracy import nudged
@@ -51,8 +52,9 @@ def _run(fn, make, variant, torch, device, f64=False, nudge=None):
             for leaf in leaves:
                 leaf.copy_(nudged(leaf, nudge))
         xs = [x if not isinstance(x, torch.Tensor) or x.requires_grad else nudged(x, nudge) for x in xs]
-    outs = list(fn(*xs))
-    return outs, _loss_grads(outs, leaves, torch)
+    with rounding if rounding is not None else contextlib.nullcontext():
+        outs = list(fn(*xs))
+        return outs, _loss_grads(outs, leaves, torch)
 
 
 def _strides_differ(a, b):
@@ -101,8 +103,11 @@ def run_case(case, target):
     moved by one ulp (the bench's rule, kiln.tools.accuracy) is rounding that an ill-conditioned output amplifies,
     where eager's one run was a lucky draw: kind 'artifact:ill_conditioned'. (Seed 187733: a layer norm's gradient
     over rows of identical values is the rounding residue of terms near 100 that cancel; eager is 1.3e-5 to 5.4e-5
-    from fp64 over six inputs, kiln 3.0e-5 on C++ and 6.4e-5 on the interpreter.)"""
-    from kiln.tools.accuracy import NUDGED_RUNS
+    from fp64 over six inputs, kiln 3.0e-5 on C++ and 6.4e-5 on the interpreter.) The re-check also counts
+    ROUNDED_RUNS runs of eager with its ops rounded otherwise (accuracy.RoundedOtherwise): an output behind a
+    discontinuity (trunc, a cast to an integer) that flips when an intermediate rounds by one ulp, as a compiler's
+    fused kernel may round it (seeds 224142, 270267, 293849)."""
+    from kiln.tools.accuracy import NUDGED_RUNS, ROUNDED_RUNS
     result = _run_case(case, target)
     if target == "triton" and result["kind"] == "no_raise" and result["eager_error"] == "RuntimeError: ZeroDivisionError":
         return {"kind": "artifact:gpu_semantics", "detail": result["detail"], "output": None}
@@ -110,7 +115,8 @@ def run_case(case, target):
         with interpreter_bf16_casts_round_to_nearest_even():
             if _run_case(case, target)["kind"] == "ok":
                 return {"kind": "artifact:interpreter_bf16_cast", "detail": result["detail"], "output": None}
-    if result["kind"].endswith("wrong_values") and _run_case(case, target, nudged_runs=NUDGED_RUNS)["kind"] == "ok":
+    if result["kind"].endswith("wrong_values") and \
+            _run_case(case, target, nudged_runs=NUDGED_RUNS, rounded_runs=ROUNDED_RUNS)["kind"] == "ok":
         return {"kind": "artifact:ill_conditioned", "detail": result["detail"], "output": None}
     if target != "aot_eager" and result["kind"].endswith(("wrong_values", "strides")) and \
             _run_case(case, "aot_eager")["kind"] == result["kind"]:
@@ -121,11 +127,11 @@ def run_case(case, target):
     return result
 
 
-def _run_case(case, target, nudged_runs=0):
+def _run_case(case, target, nudged_runs=0, rounded_runs=0):
     import torch
 
     import kiln
-    from kiln.tools.accuracy import Float64Throughout, accuracy_error
+    from kiln.tools.accuracy import Float64Throughout, RoundedOtherwise, accuracy_error
     torch._dynamo.reset()
     ns = {}
     exec(compile(case["src"], "<fuzz program>", "exec"), ns)  # noqa: S102 (a generated program)
@@ -155,6 +161,12 @@ def _run_case(case, target, nudged_runs=0):
                       for run in range(nudged_runs)]
         except Exception:  # noqa: BLE001 (eager fails one ulp away: no nudged runs, the plain rule)
             nudged = []
+        try:   # the first with every op rounded otherwise, the others with a random half of its elements
+            rounded = [_run(fn, make, variant, torch, device,
+                            rounding=RoundedOtherwise(torch.Generator().manual_seed(run) if run else None))
+                       for run in range(rounded_runs)]
+        except Exception:  # noqa: BLE001 (as the nudged runs)
+            rounded = []
         try:
             result, grads = _run(compiled, make, variant, torch, device)
         except Exception as e:  # noqa: BLE001
@@ -167,7 +179,8 @@ def _run_case(case, target, nudged_runs=0):
                 return {"kind": f"{what}_count", "detail": f"{len(res)} vs eager's {len(ref)}", "output": None}
             for i, (r, e, e64) in enumerate(zip(res, ref, ref64)):
                 error = accuracy_error(detached(r), detached(e), detached(e64),
-                                       nudged=[detached(run[k][i]) for run in nudged])
+                                       nudged=[detached(run[k][i]) for run in nudged],
+                                       rounded=[detached(run[k][i]) for run in rounded])
                 if error:
                     kind = "dtype_shape" if error.startswith("output 0: expected") else "wrong_values"
                     return {"kind": f"{what}_{kind}", "detail": f"variant {variant}: " + error[10:], "output": i,

@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 
 import kiln
-from kiln import lowering
+from kiln.lowering import indexing, pooling, reductions, sorting
 from kiln.ir import ops
 
 
@@ -48,15 +48,18 @@ def compiled(fn, args, checked):
     """fn compiled (now: the patch holds only while it compiles) with or without the check, under a code object
     of its own, so that Dynamo's cache keeps both."""
     fn = types.FunctionType(fn.__code__.replace(co_name=f"{fn.__name__}_{checked}"), fn.__globals__)
-    original = lowering.indirect
+    users = [m for m in (indexing, pooling, reductions, sorting) if getattr(m, "indirect", None) is indexing.indirect]
+    original = indexing.indirect
     if not checked:
-        lowering.indirect = lambda value, size, wrap=False: ops.indirect_indexing(value, size, check=False, wrap=wrap)
+        for m in users:   # each op module binds the name on import
+            m.indirect = lambda value, size, wrap=False: ops.indirect_indexing(value, size, check=False, wrap=wrap)
     try:
         f = kiln.compile(fn, options={"strict": True})
         f(*args)
         return f
     finally:
-        lowering.indirect = original
+        for m in users:
+            m.indirect = original
 
 
 def main():

@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 from conftest import kiln_compile, run_and_compare
-from kiln import lowering
+from kiln.lowering import graph
 
 B, N, H, D = 2, 5, 2, 16
 
@@ -35,7 +35,7 @@ def test_fused_qkv_attention_dynamic():
 
 def test_wrapper_restrides_an_unplanned_layout(monkeypatch):
     """Without the plan from fake tensors, the wrapper's check alone keeps the result right."""
-    monkeypatch.setattr(lowering, "propagated_strides", lambda *args: None)
+    monkeypatch.setattr(graph, "propagated_strides", lambda *args: None)
     run_and_compare(fused_qkv_attention, [torch.randn(B, N, 3 * H * D)])
 
 

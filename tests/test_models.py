@@ -9,7 +9,7 @@ import torch.nn.functional as F
 
 import kiln
 from conftest import StatsDelta, compare_results, kiln_compile, run_fwd_bwd
-from kiln import lowering
+from kiln.lowering import externs
 from kiln.tools.workloads import WORKLOADS
 
 
@@ -86,7 +86,7 @@ def test_resnet_block_eval_channels_last_convs(tmp_path):
 def test_resnet_block_train_channels_last_convs(monkeypatch):
     """Forward graphs run convolutions channels-last too: the activations saved for the backward stay
     channels-last, and the backward graph is compiled for those strides (reported to AOTAutograd)."""
-    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
+    monkeypatch.setattr(externs, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
     test_resnet_block_train("resnet_block")
 
 
@@ -170,7 +170,7 @@ def test_conv_input_saved_for_backward_is_stored_once(monkeypatch, tmp_path):
     """relu(bn(conv(x))) feeds the next convolution and is saved for the backward: it is stored once, in the
     channels-last layout that convolution runs in. Stored as eager lays it out and copied for the
     convolution, both copies were saved (ResNet-18's training step peaked 33% above eager's)."""
-    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
+    monkeypatch.setattr(externs, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
                                 torch.nn.Conv2d(8, 4, 3, padding=1))
     x = torch.randn(2, 3, 6, 6, requires_grad=True)
@@ -198,7 +198,7 @@ def test_backward_lets_go_of_each_saved_activation_after_its_last_use(tmp_path):
 def test_conv1d_where_convolutions_run_channels_last(monkeypatch):
     """Whisper's audio stem: a 1-D convolution of a graph input, where 2-D ones run channels-last (the
     check of the caller's layout assumed four dims)."""
-    monkeypatch.setattr(lowering, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
+    monkeypatch.setattr(externs, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
     conv = torch.nn.Conv1d(4, 8, 3, padding=1)
     x = torch.randn(2, 4, 10)
     with torch.no_grad():

@@ -1,0 +1,115 @@
+"""Library calls (matmuls, convolutions, attention, LAPACK, FFT) and the wrappers of extern results."""
+
+import sympy
+import torch
+
+from kiln import ir
+from kiln.ir import sym
+from kiln.lowering.values import current, LOWERINGS, register, same_strides, View
+
+aten = torch.ops.aten
+
+
+class OpThen:
+    """A library call whose result the wrapper passes through `then` (named `label` in generated code)."""
+
+    def __init__(self, op, then, label):
+        self.op, self.then, self.label = op, then, label
+
+    def __call__(self, *args, **kwargs):
+        return self.then(self.op(*args, **kwargs))
+
+    def __str__(self):
+        return self.label
+
+    __repr__ = __str__
+
+
+def unaliased(op):
+    """A fallback op that returns views of its inputs (view.dtype, view_as_real, ...), returning copies
+    instead, laid out as the views: the wrapper reuses a dead buffer's memory for later results, and
+    must not find a live view still reading it."""
+    return OpThen(op, lambda result: torch.utils._pytree.tree_map(copy_exact, result), str(op))
+
+
+def copy_exact(x):
+    if not isinstance(x, torch.Tensor) or x.layout != torch.strided:
+        return x
+    if x.is_conj() or x.is_neg():   # a lazily conjugated/negated view: the storage alone has other values
+        return torch.empty_strided(x.size(), x.stride(), dtype=x.dtype, device=x.device).copy_(x)
+    storage = x.untyped_storage()
+    fresh = torch.empty(0, dtype=x.dtype, device=x.device)
+    return fresh.set_(storage.clone() if storage.nbytes() else storage, x.storage_offset(), x.size(), x.stride())
+
+
+def channels_last_strides(sizes):
+    n, c, h, w = sizes
+    return [h * w * c, sympy.Integer(1), w * c, c]
+
+
+# device -> whether its training forwards run convolutions channels-last too (inference graphs always do).
+# cuDNN and oneDNN both run NHWC fastest. On the CPU, kiln's inference went 1.06-1.62x faster on the quick conv
+# models (bench/NOTES.md 36); its training steps moved by 0.97-1.15x, so they keep eager's layout.
+CHANNELS_LAST_DEVICES = {"cuda": True, "cpu": False}
+
+
+def runs_channels_last(g, out):
+    """Whether a convolution with this output runs channels-last in graph g."""
+    return isinstance(out, torch.Tensor) and out.device.type in CHANNELS_LAST_DEVICES and \
+        (g.inference or g.saved_from is not None and CHANNELS_LAST_DEVICES[out.device.type]) and \
+        out.dim() == 4 and out.dtype != torch.float64
+
+
+@register(aten.convolution.default)
+def lower_convolution(out, x, weight, *args):
+    """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
+    (its NCHW kernels transpose internally); on the CPU, inference graphs do (oneDNN's). The input and weight
+    copies fuse into their producers; consumers of the output write eager's layout, and activations saved for
+    the backward keep channels-last (the forward reports their strides). Backward graphs keep the traced layouts.
+    A graph input (an image) is read as the caller laid it out: a channels-last copy of it would be one
+    more pass over it, and a second copy held beside cuDNN's workspace at the stem (DeiT's bf16 inference
+    peaked there, 9 MiB above eager)."""
+    g = current()
+    target = aten.convolution.default
+    if not runs_channels_last(g, out) or isinstance(x, View) and isinstance(x.buffer, ir.InputBuffer) and \
+            not same_strides(x.strides, channels_last_strides(x.sizes), x.sizes):
+        return g.extern(target, (x, weight, *args), {}, fallback=False)
+    # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
+    x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
+                 for fx, v in zip(g.current_node.args[:2], (x, weight)))
+    # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
+    channels_last = OpThen(target, lambda y: y.contiguous(memory_format=torch.channels_last),
+                           f"{target} (channels-last)")
+    return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
+                    out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+
+
+# Library calls, like the matmuls: vendor libraries (BLAS, cuDNN, LAPACK, FFT) that no compiler generates
+# code for. Unlike fallbacks, they are the intended implementation, so they are neither logged nor counted.
+EXTERNS = {
+    "matmul": ["mm", "addmm", "bmm", "baddbmm"],
+    "convolution": ["convolution_backward"],
+    "attention": ["_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention",
+                  "_scaled_dot_product_cudnn_attention", "_scaled_dot_product_flash_attention_for_cpu",
+                  "_scaled_dot_product_flash_attention_for_cpu_backward",
+                  "_scaled_dot_product_flash_attention_backward", "_scaled_dot_product_efficient_attention_backward",
+                  "_scaled_dot_product_cudnn_attention_backward"],
+    "LAPACK": ["_linalg_svd", "_linalg_eigh", "linalg_eig", "linalg_qr", "geqrf", "ormqr",
+               "linalg_householder_product", "linalg_cholesky_ex", "cholesky", "cholesky_solve", "cholesky_inverse",
+               "linalg_lu", "linalg_lu_factor_ex", "linalg_lu_solve", "_linalg_solve_ex", "linalg_solve_triangular",
+               "triangular_solve", "linalg_inv_ex", "_linalg_det", "_linalg_slogdet", "linalg_ldl_factor_ex",
+               "linalg_ldl_solve", "linalg_pinv.atol_rtol_tensor", "_linalg_check_errors"],
+    "FFT": ["_fft_r2c", "_fft_c2c", "_fft_c2r"],
+}
+
+
+def _overload(name):
+    packet, _, overload = name.partition(".")
+    return getattr(getattr(aten, packet), overload or "default")
+
+
+LIBRARY_CALLS = {_overload(name) for names in EXTERNS.values() for name in names
+                 if hasattr(aten, name.partition(".")[0])}
+for _target in LIBRARY_CALLS:
+    LOWERINGS[_target] = (lambda t: lambda out, *args, **kwargs: current().extern(t, args, kwargs, fallback=False))(
+        _target)

@@ -1,0 +1,587 @@
+"""The graph walk: GraphLowering runs an ATen FX graph with IR values instead of tensors, realizes values
+into buffers, lays out outputs, and turns library calls and ops without a lowering into externs."""
+import contextlib
+import logging
+import operator
+
+import sympy
+import torch
+from torch.multiprocessing.reductions import StorageWeakRef
+from torch.utils.checkpoint import CheckpointPolicy
+
+from kiln import ir
+from kiln.ir import ops, product, sym
+from kiln.lowering.values import (RUNNING, as_lazy, dense_meta_strides, is_tensor, Lazy, LoweringError,
+                                  LOWERINGS, meta_strides, reads_of, same_strides, static_ints, traced_meta_strides,
+                                  View)
+from kiln.lowering.pointwise import ops_fn, pointwise_value
+from kiln.lowering.externs import channels_last_strides, LIBRARY_CALLS, runs_channels_last, unaliased
+
+aten = torch.ops.aten
+log = logging.getLogger("kiln.fallback")
+
+
+# A lazy value is stored to a buffer when its body grows past this many ops, or when it has
+# several users and is past the smaller bound: recomputing it everywhere would cost more than a trip to memory.
+# A value with several users is also stored when it reads more than one buffer computed in the graph:
+# recomputed by each user, it would keep all of them alive until its last user. A residual stream
+# x + a + b + ... otherwise holds every earlier layer's output (ViT-base held 12 of them: 194 MiB where
+# eager peaks at 111), and each layer reads them all again.
+REALIZE_OPCOUNT = 96
+REALIZE_SHARED_OPCOUNT = 12
+REALIZE_SHARED_READS = 1
+
+
+EQUALITY = (aten.eq.Tensor, aten.ne.Tensor)
+
+
+def compared_for_equality(n):
+    """Whether every user of n must read the same bits of it: n has several users and one compares it for
+    equality (x == max(x) in max's gradient), or the backward compares it (capture.partition marks it saved).
+    Each user's recomputed copy could round otherwise: a C++ loop's vectorized expm1 against its scalar tail."""
+    if n.meta.get("recompute") == CheckpointPolicy.MUST_SAVE:
+        return True
+    return len(n.users) > 1 and any(u.target in EQUALITY for u in n.users)
+
+
+EMPTY_REDUCTION = {"sum": 0, "prod": 1, "any": False, "all": True}
+
+
+# ---------------------------------------------------------------- the graph walk
+
+class GraphLowering(torch.fx.Interpreter):
+    """Runs an ATen FX graph with IR values instead of tensors."""
+
+    def __init__(self, gm, name="graph", inference=False, saved_from=None, example_inputs=None, target=None,
+                 output_strides=None):
+        super().__init__(gm)
+        self.target = target          # "triton" forces Triton for every device; otherwise it is picked by device
+        # the layouts the graph will be called with: for a backward graph, AOTAutograd has restrided
+        # the saved activations to the forward's real output strides
+        self.example_inputs = list(example_inputs or [])
+        self.name = name
+        self.inference = inference    # no backward graph will read this graph's buffers
+        # a forward graph's outputs from this index on are saved for its backward graph: they may keep
+        # kiln's layouts (AOTAutograd hands the backward their real strides)
+        self.saved_from = saved_from
+        self.eager_output_strides = output_strides or {}   # output index -> the strides eager gives the user
+        self.buffers = []             # ComputedBuffer | ExternKernel in program order
+        self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
+        self.fallback_ops = []
+        self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
+        self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
+        self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
+        self.size_hints = {}          # symbolic size name -> its value in the traced example (see size_hint)
+        self._names = 0
+        self.current_node = None
+
+    def buffer(self, name):
+        """The graph input or computed buffer of that name."""
+        for b in self.graph_inputs:
+            if isinstance(b, ir.InputBuffer) and b.name == name:
+                return b
+        for b in self.buffers:
+            for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b]):
+                if o is not None and o.name == name:
+                    return o
+        raise KeyError(name)
+
+    def buffer_dtype(self, name):
+        return torch.int64 if name == ir.INDEX_FLAGS else self.buffer(name).dtype
+
+    def size_hint(self, expr):
+        """expr's value if static, else its value at the sizes the graph was traced with (None where a symbol has
+        no hint): for tile sizes, and for sizes the trace found to be 1 (broadcasts)."""
+        expr = sympy.sympify(expr)
+        hints = {s: self.size_hints[s.name] for s in expr.free_symbols if s.name in self.size_hints}
+        return ir.static_numel([expr.xreplace(hints)])
+
+    def new_name(self, prefix="buf"):
+        self._names += 1
+        return f"{prefix}{self._names}"
+
+    @contextlib.contextmanager
+    def in_effect(self):
+        """current() is this graph: while it is lowered, and while the scheduler and code generators run the
+        loaders of its buffers, which read its size hints (broadcasts)."""
+        RUNNING.append(self)
+        try:
+            yield self
+        finally:
+            RUNNING.pop()
+
+    def run(self):
+        with self.in_effect():
+            return super().run(enable_io_processing=False)
+
+    # -- fx.Interpreter hooks
+    def run_node(self, n):
+        self.current_node = n
+        value = super().run_node(n)
+        if isinstance(value, Lazy) and value.strides is None:
+            value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
+        if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or compared_for_equality(n) or
+                                        len(n.users) > 1 and (value.opcount > REALIZE_SHARED_OPCOUNT or
+                                                              self.computed_reads(value) > REALIZE_SHARED_READS)):
+            value = self.realize(value, self.strides_for_users(n, value))
+        return value
+
+    def strides_for_users(self, n, value):
+        """The layout to store a value in: the channels-last one that a convolution reading it will run in,
+        where one does (its other users read any layout). Stored as eager lays it out, it would be copied
+        for the convolution, and a training step would save both copies for its backward."""
+        if any(u.target is aten.convolution.default and u.args[0] is n and runs_channels_last(self, u.meta.get("val"))
+               for u in n.users):
+            return channels_last_strides(value.sizes)
+        return None
+
+    def computed_reads(self, value):
+        """How many buffers computed in this graph a value reads (graph inputs stay alive regardless)."""
+        inputs = {b.name for b in self.graph_inputs if isinstance(b, ir.InputBuffer)}
+        return len(reads_of(value) - inputs)
+
+    def placeholder(self, target, args, kwargs):
+        val = self.current_node.meta["val"]
+        given = self.example_inputs[len(self.graph_inputs)] if len(self.graph_inputs) < len(self.example_inputs) \
+            else None
+        if isinstance(val, torch.Tensor) and isinstance(given, torch.Tensor) and given.dim() == val.dim() and \
+                static_ints(given.stride()) and static_ints(given.shape):   # (no guards on symbolic sizes)
+            val = given
+        self.record_hints([val] if isinstance(val, torch.SymInt) else
+                          [*val.shape, *val.stride()] if isinstance(val, torch.Tensor) else [])
+        if isinstance(val, torch.Tensor):
+            buf = ir.InputBuffer(target, ir.Layout(val.dtype, val.device, [sym(s) for s in val.shape],
+                                                   [sym(s) for s in val.stride()]), sym(val.storage_offset()))
+            self.graph_inputs.append(buf)
+            return View(buf, buf.layout.sizes, buf.layout.strides)
+        expr = sym(val) if isinstance(val, torch.SymInt) else val
+        self.graph_inputs.append(expr)
+        return expr
+
+    def record_hints(self, sizes):
+        for size in sizes:
+            if isinstance(size, torch.SymInt):
+                env = size.node.shape_env   # torch 2.13 renamed var_to_val (2.11 has only the old name)
+                known = env.backed_var_to_val if hasattr(env, "backed_var_to_val") else env.var_to_val
+                self.size_hints.update({str(s): int(known[s]) for s in size.node.expr.free_symbols if s in known})
+
+    def get_attr(self, target, args, kwargs):
+        value = super().get_attr(target, args, kwargs)
+        if isinstance(value, torch.Tensor) and value.layout == torch.strided:
+            return constant_value(self, value)
+        return value
+
+    def call_function(self, target, args, kwargs):
+        if target is operator.getitem:
+            return args[0][args[1]]
+        if target in SCALAR_FUNCTIONS:
+            return SCALAR_FUNCTIONS[target](*args)
+        val = self.current_node.meta.get("val")
+        if isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool)) and target not in LOWERINGS:
+            # any other Python function of sizes (math.ceil, math.floor, sym_ite, ...): its value as torch's
+            # symbolic shapes computed it, over the same size symbols kiln's buffers are laid out in
+            return val.node.expr
+        if target is torch.ops.higher_order.with_effects:
+            return lower_with_effects(self, *args, **kwargs)
+        args, kwargs = torch.utils._pytree.tree_map(self.float_scalar, (args, kwargs))
+        lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
+            self.spelled_pointwise(target)
+        # kernels have no complex types, so ops on complex tensors run eagerly; library calls take any
+        if lowering is not None and (target in LIBRARY_CALLS or not touches_complex(self.current_node)):
+            first_new = len(self.buffers)
+            result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
+            if result is not NotImplemented:
+                # named by the op the user's graph had before decomposition (batch_norm, not its add and rsqrt)
+                source = self.current_node.meta.get("original_aten") or target
+                return tag_origins(result, source, args, self.buffers[first_new:])
+        return self.fallback(target, args, kwargs)
+
+    def float_scalar(self, x):
+        """A float computed from symbolic sizes (1 / s0) as a symbol the wrapper binds to its value, computed
+        in Python as eager computes it: kernels see sizes as integers, and would divide as integers."""
+        if not isinstance(x, sympy.Expr) or x.is_number or x.is_integer:
+            return x
+        for name, expr in self.float_scalars.items():
+            if expr == x:
+                return name
+        name = sympy.Symbol(f"{ir.FLOAT_SCALAR}{len(self.float_scalars)}", real=True)
+        self.float_scalars[name] = x
+        return name
+
+    def on_triton(self, device):
+        """Whether values on device become Triton code (else C++)."""
+        return self.target == "triton" or device.type == "cuda"
+
+    def spelled_pointwise(self, target):
+        """A lowering for a pointwise ATen op that the code generator spells by the op's own name, like the
+        special functions C++ takes from ATen's scalar code; None where it has no spelling."""
+        out = self.current_node.meta.get("val")
+        name = getattr(getattr(target, "overloadpacket", None), "__name__", None)
+        if torch.Tag.pointwise not in getattr(target, "tags", ()) or not isinstance(out, torch.Tensor) or \
+                not out.dtype.is_floating_point:
+            return None
+        from kiln.codegen import cpp, triton
+        spelled = triton.target_ops() if self.on_triton(out.device) else cpp.CPP_OPS
+        if name not in spelled:
+            return None
+        return lambda out, *args: pointwise_value(out, ops_fn(name), *args)
+
+    def output(self, target, args, kwargs):
+        vals = self.current_node.args[0]
+        saved_from = len(vals) if self.saved_from is None else self.saved_from
+        self.graph_outputs = [None] * len(vals)
+        position = {n: k for k, n in enumerate(self.module.graph.nodes)}
+        placeholders = [n for n in self.module.graph.nodes if n.op == "placeholder"]
+        input_storages = {}   # the first input of each storage
+        for inp, p in zip(self.graph_inputs, placeholders):
+            if isinstance(inp, ir.InputBuffer) and isinstance(p.meta.get("val"), torch.Tensor):
+                input_storages.setdefault(StorageWeakRef(p.meta["val"].untyped_storage()), (inp, p.meta["val"]))
+        # bases before their views, so that a view of another output is that output's buffer seen so
+        for i in sorted(range(len(vals)), key=lambda i: position.get(vals[i], -1)):
+            eager_strides = self.eager_output_strides.get(i)
+            self.graph_outputs[i] = self.view_of_input(vals[i], input_storages) or \
+                self.view_of_output(vals[i], vals, eager_strides) or \
+                self.output_value(args[0][i], vals[i], i >= saved_from, eager_strides)
+        return self.graph_outputs
+
+    @staticmethod
+    def view_of_input(node, input_storages):
+        """node as the view of a graph input it is in the trace (sharing the input's storage: input_storages maps
+        each input's storage to it and its traced tensor), with its traced sizes, strides and offset. AOTAutograd
+        regenerates such an output from the input with the sizes, strides and storage offset of the tensor kiln
+        returns: a copy laid out otherwise named other elements, and x[:, 3::3].flatten(0) of a [1, 5] x came
+        back as x[0, 0] (fuzz seed 271295)."""
+        meta = node.meta.get("val") if isinstance(node, torch.fx.Node) and node.op != "placeholder" else None
+        if not isinstance(meta, torch.Tensor) or meta.layout != torch.strided:
+            return None
+        inp, traced = input_storages.get(StorageWeakRef(meta.untyped_storage()), (None, None))
+        if inp is None:
+            return None
+        return View(inp, [sym(n) for n in meta.shape], [sym(st) for st in meta.stride()],
+                    sym(meta.storage_offset()) - sym(traced.storage_offset()))
+
+    def view_of_output(self, node, vals, eager_strides=None):
+        """node as a view of the buffer of an earlier output it is a view of (through view ops), as eager returns
+        y and y.t(): sharing storage, not as a copy; None where it is not one, where that output is not laid out
+        otherwise than traced and its static view ops cannot be replayed on its layout (the view's traced strides
+        would read it wrongly; a base AOTAutograd regenerates views from is laid out as eager's,
+        capture.intermediate_base_strides), or where the view's traced strides are not eager's (the base is a
+        saved activation laid out as traced, where eager's differs: x.clone() of a transposed x, then
+        y[..., ::2] = 5, is traced row-major; y.t() must come back as eager's)."""
+        base, views = node, []
+        while isinstance(base, torch.fx.Node) and base.op == "call_function" and \
+                isinstance(base.target, torch._ops.OpOverload) and base.args and \
+                any(r.alias_info is not None and not r.alias_info.is_write for r in base.target._schema.returns):
+            views.append(base)
+            base = base.args[0]
+            if base in vals:
+                break
+        done = [self.graph_outputs[k] for k, v in enumerate(vals) if v is base]
+        if base is node or not done or not isinstance(done[0], View) or not isinstance(node.meta.get("val"), torch.Tensor):
+            return None
+        base_view, base_meta, meta = done[0], base.meta["val"], node.meta["val"]
+        if base_view.offset != 0 or base_meta.storage_offset() != 0 or \
+                StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()):
+            return None
+        if base_view.strides != [sym(st) for st in base_meta.stride()]:
+            meta = replay_views(views, base_view, base_meta)
+            if meta is None:
+                return None
+        strides = [sym(st) for st in meta.stride()]
+        if eager_strides is not None and not same_strides([sym(st) for st in eager_strides], strides, meta.shape):
+            return None
+        return View(base_view.buffer, [sym(n) for n in meta.shape], strides, sym(meta.storage_offset()))
+
+    def output_value(self, value, node, saved, eager_strides=None):
+        """The output laid out as eager's; a saved activation may keep kiln's layout (static, at offset 0)."""
+        if not isinstance(value, (Lazy, View)):
+            return value
+        meta = node.meta["val"]
+        strides = [sym(s) for s in meta.stride()]
+        if eager_strides is not None and len(eager_strides) == len(strides):
+            strides = [sym(s) for s in eager_strides]
+        if isinstance(value, View) and (value.strides == strides or ir.static_numel(value.sizes) == 0 or (
+                saved and value.offset == 0 and meta.storage_offset() == 0 and static_ints(value.strides))):
+            return value
+        return self.realize_strided(value, strides)
+
+    def output_strides(self):
+        """The strides of each graph output, for AOTAutograd (None where not a tensor)."""
+        return [static_ints(o.strides) if isinstance(o, View) else None for o in self.graph_outputs]
+
+    # -- realization
+    def realize(self, value, strides=None):
+        if isinstance(value, View):
+            return value
+        if strides is None:
+            strides = value.strides or ir.contiguous_strides(value.sizes)
+        if ir.static_numel(value.sizes) == 0:
+            return self.empty(value.sizes, strides, value.dtype, value.device)
+        buf = ir.ComputedBuffer(self.new_name(), ir.Layout(value.dtype, value.device, list(value.sizes), strides),
+                                node=ir.Pointwise(list(value.sizes), value.loader), origins=value.origins)
+        self.buffers.append(buf)
+        return View(buf, buf.layout.sizes, buf.layout.strides)
+
+    def keep_old_values(self, name):
+        """Before graph input `name` is overwritten: values still to be used that read it are computed now."""
+        dying = set(self.user_to_last_uses.get(self.current_node, ()))
+
+        def kept(v):
+            if isinstance(v, (list, tuple)):
+                return type(v)(kept(x) for x in v)
+            if not is_tensor(v) or name not in reads_of(v):
+                return v
+            return self.realize(v if isinstance(v, Lazy) else as_lazy(v))
+        for fx in list(self.env):
+            if fx not in dying:
+                self.env[fx] = kept(self.env[fx])
+
+    def reduction(self, sizes, rsizes, reduction_type, body, dtype, src_dtype, device):
+        if ir.static_numel(sizes) == 0:
+            return self.empty(sizes, ir.contiguous_strides(sizes), dtype, device)
+        if ir.static_numel(rsizes, 1) == 0 and reduction_type in EMPTY_REDUCTION:   # over nothing: the identity
+            value = EMPTY_REDUCTION[reduction_type]
+            return Lazy(list(sizes), dtype, device, lambda idx: ops.constant(value, dtype))
+        buf = ir.ComputedBuffer(self.new_name(), ir.Layout(dtype, device, list(sizes), ir.contiguous_strides(sizes)),
+                                node=ir.Reduction(list(sizes), list(rsizes), reduction_type, body, src_dtype))
+        self.buffers.append(buf)
+        return View(buf, buf.layout.sizes, buf.layout.strides)
+
+    def empty(self, sizes, strides, dtype, device):
+        """A tensor with no elements: allocated by the wrapper, with no kernel to compute it."""
+        buf = ir.Buffer(self.new_name(), ir.Layout(dtype, device, list(sizes), list(strides)))
+        self.buffers.append(ir.ExternKernel(self.new_name("extern"), torch.empty_strided, (list(sizes), list(strides)),
+                                            {"dtype": dtype, "device": device}, [buf], False, False,
+                                            origins=("empty",)))
+        return View(buf, buf.layout.sizes, buf.layout.strides)
+
+    def extern(self, target, args, kwargs, fallback, out_strides=None):
+        """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts, or out_strides.
+
+        Tensor arguments get the layouts they had when the graph was traced: an op's output layout may
+        follow its inputs' (attention, convolution), and the outputs' layouts are taken from the trace.
+        With out_strides, the caller has chosen the layouts of the arguments and of the outputs."""
+        node = self.current_node
+        relaid = []   # whether kiln passes an argument laid out otherwise than when the graph was traced
+
+        def to_ref(a, fx=None):
+            if isinstance(a, (Lazy, View)):
+                meta = fx.meta.get("val") if isinstance(fx, torch.fx.Node) and out_strides is None else None
+                ref = self.share(fx, a, self.realize_as_traced(a, meta, target)).ref(meta)
+                relaid.append(not isinstance(meta, torch.Tensor) or not same_strides(
+                    ref.strides, [sym(s) for s in meta.stride()], ref.sizes))
+                return ref
+            if isinstance(a, (list, tuple)):
+                fxs = fx if isinstance(fx, (list, tuple)) and len(fx) == len(a) else [None] * len(a)
+                return type(a)(to_ref(x, f) for x, f in zip(a, fxs))
+            if isinstance(a, float) and (a != a or abs(a) == float("inf")):
+                return SpelledFloat(a)   # the wrapper spells floats with repr(): inf is no Python name
+            return a
+        fx_args = tuple(node.args) if node is not None and len(node.args) == len(args) else [None] * len(args)
+        fx_kwargs = node.kwargs if node is not None else {}
+        args = to_ref(tuple(args), fx_args)
+        kwargs = {k: to_ref(v, fx_kwargs.get(k)) for k, v in kwargs.items()}
+        meta = self.current_node.meta.get("val")
+        returns_tuple = isinstance(meta, (list, tuple))
+        metas = list(meta) if returns_tuple else [meta]
+        strides = out_strides or (any(relaid) and propagated_strides(meta, target, args, kwargs)) or \
+            [[sym(s) for s in m.stride()] if isinstance(m, torch.Tensor) else None for m in metas]
+        outputs = [ir.Buffer(self.new_name(), ir.Layout(m.dtype, m.device, [sym(s) for s in m.shape], st))
+                   if isinstance(m, torch.Tensor) else None for m, st in zip(metas, strides)]
+        # a library call's output layout may follow its arguments', which kiln may have laid out otherwise than
+        # the trace did: unless kiln fixed the layouts itself, the wrapper checks what the call returned
+        kernel = ir.ExternKernel(self.new_name("extern"), target, args, kwargs, outputs, returns_tuple, fallback,
+                                 origins=(str(target),),
+                                 check_strides=out_strides is None and target not in LAYOUT_AGNOSTIC)
+        self.buffers.append(kernel)
+        views = [View(o, o.layout.sizes, o.layout.strides) if o is not None else None for o in outputs]
+        return views if returns_tuple else views[0]
+
+    def share(self, fx, value, realized):
+        """realized, which now also stands for fx's value in the rest of the graph: later users of a
+        value computed for a library call load it instead of computing it again."""
+        if isinstance(value, Lazy) and isinstance(fx, torch.fx.Node) and self.env.get(fx) is value:
+            self.env[fx] = realized
+        return realized
+
+    def realize_as_traced(self, value, meta, target):
+        """value as a buffer laid out as the traced argument `meta` was (row-major where unknown), gaps and
+        broadcasts included: a library call may need them. Memory-efficient attention reads a bias whose rows
+        the graph padded to 16 bytes and expanded over the batch (Swin's training step failed "attn_bias is not
+        correctly aligned" on a densely packed copy)."""
+        strides = dense_meta_strides(meta, value.sizes) or traced_meta_strides(meta, value.sizes)
+        if isinstance(value, View) and (strides is None or target in LAYOUT_AGNOSTIC):
+            return value
+        strides = strides or ir.contiguous_strides(value.sizes)
+        broadcast = [d for d, (st, n) in enumerate(zip(strides, value.sizes)) if st == 0 and n != 1]
+        if not broadcast:
+            return self.realize_strided(value, strides)
+        if isinstance(value, View) and same_strides(value.strides, strides, value.sizes):
+            return value
+
+        def one_copy(idx):   # the value at index 0 of each broadcast dim
+            return value.load([sympy.Integer(0) if d in broadcast else i for d, i in enumerate(idx)])
+        sizes = [1 if d in broadcast else n for d, n in enumerate(value.sizes)]
+        copy = self.realize(Lazy(sizes, value.dtype, value.device, one_copy, value.opcount, value.origins), strides)
+        return View(copy.buffer, list(value.sizes), strides, copy.offset)
+
+    def realize_strided(self, value, strides):
+        """value as a buffer with these strides: a copy if it is a view laid out otherwise."""
+        if isinstance(value, View):
+            live = [(a, b) for a, b, s in zip(value.strides, strides, value.sizes) if s != 1]
+            if all(sympy.expand(a - b) == 0 for a, b in live):
+                return value
+            value = as_lazy(value)
+        return self.realize(value, strides)
+
+    def fallback(self, target, args, kwargs):
+        if not isinstance(target, torch._ops.OpOverload):
+            raise LoweringError(f"cannot lower {target}")
+        self.fallback_ops.append(str(target))
+        log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", target)
+        result = self.extern(target, args, kwargs, fallback=True)
+        if any(r.alias_info is not None for r in target._schema.returns):
+            self.buffers[-1].target = unaliased(target)
+        return result
+
+
+# library calls whose outputs are row-major whatever their inputs' layouts
+LAYOUT_AGNOSTIC = {aten.mm.default, aten.addmm.default, aten.bmm.default, aten.baddbmm.default}
+
+
+def replay_views(views, base_view, base_meta):
+    """The meta tensor that the view ops in views (outermost first) give on base_meta's sizes laid out as
+    base_view; None where a size is symbolic or an op reads another node."""
+    strides = static_ints(base_view.strides)
+    if strides is None or static_ints(base_view.sizes) is None or any(
+            isinstance(a, torch.fx.Node) for v in views for a in (*v.args[1:], *v.kwargs.values())):
+        return None
+    t = torch.empty_strided(static_ints(base_view.sizes), strides, dtype=base_meta.dtype, device="meta")
+    for v in reversed(views):
+        t = v.target(t, *v.args[1:], **v.kwargs)
+    return t
+
+
+def propagated_strides(meta, target, args, kwargs):
+    """The strides of target's outputs for the arguments as kiln lays them out, found by running it on fake
+    tensors of those layouts; None where the sizes are symbolic or the op cannot run on fake tensors (the
+    wrapper then checks the layout the call returns)."""
+    first = meta[0] if isinstance(meta, (list, tuple)) and meta else meta
+    fake_mode = getattr(first, "fake_mode", None)
+    refs = list(ir.tensor_refs((args, kwargs)))
+    if fake_mode is None or not all(static_ints(r.sizes) is not None and static_ints(r.strides) is not None
+                                    for r in refs):
+        return None
+
+    def fake(a):
+        if isinstance(a, ir.TensorRef):
+            lay = a.buffer.layout   # (the offset does not change an output's layout)
+            return torch.empty_strided(static_ints(a.sizes), static_ints(a.strides), dtype=lay.dtype,
+                                       device=lay.device)
+        if isinstance(a, (list, tuple)):
+            return type(a)(fake(x) for x in a)
+        return int(a) if isinstance(a, sympy.Integer) else a
+    try:
+        with fake_mode:
+            result = target(*fake(args), **{k: fake(v) for k, v in kwargs.items()})
+    except Exception:
+        return None
+    results = list(result) if isinstance(result, (list, tuple)) else [result]
+    return [[sym(s) for s in r.stride()] if isinstance(r, torch.Tensor) else None for r in results]
+
+
+def tag_origins(result, target, args, new_buffers):
+    """Values and buffers remember the ATen ops (target) inlined into them, to name kernels and explain them."""
+    lazies = [a for a in args if isinstance(a, Lazy) and a.origins]
+    name = getattr(getattr(target, "overloadpacket", None), "__name__", str(target))
+    for value in result if isinstance(result, (list, tuple)) else [result]:   # max_pool's values and indices too
+        if isinstance(value, Lazy):
+            value.origins = tuple(dict.fromkeys([o for a in lazies for o in a.origins] + list(value.origins) + [name]))
+    unnamed = [b for b in new_buffers if isinstance(b, ir.ComputedBuffer) and not b.origins]
+    arg_reads = [(a, reads_of(a)) for a in lazies] if unnamed else []
+    for b in unnamed:
+        # the ops of the arguments it reads: a conv weight's relayout inlines none of the activation's
+        seen = [o for a, reads in arg_reads if reads & b.reads() for o in a.origins]
+        b.origins = tuple(dict.fromkeys(seen + [name]))
+    return result
+
+
+SCALAR_FUNCTIONS = {
+    operator.add: lambda a, b: a + b, operator.sub: lambda a, b: a - b, operator.mul: lambda a, b: a * b,
+    operator.floordiv: lambda a, b: ir.FloorDiv(a, b), operator.truediv: lambda a, b: sympy.sympify(a) / b,
+    operator.neg: lambda a: -a, operator.mod: lambda a, b: sympy.Mod(a, b),
+    aten.sym_size.int: lambda x, d: x.sizes[d], aten.sym_stride.int: lambda x, d: x.strides[d],
+    aten.sym_numel.default: lambda x: product(x.sizes),
+    aten.sym_storage_offset.default: lambda x: x.offset,
+}
+for _name in ("sym_float", "sym_int", "sym_max", "sym_min", "sym_sqrt", "sym_not"):
+    _fn = getattr(torch, _name, None)
+    if _fn is not None:
+        SCALAR_FUNCTIONS[_fn] = {"sym_float": lambda a: a, "sym_int": lambda a: a, "sym_max": sympy.Max,
+                                 "sym_min": sympy.Min, "sym_sqrt": sympy.sqrt, "sym_not": sympy.Not}[_name]
+
+
+def touches_complex(node):
+    """Whether an FX node reads or makes complex tensors, which kiln's code generators have no types for."""
+    vals = [node.meta.get("val")] + [a.meta.get("val") for a in node.all_input_nodes]
+    return any(isinstance(v, torch.Tensor) and v.is_complex() for v in torch.utils._pytree.tree_leaves(vals))
+
+
+def lower_with_effects(low, token, op, *args, **kwargs):
+    """An op with side effects (linalg's error checks, prints), threaded by a token: an eager call in
+    program order, a fallback unless it is a library call. Only ops that return nothing; for the others
+    the graph falls back."""
+    meta = low.current_node.meta.get("val")
+    if not isinstance(op, torch._ops.OpOverload) or not isinstance(meta, (list, tuple)) or \
+            any(m is not None for m in meta[1:]):
+        raise LoweringError(f"cannot lower with_effects of {op}")
+
+    def ref(a):
+        if isinstance(a, (Lazy, View)):
+            return low.realize(a).ref()
+        return type(a)(ref(x) for x in a) if isinstance(a, (list, tuple)) else a
+    fallback = op not in LIBRARY_CALLS
+    if fallback:
+        low.fallback_ops.append(str(op))
+        log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", op)
+    low.buffers.append(ir.ExternKernel(low.new_name("extern"), op, ref(tuple(args)),
+                                       {k: ref(v) for k, v in kwargs.items()}, [None], False, fallback,
+                                       origins=(str(op),)))
+    return (token,) + (None,) * (len(meta) - 1)
+
+
+class Constant:
+    """A graph constant (torch.tensor(...) in traced code), materialized by the wrapper: a fresh copy
+    per call, since the wrapper may reuse a dead buffer's memory for later results."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self):
+        return self.value.clone()
+
+    def __repr__(self):
+        return f"constant({str(self.value.dtype).replace('torch.', '')}{list(self.value.shape)})"
+
+
+def constant_value(low, value):
+    """A one-element constant is inlined into kernels; a larger one is an extern the wrapper runs."""
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+    sizes = [sym(s) for s in value.shape]
+    with unset_fake_temporarily():   # lowering runs under AOTAutograd's fake mode; value is real
+        if value.numel() == 1 and not value.is_complex():
+            scalar = value.item()
+            return Lazy(sizes, value.dtype, value.device, lambda idx: ops.constant(scalar, value.dtype), 1)
+        strides = value.clone().stride()
+    layout = ir.Layout(value.dtype, value.device, sizes, [sym(s) for s in strides])
+    buf = ir.Buffer(low.new_name(), layout)
+    low.buffers.append(ir.ExternKernel(low.new_name("extern"), Constant(value), (), {}, [buf], False, False,
+                                       origins=("constant",)))
+    return View(buf, buf.layout.sizes, buf.layout.strides)
+
+
+class SpelledFloat(float):
+    """A non-finite float whose repr() is valid Python, for extern arguments (cdist's p=inf)."""
+
+    def __repr__(self):
+        return f"float('{float(self)}')"

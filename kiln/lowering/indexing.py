@@ -1,0 +1,285 @@
+"""Data movement: cat, pad, indexing and gathers; scatters, index_put and diagonal_scatter."""
+import math
+
+import sympy
+import torch
+
+from kiln import ir
+from kiln.ir import ops, product, sym
+from kiln.lowering.values import current, is_tensor, Lazy, meta_strides, register, View
+from kiln.lowering.pointwise import as_value, broadcast_index, opmath
+
+aten = torch.ops.aten
+
+
+@register(aten.cat.default)
+def lower_cat(out, tensors, dim=0):
+    """Each element loads from the one input whose range along dim holds it; the others are masked off."""
+    sizes = [sym(s) for s in out.shape]
+    dim %= len(sizes)
+    parts = [t for t in tensors if is_tensor(t) and not (len(t.sizes) == 1 and t.sizes[0] == 0)]
+    bounds, acc = [], sympy.Integer(0)
+    for t in parts:
+        bounds.append((acc, acc + t.sizes[dim]))
+        acc = acc + t.sizes[dim]
+
+    def loader(idx):
+        pos = ops.index_expr(idx[dim], torch.int64)
+        value = ops.constant(0, out.dtype)
+        for k, (t, (start, end)) in enumerate(zip(parts, bounds)):
+            conds = ([ops.ge(pos, ops.index_expr(start, torch.int64))] if k > 0 else []) + \
+                    ([ops.lt(pos, ops.index_expr(end, torch.int64))] if k < len(parts) - 1 else [])
+            shifted = [i - start if d == dim else i for d, i in enumerate(idx)]
+            load = (lambda t=t, s=shifted: as_value(t, s, sizes, out.dtype))
+            value = load() if not conds else ops.masked(all_of(conds), load, value)
+        return value
+    return Lazy(sizes, out.dtype, out.device, loader, 1 + sum(t.opcount for t in parts))
+
+
+def all_of(conds):
+    cond = conds[0]
+    for c in conds[1:]:
+        cond = ops.logical_and(cond, c)
+    return cond
+
+
+@register(aten.constant_pad_nd.default)
+def lower_pad(out, x, pad, value=0):
+    sizes = [sym(s) for s in out.shape]
+    n = len(sizes)
+    lows = [0] * n
+    for k in range(len(pad) // 2):
+        lows[n - 1 - k] = pad[2 * k]
+
+    def loader(idx):
+        src = [i - lo for i, lo in zip(idx, lows)]
+        conds = []
+        for d, (i, lo) in enumerate(zip(src, lows)):
+            if lo != 0 or sizes[d] != x.sizes[d]:
+                e = ops.index_expr(i, torch.int64)
+                conds += [ops.ge(e, ops.constant(0, torch.int64)), ops.lt(e, ops.index_expr(x.sizes[d], torch.int64))]
+        if not conds:
+            return x.load(src)
+        return ops.masked(all_of(conds), lambda: x.load(src), ops.constant(value, out.dtype))
+    return Lazy(sizes, out.dtype, out.device, loader, x.opcount + 2)
+
+
+def indirect(value, size, wrap=False):
+    """The index value loads, into a dim of this size; negative ones count from the end where wrap is set (as
+    x[i] and put count them; gather, scatter and embedding raise), and out-of-bounds ones raise an IndexError."""
+    return ops.indirect_indexing(value, size, wrap=wrap)
+
+
+def broadcast_sizes(shapes):
+    """The broadcast of several shapes (right-aligned; a size-1 dim takes the other's size)."""
+    n = max(len(sh) for sh in shapes)
+    out = [sympy.Integer(1)] * n
+    for sh in shapes:
+        for k, s in enumerate(sh):
+            if s != 1 and (out[n - len(sh) + k] == 1 or current().size_hint(s) != 1):
+                out[n - len(sh) + k] = s
+    return out
+
+
+def advanced_indexing(x_sizes, indices):
+    """x[indices] with index tensors (None: a whole dim), as (its sizes, a function from its index to x's).
+
+    The indexed dims are replaced by the broadcast shape of the index tensors: in place when they are
+    adjacent, in front otherwise."""
+    indices = list(indices) + [None] * (len(x_sizes) - len(indices))
+    positions = [d for d, i in enumerate(indices) if i is not None]
+    bshape = broadcast_sizes([indices[d].sizes for d in positions])
+    nb = len(bshape)
+    first = positions[0] if positions == list(range(positions[0], positions[-1] + 1)) else 0
+    rest_sizes = [s for d, s in enumerate(x_sizes) if indices[d] is None]
+
+    def position(idx):
+        bidx = idx[first:first + nb]
+        rest = iter(idx[:first] + idx[first + nb:])
+        src = []
+        for d, t in enumerate(indices):
+            if t is None:
+                src.append(next(rest))
+                continue
+            tidx = broadcast_index(bidx, t.sizes, bshape)
+            src.append(indirect(t.load(tidx), x_sizes[d], wrap=True))
+        return src
+    return rest_sizes[:first] + bshape + rest_sizes[first:], position
+
+
+@register(aten.index.Tensor)
+def lower_index(out, x, indices):
+    """x[i0, :, i2]: an indirect load."""
+    if any(i is not None and i.dtype == torch.bool for i in indices):
+        return NotImplemented
+    _, position = advanced_indexing(x.sizes, indices)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: x.load(position(idx)),
+                x.opcount + 2)
+
+
+@register(aten.embedding.default)
+def lower_embedding(out, weight, indices, *args):
+    sizes = [sym(s) for s in out.shape]
+    n = len(indices.sizes)
+    return Lazy(sizes, out.dtype, out.device,
+                lambda idx: weight.load([indirect(indices.load(idx[:n]), weight.sizes[0]), idx[n]]), 2)
+
+
+@register(aten.gather.default)
+def lower_gather(out, x, dim, index, sparse_grad=False):
+    dim %= max(len(x.sizes), 1)
+    sizes = [sym(s) for s in out.shape]
+    if not x.sizes:   # a 0-d x has one element: every index is 0
+        return Lazy(sizes, out.dtype, out.device, lambda idx: x.load([]), 1)
+    if not sizes:     # a 0-d index into a 1-d x
+        return Lazy(sizes, out.dtype, out.device, lambda idx: x.load([indirect(index.load([]), x.sizes[0])]), 2)
+    return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
+        [indirect(index.load(idx), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
+
+
+@register(aten.index_select.default)
+def lower_index_select(out, x, dim, index):
+    dim %= max(len(x.sizes), 1)
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
+        [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
+
+
+# ---------------------------------------------------------------- scatters
+
+SCATTER_REDUCE = {"sum": "sum", "add": "sum", "prod": "prod", "multiply": "prod", "amax": "max", "amin": "min"}
+
+
+def scatter(out, x, sizes, value, target, reduce=None):
+    """A copy of x with out[target(idx)] = value(idx), or combined by `reduce`, for idx over sizes (ir.Scatter).
+
+    value(idx) gives the value in the output's compute dtype."""
+    g = current()
+    if not can_scatter(out, reduce):
+        return NotImplemented
+    base = g.realize(Lazy(list(x.sizes), x.dtype, x.device, x.load), meta_strides(out, x.sizes))
+    if ir.static_numel(sizes, 1) == 0 or ir.static_numel(base.sizes, 1) == 0:
+        return base
+    buf = ir.ComputedBuffer(g.new_name(), base.buffer.layout,
+                            node=ir.Scatter(list(sizes), value, target, reduce, base.buffer.name))
+    g.buffers.append(buf)
+    return View(buf, buf.layout.sizes, buf.layout.strides)
+
+
+def can_scatter(out, reduce):
+    """Whether the target can combine repeated targets this way (Triton: only with its atomics)."""
+    if not reduce or not current().on_triton(out.device):
+        return True
+    from kiln.codegen.triton import ATOMIC_DTYPES, SCATTER_ATOMICS
+    return reduce in SCATTER_ATOMICS and out.dtype in ATOMIC_DTYPES
+
+
+def scatter_reduced(out, x, sizes, value, target, reduce, include_self=True):
+    """scatter with a reduction; without include_self, the targets first get the reduction's identity,
+    and a mean divides by the number of values each target received."""
+    dtype = opmath(out.dtype)
+    combine = "sum" if reduce == "mean" else SCATTER_REDUCE[reduce]
+    if not can_scatter(out, combine):   # checked before any scatter, so none is left behind unused
+        return NotImplemented
+    if not include_self:
+        identity = reduction_identity(combine, out.dtype)
+        x = scatter(out, x, sizes, lambda idx: ops.constant(identity, dtype), target)
+    total = scatter(out, x, sizes, value, target, combine)
+    if reduce != "mean":
+        return total
+    start = Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.constant(int(include_self), out.dtype))
+    count = scatter(out, start, sizes, lambda idx: ops.constant(1, dtype), target, "sum")
+    divide = ops.truediv if out.dtype.is_floating_point else ops.floordiv
+    return Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.to_dtype(divide(
+        as_value(total, idx, x.sizes, dtype),
+        ops.maximum(as_value(count, idx, x.sizes, dtype), ops.constant(1, dtype))), out.dtype, dtype), 3)
+
+
+def reduction_identity(combine, dtype):
+    if combine in ("sum", "prod"):
+        return int(combine == "prod")
+    if dtype.is_floating_point:
+        return -math.inf if combine == "max" else math.inf
+    if dtype == torch.bool:
+        return combine == "min"
+    return torch.iinfo(dtype).min if combine == "max" else torch.iinfo(dtype).max
+
+
+def along(dim, index, x_sizes):
+    """Scatter targets along dim: idx with its dim-th entry replaced by index[idx]."""
+    if not x_sizes:   # a 0-d tensor has one element
+        return lambda idx: []
+    return lambda idx: [indirect(index.load(idx), x_sizes[d]) if d == dim else i for d, i in enumerate(idx)]
+
+
+def src_value(src, sizes, dtype):
+    """The value a scatter writes at idx: src (a tensor, or a scalar) there."""
+    return lambda idx: as_value(src, idx, sizes, dtype)
+
+
+@register(aten.index_put.default)
+def lower_index_put(out, x, indices, values, accumulate=False):
+    if any(i is not None and i.dtype == torch.bool for i in indices):
+        return NotImplemented
+    sizes, position = advanced_indexing(x.sizes, indices)
+    return scatter(out, x, sizes, src_value(values, sizes, opmath(out.dtype)), position,
+                   "sum" if accumulate else None)
+
+
+@register(aten.put.default)
+def lower_put(out, x, index, source, accumulate=False):
+    """x.flatten()[index] = source.flatten(), with x row-major whatever its layout."""
+    sizes = index.sizes
+    numel = product(x.sizes)
+
+    def target(idx):
+        return ir.unflatten(indirect(index.load(idx), numel, wrap=True), x.sizes)
+
+    def value(idx):   # source has as many elements as index, in any shape
+        flat = ir.strided_index(idx, ir.contiguous_strides(sizes))
+        return as_value(source, ir.unflatten(flat, source.sizes), source.sizes, opmath(out.dtype))
+    return scatter(out, x, sizes, value, target, "sum" if accumulate else None)
+
+
+@register(aten.scatter.src, aten.scatter.value, aten.scatter.reduce, aten.scatter.value_reduce,
+          aten.scatter_add.default)
+def lower_scatter(out, x, dim, index, src, reduce=None):
+    dim %= max(len(x.sizes), 1)
+    reduce = "sum" if current().current_node.target is aten.scatter_add.default else reduce
+    return scatter(out, x, index.sizes, src_value(src, index.sizes, opmath(out.dtype)), along(dim, index, x.sizes),
+                   SCATTER_REDUCE.get(reduce))
+
+
+@register(aten.scatter_reduce.two)
+def lower_scatter_reduce(out, x, dim, index, src, reduce, include_self=True):
+    dim %= max(len(x.sizes), 1)
+    return scatter_reduced(out, x, index.sizes, src_value(src, index.sizes, opmath(out.dtype)),
+                           along(dim, index, x.sizes), reduce, include_self)
+
+
+@register(aten.index_reduce.default)
+def lower_index_reduce(out, x, dim, index, src, reduce, include_self=True):
+    dim %= max(len(x.sizes), 1)
+
+    def target(idx):   # source slice i goes to slice index[i]
+        return [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]
+    return scatter_reduced(out, x, src.sizes, src_value(src, src.sizes, opmath(out.dtype)), target, reduce,
+                           include_self)
+
+
+@register(aten.diagonal_scatter.default)
+def lower_diagonal_scatter(out, x, src, offset=0, dim1=0, dim2=1):
+    """x with src written along a diagonal: the elements on it load src, the others x."""
+    sizes = [sym(s) for s in out.shape]
+    nd = len(sizes)
+    dim1, dim2 = dim1 % nd, dim2 % nd
+    rest = [d for d in range(nd) if d not in (dim1, dim2)]
+    i64 = torch.int64
+
+    def loader(idx):
+        a, b = idx[dim1], idx[dim2]
+        on = ops.eq(ops.index_expr(b - a, i64), ops.constant(offset, i64))
+        pos = a if offset >= 0 else b
+        return ops.where(on, ops.masked(on, lambda: as_value(src, [idx[d] for d in rest] + [pos], src.sizes, out.dtype),
+                                        ops.constant(0, out.dtype)), as_value(x, idx, sizes, out.dtype))
+    return Lazy(sizes, out.dtype, out.device, loader, 4)

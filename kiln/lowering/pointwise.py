@@ -1,0 +1,424 @@
+"""Elementwise ops, copies, and the tensors made from nothing: full, iota, random draws."""
+import functools
+import math
+
+import sympy
+import torch
+from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+
+from kiln import ir
+from kiln.ir import ops, sym
+from kiln.lowering.values import as_lazy, current, is_tensor, Lazy, register, View
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+
+def opmath(dtype):
+    return torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
+
+
+def broadcasts(s, full):
+    """Whether a dim of size s is broadcast against one of size full: s is 1, or a symbolic size that the trace
+    found to be 1 where full is another size (x[2::3] of a 5-long x against x: torch broadcast it and guarded
+    (s0 + 1) // 3 == 1; read as s0 long, it read past x's end)."""
+    return s == 1 or (isinstance(s, sympy.Expr) and bool(s.free_symbols) and sympy.expand(s - full) != 0
+                      and current().size_hint(s) == 1)
+
+
+def broadcast_index(idx, sizes, full_sizes):
+    """The index into a tensor of sizes, right-aligned under an index idx over full_sizes."""
+    lead = len(full_sizes) - len(sizes)
+    return [sympy.Integer(0) if broadcasts(s, n) else i for i, s, n in zip(idx[lead:], sizes, full_sizes[lead:])]
+
+
+def as_value(x, idx, out_sizes, dtype):
+    """x (tensor or scalar) at output index idx, broadcast and cast to dtype."""
+    if is_tensor(x):
+        v = x.load(broadcast_index(idx, x.sizes, out_sizes))
+        return v if x.dtype == dtype else ops.to_dtype(v, dtype, x.dtype)
+    if isinstance(x, sympy.Expr) and not x.is_number:
+        src = torch.int64 if x.is_integer else torch.float64   # (a float is a symbol: see float_scalar)
+        return ops.to_dtype(ops.index_expr(x, src), dtype, src)
+    return ops.constant(x, dtype)
+
+
+def promoted(*args, kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT):
+    """The dtype eager computes in, from type promotion over tensors and scalars."""
+    def fake(a):
+        if is_tensor(a):
+            return torch.empty([1] * len(a.sizes), dtype=a.dtype, device="meta")
+        if isinstance(a, sympy.Expr):
+            return 1 if a.is_integer else 1.0
+        return a
+    fakes = [fake(a) for a in args if a is not None]
+    return elementwise_dtypes(*fakes, type_promotion_kind=kind)[0]
+
+
+def pointwise_value(out, fn, *args, compute=None):
+    """A Lazy computing fn over broadcast args in `compute` dtype, then cast to the output dtype."""
+    sizes = [sym(s) for s in out.shape]
+    compute = compute or (opmath(out.dtype) if out.dtype != torch.bool else promoted(*args))
+    tensors = [a for a in args if is_tensor(a)]
+
+    def loader(idx):
+        result = fn(*[as_value(a, idx, sizes, compute) if a is not None else None for a in args])
+        produced = getattr(fn, "result_dtype", None) or compute
+        return result if produced == out.dtype else ops.to_dtype(result, out.dtype, produced)
+
+    return Lazy(sizes, out.dtype, out.device, loader, 1 + sum(t.opcount for t in tensors))
+
+
+def boolean(fn):
+    fn.result_dtype = torch.bool
+    return fn
+
+
+def pointwise(targets, fn):
+    """Register elementwise ops: `fn` takes ops values (and keyword scalars) and returns one."""
+    def lower(out, *args, **kwargs):
+        def body(*values):
+            return fn(*values, **kwargs)
+        body.result_dtype = getattr(fn, "result_dtype", None)
+        return pointwise_value(out, body, *args)
+    register(*targets)(lower)
+
+
+def ops_fn(name):
+    return lambda *values: getattr(ops, name)(*values)
+
+
+UNARY = ["abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",
+         "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc",
+         "lgamma", "floor", "ceil", "trunc", "sigmoid", "reciprocal", "bitwise_not", "relu", "round"]
+for _name in UNARY:
+    pointwise([getattr(aten, _name).default], ops_fn(_name))
+pointwise([aten.logical_not.default], boolean(lambda x: ops.logical_not(x)))
+pointwise([aten.isnan.default], boolean(lambda x: ops.isnan(x)))
+pointwise([aten.isinf.default], boolean(lambda x: ops.isinf(x)))
+pointwise([aten.signbit.default], boolean(lambda x: ops.signbit(x)))
+
+
+@register(aten.sign.default)
+def lower_sign(out, x):
+    """(x > 0) - (x < 0), as eager computes it: NaN and -0.0 give 0."""
+    if out.dtype == torch.bool:
+        return x
+    compute = opmath(out.dtype)
+
+    def fn(v):
+        zero = ops.constant(0, compute)
+        return ops.sub(ops.to_dtype(ops.gt(v, zero), compute, torch.bool),
+                       ops.to_dtype(ops.lt(v, zero), compute, torch.bool))
+    return pointwise_value(out, fn, x, compute=compute)
+
+BINARY = {"mul": "mul", "maximum": "maximum", "minimum": "minimum", "atan2": "atan2", "remainder": "remainder",
+          "fmod": "fmod", "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
+          "bitwise_xor": "bitwise_xor", "bitwise_left_shift": "lshift", "bitwise_right_shift": "rshift",
+          "copysign": "copysign", "hypot": "hypot", "floor_divide": "floordiv"}
+for _aten_name, _op in BINARY.items():
+    packet = getattr(aten, _aten_name)
+    pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], ops_fn(_op))
+
+
+def shares_out(node):
+    """Whether an FX mul node is mask * (grad / mask.sum()), evenly_distribute_backward's traced spelling (the
+    backward of max(), min(), median()). Eager's CPU kernel puts the share into the selected elements only, so
+    the others stay 0 even where the share is NaN or inf; NaN * 0 would spread a NaN grad to every element.
+    (amax's backward, (grad / mask.sum(dims, keepdim)) * mask, multiplies in eager too: it keeps its mul.)"""
+    mask, share = node.args
+    total = share.args[1] if isinstance(share, torch.fx.Node) and share.target is aten.div.Tensor else None
+    return (isinstance(mask, torch.fx.Node) and getattr(mask.meta.get("val"), "dtype", None) == torch.bool
+            and isinstance(total, torch.fx.Node) and total.target in (aten.sum.dim_IntList, aten.sum.default)
+            and total.args[0] is mask and total.args[1:2] in ((), ([],), (None,)) and len(total.args) <= 2
+            and not total.kwargs.get("keepdim"))   # a sum over every dim
+
+
+@register(aten.mul.Tensor)
+def lower_mul(out, a, b):
+    if not shares_out(current().current_node):
+        return pointwise_value(out, ops.mul, a, b)
+    compute = opmath(out.dtype)
+    return pointwise_value(out, lambda m, v: ops.where(ops.ne(m, ops.constant(0, compute)), v,
+                                                       ops.constant(0, compute)), a, b)
+
+
+for _aten_name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    packet = getattr(aten, _aten_name)
+    pointwise([getattr(packet, o) for o in packet.overloads() if "out" not in o], boolean(ops_fn(_aten_name)))
+
+
+def _logical(name):
+    """Logical ops see their operands as bools (nonzero, NaN included, is true): xor of 0.5 and 0.3 is false."""
+    def lower(out, *args):
+        return pointwise_value(out, boolean(ops_fn(name)), *args, compute=torch.bool)
+    return lower
+
+
+for _aten_name in ("logical_and", "logical_or", "logical_xor"):
+    packet = getattr(aten, _aten_name)
+    register(*[getattr(packet, o) for o in packet.overloads() if "out" not in o])(_logical(_aten_name))
+
+
+SMALL_POWERS = {2: lambda x: ops.mul(x, x), 3: lambda x: ops.mul(ops.mul(x, x), x), 1: lambda x: x,
+                0.5: lambda x: ops.sqrt(x), -0.5: lambda x: ops.rsqrt(x), -1: lambda x: ops.reciprocal(x)}
+
+
+@register(aten.pow.Tensor_Tensor, aten.pow.Tensor_Scalar, aten.pow.Scalar)
+def lower_pow(out, base, exponent):
+    """Common constant exponents become multiplies and roots: cheaper than pow, and exact where pow is."""
+    if is_tensor(base) and not is_tensor(exponent) and exponent in SMALL_POWERS and (
+            out.dtype.is_floating_point or exponent in (1, 2, 3)):
+        return pointwise_value(out, SMALL_POWERS[exponent], base)
+    return pointwise_value(out, lambda a, b: ops.pow(a, b), base, exponent)
+
+
+@register(aten.add.Tensor, aten.add.Scalar, aten.sub.Tensor, aten.sub.Scalar)
+def lower_add_sub(out, a, b, alpha=1):
+    op = "add" if "add" in str(current().current_node.target) else "sub"
+    return pointwise_value(out, lambda x, y, *al: getattr(ops, op)(x, y if not al else ops.mul(y, al[0])), a, b,
+                           *([] if alpha == 1 else [alpha]))
+
+
+@register(aten.div.Tensor, aten.div.Scalar, aten.div.Tensor_mode, aten.div.Scalar_mode)
+def lower_div(out, a, b, rounding_mode=None):
+    if rounding_mode is None:
+        return pointwise_value(out, ops.truediv, a, b)
+    compute = promoted(a, b)
+    cpu = out.device.type == "cpu"
+    single_divisor = not is_tensor(b) or ir.static_numel(b.sizes) == 1
+    # eager's bf16/fp16 kernels compute each step in the dtype: the CPU's floor and trunc division and CUDA's trunc
+    # (CUDA's floor division computes in float32, as kiln's helper). CPU eager divides by a single value (a scalar,
+    # a 0-dim or one-element tensor) in float32 instead, with the value as given (a float32 0-dim tensor beside a
+    # bf16 one is not rounded), and rounds once
+    in_the_dtype = (rounding_mode == "trunc" or cpu) and not (cpu and single_divisor)
+    if ir.dtype_is_low_precision(out.dtype) and in_the_dtype:
+        op = functools.partial(floordiv_rounded if rounding_mode == "floor" else truncdiv_rounded, dtype=out.dtype)
+    else:
+        op = ops.floordiv if rounding_mode == "floor" else ops.truncdiv
+    return pointwise_value(out, op, a, b, compute=opmath(compute))
+
+
+def rounded_to(dtype):
+    return lambda v: ops.to_dtype(ops.to_dtype(v, dtype), opmath(dtype))
+
+
+def truncdiv_rounded(x, y, dtype):
+    """x / y truncated, as eager's bf16/fp16 kernel: the quotient rounded to the dtype first (112.78 -> 113)."""
+    return ops.trunc(rounded_to(dtype)(ops.truediv(x, y)))
+
+
+def floordiv_rounded(x, y, dtype):
+    """x // y as eager's bf16/fp16 CPU kernel: div_floor_floating (the float formula of the kiln_floordiv
+    helpers), each step computed in the dtype's arithmetic."""
+    r, f = rounded_to(dtype), opmath(dtype)
+    zero, one = ops.constant(0.0, f), ops.constant(1.0, f)
+    mod = ops.fmod(x, y)   # exact
+    div = r(ops.truediv(r(ops.sub(x, mod)), y))
+    mod_sign_differs = ops.logical_and(ops.ne(mod, zero), ops.ne(ops.lt(y, zero), ops.lt(mod, zero)))
+    div = ops.where(mod_sign_differs, r(ops.sub(div, one)), div)
+    q = ops.floor(div)
+    q = ops.where(ops.gt(ops.sub(div, q), ops.constant(0.5, f)), r(ops.add(q, one)), q)
+    quotient = r(ops.truediv(x, y))
+    q = ops.where(ops.eq(div, zero), ops.copysign(zero, quotient), q)
+    return ops.where(ops.eq(y, zero), quotient, q)
+
+
+@register(aten.where.self, aten.where.ScalarSelf, aten.where.ScalarOther, aten.where.Scalar)
+def lower_where(out, cond, a, b):
+    compute = opmath(out.dtype)
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: ops.to_dtype(ops.where(
+        as_value(cond, idx, sizes, torch.bool), as_value(a, idx, sizes, compute), as_value(b, idx, sizes, compute)),
+        out.dtype, compute), 1 + sum(x.opcount for x in (cond, a, b) if is_tensor(x)))
+
+
+@register(aten.clamp.default, aten.clamp.Tensor, aten.clamp_min.default, aten.clamp_max.default,
+          aten.clamp_min.Tensor, aten.clamp_max.Tensor, aten.hardtanh.default)
+def lower_clamp(out, x, lo=None, hi=None):
+    name = str(current().current_node.target)
+    if "clamp_max" in name:
+        lo, hi = None, lo
+    if "hardtanh" in name:
+        lo, hi = (-1.0 if lo is None else lo), (1.0 if hi is None else hi)
+
+    def fn(v, *bounds):
+        bounds = list(bounds)
+        if lo is not None:
+            v = ops.maximum(v, bounds.pop(0))
+        if hi is not None:
+            v = ops.minimum(v, bounds.pop(0))
+        return v
+    return pointwise_value(out, fn, x, *[b for b in (lo, hi) if b is not None])
+
+
+@register(aten.alias.default)
+def lower_alias(out, x):
+    return x
+
+
+@register(aten._to_copy.default, aten.clone.default, aten.lift_fresh_copy.default,
+          prims.convert_element_type.default, aten.contiguous.default)
+def lower_copy(out, x, *args, **kwargs):
+    if not is_tensor(x) or out.device != x.device:
+        return NotImplemented
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: as_value(x, idx, sizes, out.dtype), x.opcount + 1)
+
+
+@register(aten.copy.default)
+def lower_functional_copy(out, dst, src, non_blocking=False):
+    return lower_copy(out, src)
+
+
+@register(aten.copy_.default)
+def lower_copy_into_input(out, dst, src, non_blocking=False):
+    """An input mutation that AOTAutograd keeps in the graph (batch norm's running stats): src is stored
+    straight into the input's memory. The scheduler orders that store after every read of the old value."""
+    g = current()
+    whole = isinstance(dst, View) and isinstance(dst.buffer, ir.InputBuffer) and dst.offset == 0 and \
+        list(dst.sizes) == list(dst.buffer.layout.sizes) and list(dst.strides) == list(dst.buffer.layout.strides)
+    if not whole or not is_tensor(src) or src.device != dst.device:
+        return NotImplemented
+    sizes, name = list(dst.sizes), dst.buffer.name
+    g.keep_old_values(name)
+
+    def store(value):
+        buf = ir.ComputedBuffer(g.new_name(), dst.buffer.layout, mutates=name, node=ir.Pointwise(
+            sizes, lambda idx: as_value(value, idx, sizes, dst.dtype)))
+        a = buf.analysis
+        return buf if all(sympy.expand(e - a.store_index) == 0 for n, e in a.loads if n == name) else None
+    # a value that reads the input elsewhere than where it is stored (a flip) is computed in full first
+    buf = store(src) or store(g.realize(as_lazy(src)))
+    g.buffers.append(buf)
+    return View(buf, sizes, dst.strides)
+
+
+@register(aten.full.default, aten.scalar_tensor.default, aten.full_like.default, aten.zeros.default,
+          aten.ones.default, aten.empty.memory_format, aten.empty_strided.default, aten.zeros_like.default,
+          aten.ones_like.default, aten.empty_like.default, aten.new_zeros.default, aten.new_ones.default,
+          aten.new_full.default, aten.new_empty.default, aten.new_empty_strided.default)
+def lower_full(out, *args, **kwargs):
+    name = current().current_node.target.overloadpacket.__name__
+    value = {"zeros": 0, "ones": 1, "zeros_like": 0, "ones_like": 1, "new_zeros": 0, "new_ones": 1}.get(name, 0)
+    if name in ("full", "new_full", "full_like"):
+        value = args[1] if name == "full" or name == "full_like" else args[2]
+    elif name == "scalar_tensor":
+        value = args[0]
+    sizes = [sym(s) for s in out.shape]
+    return Lazy(sizes, out.dtype, out.device, lambda idx: as_value(value, idx, sizes, out.dtype), 1)
+
+
+@register(prims.iota.default)
+def lower_iota(out, length, *, start, step, dtype, device, requires_grad=False):
+    return Lazy([sym(length)], dtype, out.device,
+                lambda idx: ops.index_expr(start + idx[0] * step, dtype), 1)
+
+
+@register(aten.rand.default, aten.randn.default, aten.rand_like.default, aten.randn_like.default)
+def lower_rand(out, *args, **kwargs):
+    draw = random_value("randn" if "randn" in str(current().current_node.target) else "rand", out)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device,
+                lambda idx: ops.to_dtype(draw(idx), out.dtype, torch.float32), 1)
+
+
+register(aten.empty_permuted.default)(lower_full)
+
+
+def _fmax(name):
+    """fmax/fmin: like maximum/minimum, but a NaN loses to a number."""
+    pick = getattr(ops, name)
+    return lambda a, b: ops.where(ops.isnan(b), a, ops.where(ops.isnan(a), b, pick(a, b)))
+
+
+pointwise([aten.fmax.default, prims.fmax.default], _fmax("maximum"))
+pointwise([aten.fmin.default, prims.fmin.default], _fmax("minimum"))
+for _name in ("add", "sub", "mul", "neg", "abs", "round", "floor", "ceil", "trunc", "maximum", "minimum"):
+    pointwise([getattr(prims, _name).default], ops_fn(_name))
+
+
+@register(prims.uniform.default)
+def lower_uniform(out, shape, *, low, high, dtype, device, stride=None, generator=None):
+    if generator is not None:
+        return NotImplemented
+    f32 = torch.float32
+    draw = random_value("rand", out)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: ops.to_dtype(ops.add(ops.mul(
+        draw(idx), ops.constant(float(high - low), f32)), ops.constant(float(low), f32)), out.dtype, f32), 1)
+
+
+def new_seed():
+    lowering = current()
+    seed = sympy.Symbol(f"seed{len(lowering.rng_seeds)}", integer=True, nonnegative=True)
+    lowering.rng_seeds.append(seed)
+    return seed
+
+
+def random_value(kind, out):
+    """A loader drawing one float32 from kind ("rand" or "randn") per element of out."""
+    seed = new_seed()
+    sizes = [sym(s) for s in out.shape]
+    draw = getattr(ops, kind)
+    return lambda idx: draw(seed, ir.strided_index(idx, ir.contiguous_strides(sizes)))
+
+
+@register(prims.normal.default)
+def lower_prims_normal(out, shape, *, mean, std, dtype, device, requires_grad=False, generator=None):
+    return lower_normal_functional(out, None, mean, std, generator=generator)
+
+
+@register(aten.normal_functional.default)
+def lower_normal_functional(out, x, mean=0.0, std=1.0, *, generator=None):
+    if generator is not None:
+        return NotImplemented
+    f32 = torch.float32
+    draw = random_value("randn", out)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: ops.to_dtype(ops.add(ops.mul(
+        draw(idx), ops.constant(float(std), f32)), ops.constant(float(mean), f32)), out.dtype, f32), 1)
+
+
+@register(aten.bernoulli.p)
+def lower_bernoulli(out, x, p=0.5, *, generator=None):
+    if generator is not None:
+        return NotImplemented
+    draw = random_value("rand", out)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: ops.to_dtype(
+        ops.lt(draw(idx), ops.constant(float(p), torch.float32)), out.dtype, torch.bool), 1)
+
+
+@register(aten.randint.default, aten.randint.low, aten.randint_like.default, aten.randint_like.low_dtype)
+def lower_randint(out, *args, generator=None, **kwargs):
+    """low + floor(u * (high - low)), with u computed in float64 so that it stays below high."""
+    if generator is not None or not (out.dtype.is_floating_point or out.dtype in (torch.int32, torch.int64)):
+        return NotImplemented
+    name = str(current().current_node.target)
+    bounds = [a for a in args[(1 if "like" in name else 0):] if not isinstance(a, (list, tuple))]
+    low, high = (0, bounds[0]) if len(bounds) == 1 else bounds[:2]
+    if not all(isinstance(b, int) for b in (low, high)):
+        return NotImplemented
+    draw = random_value("rand", out)
+    f64 = torch.float64
+
+    def loader(idx):
+        scaled = ops.floor(ops.mul(ops.to_dtype(draw(idx), f64, torch.float32), ops.constant(float(high - low), f64)))
+        value = ops.add(ops.minimum(scaled, ops.constant(float(high - low - 1), f64)), ops.constant(float(low), f64))
+        return ops.to_dtype(value, out.dtype, f64)
+    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, loader, 1)
+
+
+@register(aten.angle.default)
+def lower_angle(out, x):
+    """Of a real number: pi if negative, else 0; NaN stays NaN."""
+    if not out.dtype.is_floating_point:
+        return NotImplemented
+    return pointwise_value(out, lambda v: ops.where(ops.isnan(v), v, ops.where(
+        ops.lt(v, ops.constant(0.0, opmath(out.dtype))), ops.constant(math.pi, opmath(out.dtype)),
+        ops.constant(0.0, opmath(out.dtype)))), x)
+
+
+@register(aten._conj.default, aten._conj_physical.default, aten.conj_physical.default, aten.resolve_conj.default,
+          aten.resolve_neg.default)
+def lower_conj(out, x):
+    if x.dtype.is_complex:
+        return NotImplemented
+    return lower_copy(out, x)

@@ -1,0 +1,138 @@
+"""The values lowering passes between ops, Lazy bodies and strided Views, their layouts, and the table
+of lowerings (`LOWERINGS`, filled by `register` in the op modules)."""
+import dataclasses
+
+import sympy
+import torch
+from torch._prims_common import is_non_overlapping_and_dense_or_false
+
+from kiln import ir
+from kiln.ir import ops, sym
+
+
+
+class LoweringError(Exception):
+    pass
+
+
+@dataclasses.dataclass(eq=False)
+class Lazy:
+    sizes: list
+    dtype: torch.dtype
+    device: torch.device
+    loader: object
+    opcount: int = 1
+    origins: tuple = ()
+    strides: list = None      # the layout eager gives this value, used if it is ever stored
+
+    def load(self, idx):
+        return self.loader(idx)
+
+
+@dataclasses.dataclass(eq=False)
+class View:
+    buffer: ir.Buffer
+    sizes: list
+    strides: list
+    offset: object = sympy.Integer(0)
+    opcount = 0
+    origins = ()
+
+    dtype = property(lambda self: self.buffer.dtype)
+    device = property(lambda self: self.buffer.layout.device)
+
+    def load(self, idx):
+        live = [(i, st) for i, st, s in zip(idx, self.strides, self.sizes) if s != 1]
+        return ops.load(self.buffer.name, ir.strided_index([i for i, _ in live], [s for _, s in live], self.offset))
+
+    def ref(self, traced=None):
+        """The view as a library call receives it. A dim of size 1 gets a real stride rather than the 0 it has
+        in kiln's index arithmetic, since libraries read it: the traced argument's (eager's), else the span of
+        the others. (cuDNN attention's backward wants its [B, H, N, 1] logsumexp's last stride to be 1.)"""
+        span = sympy.Max(1, *[st * s for st, s in zip(self.strides, self.sizes) if s != 1])
+        eager = static_ints([sym(s) for s in traced.stride()]) if isinstance(traced, torch.Tensor) and \
+            traced.dim() == len(self.sizes) else None
+        strides = [st if s != 1 else eager[d] if eager else span
+                   for d, (st, s) in enumerate(zip(self.strides, self.sizes))]
+        return ir.TensorRef(self.buffer, list(self.sizes), strides, self.offset)
+
+
+def static_ints(exprs):
+    """The expressions as a tuple of ints if they are all numbers, else None."""
+    return tuple(int(e) for e in exprs) if all(isinstance(e, (int, sympy.Integer)) for e in exprs) else None
+
+
+def dense_meta_strides(meta, sizes):
+    """The traced tensor's strides if it matches sizes and is dense (a permutation of row-major), else None."""
+    if isinstance(meta, torch.Tensor) and [sym(s) for s in meta.shape] == list(sizes):
+        try:
+            if is_non_overlapping_and_dense_or_false(meta):
+                return [sym(s) for s in meta.stride()]
+        except Exception:   # symbolic strides we cannot decide on
+            pass
+    return None
+
+
+def traced_meta_strides(meta, sizes):
+    """The traced tensor's strides if it matches sizes, is static, and its elements do not overlap but where
+    a dim is broadcast (stride 0): a layout with gaps (padded rows) or an expanded one; else None."""
+    if not isinstance(meta, torch.Tensor) or [sym(s) for s in meta.shape] != list(sizes):
+        return None
+    shape, strides = static_ints([sym(s) for s in meta.shape]), static_ints([sym(s) for s in meta.stride()])
+    if shape is None or strides is None or any(s < 0 for s in strides):
+        return None
+    extent = 1   # the span of the dims taken so far, innermost first
+    for stride, size in sorted((st, n) for st, n in zip(strides, shape) if n != 1 and st != 0):
+        if stride < extent:
+            return None
+        extent = stride * size
+    return list(strides)
+
+
+def same_strides(a, b, sizes):
+    """Whether two layouts of these sizes are the same (a size-1 dim's stride does not matter)."""
+    return len(a) == len(b) and all(n == 1 or sympy.expand(x - y) == 0 for x, y, n in zip(a, b, sizes))
+
+
+def meta_strides(meta, sizes):
+    """Eager's strides when the meta tensor matches and is dense, else row-major."""
+    return dense_meta_strides(meta, sizes) or ir.contiguous_strides(sizes)
+
+
+RUNNING = []   # the GraphLowerings being run, innermost last (GraphLowering.in_effect)
+
+
+def current():
+    """The GraphLowering being run; lowerings read the current FX node from it."""
+    return RUNNING[-1]
+
+
+# ---------------------------------------------------------------- the table
+
+LOWERINGS = {}
+
+
+def register(*targets):
+    def deco(fn):
+        for t in targets:
+            LOWERINGS[t] = fn
+        return fn
+    return deco
+
+
+def is_tensor(x):
+    return isinstance(x, (Lazy, View))
+
+
+def as_lazy(value):
+    """A Lazy reading value: realized, it is a fresh buffer even where value is a view of one."""
+    return Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
+
+
+def reads_of(value):
+    """The buffers a value loads."""
+    if isinstance(value, View):
+        return {value.buffer.name}
+    probe = ir.ComputedBuffer("probe", ir.Layout(value.dtype, value.device, list(value.sizes),
+                                                 ir.contiguous_strides(value.sizes)), node=ir.Pointwise(value.sizes, value.load))
+    return probe.reads()

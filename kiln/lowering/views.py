@@ -1,0 +1,181 @@
+"""Views as index transforms: view, permute, expand, slice, ... never copy; flip is a reversed index."""
+
+import sympy
+import torch
+
+from kiln import ir
+from kiln.ir import ops, sym
+from kiln.lowering.values import current, Lazy, LoweringError, register, View
+from kiln.lowering.pointwise import broadcast_index
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+
+def view_of(x, sizes, reindex):
+    """x seen through reindex(new_idx) -> old_idx. Strided stays strided when the map is affine."""
+    sizes = list(sizes)
+    if isinstance(x, View):
+        new = ir.index_vars("v", len(sizes))
+        expr = ir.strided_index(reindex(new), x.strides, x.offset) if x.sizes else x.offset
+        # a dim of size 1 is only ever indexed at 0 (a slice of one q out of q, k, v stays a view)
+        expr = sympy.sympify(expr).xreplace({v: sympy.Integer(0) for v, s in zip(new, sizes) if s == 1})
+        if expr.has(ir.FloorDiv, ir.ModularIndexing):   # a reshape across dims: fold what fits back together
+            expr = ir.simplify_index(expr)
+        strides = [expr.coeff(v) if s != 1 else sympy.Integer(0) for v, s in zip(new, sizes)]
+        rest = sympy.expand(expr - sum(v * st for v, st in zip(new, strides)))
+        if all(not rest.has(v) for v in new) and all(not st.has(*new) for st in strides):
+            return View(x.buffer, sizes, strides, rest)
+    return Lazy(sizes, x.dtype, x.device, lambda idx: x.load(reindex(idx)), x.opcount, x.origins)
+
+
+def divides(a, b):
+    """Whether a divides b, for sizes that may be symbolic."""
+    num, den = sympy.fraction(sympy.cancel(sympy.sympify(b) / a))
+    return den == 1
+
+
+def reshape_index(new_sizes, old_sizes):
+    """new_idx -> old_idx for a row-major reshape, group by group so that most dims map directly.
+
+    Sizes whose products SymPy cannot match (symbolic sizes such as (a*b)//4 and a*b//((a*b)//4) from a
+    dynamic view(-1, 4)) fall back to one group: the flat index over all new dims, unflattened into the old."""
+    try:
+        groups = _reshape_groups(new_sizes, old_sizes)
+    except LoweringError:
+        if all(ir.is_static(s) for s in list(new_sizes) + list(old_sizes)):
+            raise
+        groups = [(list(range(len(new_sizes))), list(range(len(old_sizes))))]
+
+    def reindex(idx):
+        old = [sympy.Integer(0)] * len(old_sizes)
+        for gi, gj in groups:
+            flat = ir.strided_index([idx[k] for k in gi], ir.contiguous_strides([new_sizes[k] for k in gi]))
+            for k, v in zip(gj, ir.unflatten(flat, [old_sizes[k] for k in gj])):
+                old[k] = v
+        return old
+    return reindex
+
+
+def _reshape_groups(new_sizes, old_sizes):
+    groups, i, j = [], 0, 0
+    while i < len(new_sizes) or j < len(old_sizes):
+        if i < len(new_sizes) and new_sizes[i] == 1:
+            groups.append(([i], []))
+            i += 1
+            continue
+        if j < len(old_sizes) and old_sizes[j] == 1:
+            groups.append(([], [j]))
+            j += 1
+            continue
+        if i == len(new_sizes) or j == len(old_sizes):
+            raise LoweringError(f"cannot reshape {old_sizes} to {new_sizes}")
+        gi, gj, pi, pj = [i], [j], new_sizes[i], old_sizes[j]
+        i, j = i + 1, j + 1
+        while pi != pj:   # grow the side whose product divides the other's
+            if divides(pi, pj) and i < len(new_sizes):
+                gi.append(i)
+                pi, i = pi * new_sizes[i], i + 1
+            elif j < len(old_sizes):
+                gj.append(j)
+                pj, j = pj * old_sizes[j], j + 1
+            else:
+                raise LoweringError(f"cannot reshape {old_sizes} to {new_sizes}")
+        groups.append((gi, gj))
+    return groups
+
+
+@register(aten.view.default, aten._unsafe_view.default, aten.reshape.default, aten.view_copy.default)
+def lower_view(out, x, shape):
+    sizes = [sym(s) for s in out.shape]
+    if ir.static_numel(sizes) == 0:   # nothing to load, and no reshape grouping to find
+        return Lazy(sizes, out.dtype, out.device, lambda idx: ops.constant(0, out.dtype))
+    return view_of(x, sizes, reshape_index(sizes, list(x.sizes)))
+
+
+@register(aten.permute.default, aten.permute_copy.default)
+def lower_permute(out, x, dims):
+    dims = [d % max(len(x.sizes), 1) for d in dims]
+    inverse = [dims.index(i) for i in range(len(dims))]
+    return view_of(x, [x.sizes[d] for d in dims], lambda idx: [idx[inverse[i]] for i in range(len(dims))])
+
+
+@register(aten.t.default, aten.transpose.int)
+def lower_transpose(out, x, d0=0, d1=1):
+    n = len(x.sizes)
+    if n < 2:
+        return x
+    perm = list(range(n))
+    perm[d0 % n], perm[d1 % n] = perm[d1 % n], perm[d0 % n]
+    return lower_permute(out, x, perm)
+
+
+@register(aten.expand.default, aten.expand_copy.default, aten.broadcast_to.default)
+def lower_expand(out, x, shape, *, implicit=False):
+    sizes = [sym(s) for s in out.shape]
+    return view_of(x, sizes, lambda idx: broadcast_index(idx, x.sizes, sizes))
+
+
+@register(aten.squeeze.dim, aten.squeeze.dims, aten.squeeze.default, aten.unsqueeze.default,
+          aten.unsqueeze_copy.default, aten.squeeze_copy.dims)
+def lower_squeeze(out, x, *dims):
+    sizes = [sym(s) for s in out.shape]
+    return view_of(x, sizes, reshape_index(sizes, list(x.sizes)))
+
+
+@register(aten.slice.Tensor, aten.slice_copy.Tensor)
+def lower_slice(out, x, dim=0, start=None, end=None, step=1):
+    dim %= len(x.sizes)
+    sizes = [sym(s) for s in out.shape]
+    start = start or 0
+    if isinstance(start, int) and start < 0:
+        start = max(start + x.sizes[dim], 0) if x.sizes[dim].is_number else start + x.sizes[dim]
+    return view_of(x, sizes, lambda idx: [i * step + start if d == dim else i for d, i in enumerate(idx)])
+
+
+@register(aten.select.int, aten.select_copy.int)
+def lower_select(out, x, dim, index):
+    dim %= len(x.sizes)
+    if isinstance(index, int) and index < 0:
+        index = index + x.sizes[dim]
+    return view_of(x, [sym(s) for s in out.shape], lambda idx: idx[:dim] + [index] + idx[dim:])
+
+
+@register(aten.as_strided.default, aten.as_strided_copy.default)
+def lower_as_strided(out, x, size, stride, storage_offset=None):
+    """Offsets are absolute in the storage; a graph input's data pointer already points at its own offset."""
+    base = current().realize(x)
+    if storage_offset is None:
+        offset = base.offset
+    else:
+        offset = sym(storage_offset) - getattr(base.buffer, "storage_offset", 0)
+    return View(base.buffer, [sym(s) for s in size], [sym(s) for s in stride], offset)
+
+
+@register(aten.split_with_sizes.default, aten.split.Tensor)
+def lower_split(out, x, split_sizes, dim=0):
+    dim %= len(x.sizes)
+    starts, acc = [], 0
+    for m in out:
+        starts.append(acc)
+        acc = acc + sym(m.shape[dim])
+    return [view_of(x, [sym(s) for s in m.shape],
+                    (lambda st: lambda idx: [i + st if d == dim else i for d, i in enumerate(idx)])(st))
+            for m, st in zip(out, starts)]
+
+
+@register(aten.unbind.int)
+def lower_unbind(out, x, dim=0):
+    dim %= len(x.sizes)
+    return [view_of(x, [sym(s) for s in m.shape], (lambda k: lambda idx: idx[:dim] + [k] + idx[dim:])(k))
+            for k, m in enumerate(out)]
+
+
+@register(prims.rev.default)
+def lower_rev(out, x, dims):
+    """flip: index size-1-i along dims (a Lazy, not a View: extern calls cannot take negative strides)."""
+    dims = {d % max(len(x.sizes), 1) for d in dims}
+    sizes = list(x.sizes)
+    return Lazy(sizes, x.dtype, x.device,
+                lambda idx: x.load([sizes[d] - 1 - i if d in dims else i for d, i in enumerate(idx)]),
+                x.opcount + 1)

@@ -15,7 +15,10 @@ import torch
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elementwise_output_strides,
-                                 elementwise_dtypes, suggest_memory_format)
+                                 elementwise_dtypes, is_channels_last_contiguous_or_false_2d,
+                                 is_channels_last_contiguous_or_false_3d, is_contiguous_or_false,
+                                 is_non_overlapping_and_dense_or_false, make_contiguous_strides_for,
+                                 suggest_memory_format)
 from torch.fx.experimental.symbolic_shapes import is_concrete_int
 
 from kiln.config import Options, default_trace_dir
@@ -184,8 +187,9 @@ def eager_strides(node, memo):
     if node not in memo:
         value = node.meta.get("example_value")
         memo[node] = value.stride() if isinstance(value, torch.Tensor) and value.layout == torch.strided else None
-        operands = [a for a in (*node.args, *node.kwargs.values())
-                    if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("example_value"), torch.Tensor)]
+        operands = []   # the tensors it reads, also those in a list (stack's, cat's)
+        torch.fx.node.map_arg((node.args, node.kwargs), operands.append)
+        operands = [a for a in dict.fromkeys(operands) if isinstance(a.meta.get("example_value"), torch.Tensor)]
         fake_mode = getattr(value, "fake_mode", None)
         if memo[node] is None or fake_mode is None or not operands or "out" in node.kwargs:
             return memo[node]
@@ -235,7 +239,28 @@ def eager_pointwise_strides(node, laid_out, value):
         common = value.dtype if value.dtype != torch.bool else \
             elementwise_dtypes(*operands, type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT)[1]
         operands = [t.to(common) if t is not condition and t.dtype != common else t for t in operands]
-    return tuple(compute_elementwise_output_strides(*(t.expand(value.shape) for t in operands)))
+    return fast_setup_strides(operands, value) or \
+        tuple(compute_elementwise_output_strides(*(t.expand(value.shape) for t in operands)))
+
+
+def fast_setup_strides(operands, value):
+    """TensorIterator's layout where its fast setup applies: operands all of the output's shape, all contiguous
+    (then so is the output, whatever the strides of size-1 dims), all channels-last, or all laid out alike and
+    dense (then the output is laid out so too); None elsewhere. The meta kernels keep an operand's strides of
+    size-1 dims (6, 1, 2, 1) where eager's output is contiguous (6, 6, 2, 1), and a stack of that then took
+    it for channels-last (fuzz seed 303563). The checks are false where a symbolic size leaves them open."""
+    if not operands or not all(known_equal(t.shape, value.shape) for t in operands):
+        return None
+    if all(is_contiguous_or_false(t) for t in operands):
+        return tuple(make_contiguous_strides_for(value.shape))
+    for ndim, fmt, check in ((4, torch.channels_last, is_channels_last_contiguous_or_false_2d),
+                             (5, torch.channels_last_3d, is_channels_last_contiguous_or_false_3d)):
+        if value.ndim == ndim and all(check(t) for t in operands):
+            return torch.empty(value.shape, device="meta", memory_format=fmt).stride()
+    first = operands[0].stride()
+    if all(is_non_overlapping_and_dense_or_false(t) and known_equal(t.stride(), first) for t in operands):
+        return tuple(first)
+    return None
 
 
 # what rerun_strides may run again: torch's own functions and Tensor methods, never user code in the graph

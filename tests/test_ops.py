@@ -1092,6 +1092,19 @@ def test_views_regenerated_from_an_intermediate_keep_eagers_layout(check_grad, d
     check_grad(fn, x.detach().requires_grad_(True), dynamic=dynamic)
 
 
+def test_stack_of_a_product_keeps_eagers_layout():
+    """x * x of a contiguous x whose size-1 dim has stride 1 is contiguous in eager (TensorIterator's fast
+    setup), where the meta kernel keeps the operand's strides; a stack of it and x is then row-major in
+    eager, and the meta kernel, reading the two as channels-last, laid it out so (fuzz seed 303563). The
+    stacked tensors are read from the list they come in."""
+    def fn(x):
+        v = torch.stack([x, x], dim=3)
+        return torch.stack([v * v, v], dim=1)
+    x = torch.randint(-8, 9, (1, 3, 1), dtype=torch.int32).transpose(-1, -2)
+    out, expected = kiln.compile(fn, options={"strict": True})(x), fn(x)
+    assert torch.equal(out, expected) and out.stride() == expected.stride(), (out.stride(), expected.stride())
+
+
 def test_channels_last_ops(check):
     x = make_tensor((2, 4, 3, 5)).contiguous(memory_format=torch.channels_last)
     b = make_tensor((1, 4, 1, 1))

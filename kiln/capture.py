@@ -15,8 +15,7 @@ import torch
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elementwise_output_strides,
-                                 elementwise_dtypes, is_channels_last_contiguous_or_false_2d,
-                                 is_channels_last_contiguous_or_false_3d, is_contiguous_or_false,
+                                 elementwise_dtypes, is_channels_last_contiguous_or_false_2d, is_contiguous_or_false,
                                  is_non_overlapping_and_dense_or_false, make_contiguous_strides_for,
                                  suggest_memory_format)
 from torch.fx.experimental.symbolic_shapes import is_concrete_int
@@ -187,9 +186,8 @@ def eager_strides(node, memo):
     if node not in memo:
         value = node.meta.get("example_value")
         memo[node] = value.stride() if isinstance(value, torch.Tensor) and value.layout == torch.strided else None
-        operands = []   # the tensors it reads, also those in a list (stack's, cat's)
-        torch.fx.node.map_arg((node.args, node.kwargs), operands.append)
-        operands = [a for a in dict.fromkeys(operands) if isinstance(a.meta.get("example_value"), torch.Tensor)]
+        # the tensors it reads, also those in a list (stack's, cat's)
+        operands = [a for a in node.all_input_nodes if isinstance(a.meta.get("example_value"), torch.Tensor)]
         fake_mode = getattr(value, "fake_mode", None)
         if memo[node] is None or fake_mode is None or not operands or "out" in node.kwargs:
             return memo[node]
@@ -239,24 +237,27 @@ def eager_pointwise_strides(node, laid_out, value):
         common = value.dtype if value.dtype != torch.bool else \
             elementwise_dtypes(*operands, type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT)[1]
         operands = [t.to(common) if t is not condition and t.dtype != common else t for t in operands]
-    return fast_setup_strides(operands, value) or \
+    return fast_setup_strides(node, operands, value) or \
         tuple(compute_elementwise_output_strides(*(t.expand(value.shape) for t in operands)))
 
 
-def fast_setup_strides(operands, value):
+def fast_setup_strides(node, operands, value):
     """TensorIterator's layout where its fast setup applies: operands all of the output's shape, all contiguous
-    (then so is the output, whatever the strides of size-1 dims), all channels-last, or all laid out alike and
-    dense (then the output is laid out so too); None elsewhere. The meta kernels keep an operand's strides of
-    size-1 dims (6, 1, 2, 1) where eager's output is contiguous (6, 6, 2, 1), and a stack of that then took
-    it for channels-last (fuzz seed 303563). The checks are false where a symbolic size leaves them open."""
-    if not operands or not all(known_equal(t.shape, value.shape) for t in operands):
+    (then so is the output, whatever the strides of size-1 dims), all channels-last (4-D), or all laid out
+    alike and dense (then the output is laid out so too); None elsewhere. The meta kernels keep an operand's
+    strides of size-1 dims (6, 1, 2, 1) where eager's output is contiguous (6, 6, 2, 1), and a stack of that then
+    took it for channels-last (fuzz seed 303563). A number among the op's arguments (x * 2, where(c, x, 0.))
+    is a 0-dim operand of another shape to TensorIterator, which then takes its general path; so do ops whose
+    kernels take the number as a scalar (pow(x, 2.5)), which are left to that path too. The checks are false
+    where a symbolic size leaves them open."""
+    numbers = [a for a in node.args if isinstance(a, (int, float, complex)) or isinstance(a, torch.fx.Node) and
+               isinstance(a.meta.get("example_value"), (torch.SymInt, torch.SymFloat, torch.SymBool))]
+    if numbers or not operands or not all(known_equal(t.shape, value.shape) for t in operands):
         return None
     if all(is_contiguous_or_false(t) for t in operands):
         return tuple(make_contiguous_strides_for(value.shape))
-    for ndim, fmt, check in ((4, torch.channels_last, is_channels_last_contiguous_or_false_2d),
-                             (5, torch.channels_last_3d, is_channels_last_contiguous_or_false_3d)):
-        if value.ndim == ndim and all(check(t) for t in operands):
-            return torch.empty(value.shape, device="meta", memory_format=fmt).stride()
+    if value.ndim == 4 and all(is_channels_last_contiguous_or_false_2d(t) for t in operands):
+        return torch.empty(value.shape, device="meta", memory_format=torch.channels_last).stride()
     first = operands[0].stride()
     if all(is_non_overlapping_and_dense_or_false(t) and known_equal(t.stride(), first) for t in operands):
         return tuple(first)
@@ -348,6 +349,9 @@ def user_output_strides(context, user_strides, outputs):
     return strides | intermediate_base_strides(metadata, user_strides, outputs, first)
 
 
+SEARCHED_DIMS = 6   # intermediate_base_strides tries each order of a base's dims: 720 at most
+
+
 def intermediate_base_strides(metadata, user_strides, outputs, first):
     """{forward graph output index: strides} for each intermediate base that AOTAutograd returns so as to
     regenerate the user's outputs viewing it, laid out so that replaying each view on it gives eager's strides.
@@ -355,8 +359,9 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
     slice_scatter in the trace, where eager's y keeps x's layout, and y.unsqueeze(0).expand(...) returned
     under grad came back row-major (fuzz seed 284259). The base's dense dim orders are tried, the traced one
     first. Only for static shapes and views AOTAutograd replays (view_replay_for_aliased_outputs, a view meta
-    sequence without symbols); its other ways read the base through the view kiln returns, which lowering
-    makes a view of the base as laid out (GraphLowering.view_of_output), so those stay right as well."""
+    sequence without symbols); AOTAutograd's other ways (as_strided over the base, by the metadata of the
+    view kiln returns) need that view to be a view of the base as laid out, which GraphLowering.view_of_output
+    makes it where it can replay the view ops, and which static shapes let it."""
     from torch._C import _functionalization
     from torch._functorch import config as functorch_config
     from torch._functorch._aot_autograd.schemas import OutputType
@@ -374,19 +379,19 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
     for index, seen in views.items():
         base = outputs[index].meta.get("val") if index < len(outputs) and isinstance(outputs[index], torch.fx.Node) \
             else None
-        if not isinstance(base, torch.Tensor) or not all(is_concrete_int(n) for n in base.shape) or any(
+        if not isinstance(base, torch.Tensor) or base.ndim > SEARCHED_DIMS or \
+                not all(is_concrete_int(n) for n in base.shape) or any(
                 seq is None or st is None or any(vm.has_symbolic_inputs for vm in seq.sequence) for seq, st in seen):
             continue
         traced = tuple(sorted(range(base.ndim), key=lambda d: -base.stride()[d]))
-        for order in (traced, *itertools.permutations(range(base.ndim))):
-            laid_out = torch.empty(base.shape, device="meta").permute(order).contiguous().permute(
-                [order.index(d) for d in range(base.ndim)]) if order else torch.empty((), device="meta")
+        for order in dict.fromkeys([traced, *itertools.permutations(range(base.ndim))]):
+            laid_out = torch.empty_permuted(base.shape, order, dtype=base.dtype, device="meta")
             try:
                 replayed = [replay(laid_out, seq.sequence) for seq, _ in seen]
             except Exception:   # noqa: BLE001 (a view that cannot be replayed so: the traced layout stands)
                 break
             if all(same_strides(r.stride(), st, r.shape) for r, (_, st) in zip(replayed, seen)):
-                if laid_out.stride() != base.stride():
+                if not same_strides(laid_out.stride(), base.stride(), base.shape):
                     found[index] = laid_out.stride()
                 break
     return found

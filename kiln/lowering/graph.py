@@ -451,14 +451,17 @@ LAYOUT_AGNOSTIC = {aten.mm.default, aten.addmm.default, aten.bmm.default, aten.b
 
 def replay_views(views, base_view, base_meta):
     """The meta tensor that the view ops in views (outermost first) give on base_meta's sizes laid out as
-    base_view; None where a size is symbolic or an op reads another node."""
+    base_view; None where a size is symbolic, an op reads another node (a size), or the views do not apply to
+    that layout (a view the traced layout allowed)."""
     strides = static_ints(base_view.strides)
-    if strides is None or static_ints(base_view.sizes) is None or any(
-            isinstance(a, torch.fx.Node) for v in views for a in (*v.args[1:], *v.kwargs.values())):
+    if strides is None or static_ints(base_view.sizes) is None or any(v.all_input_nodes[1:] for v in views):
         return None
     t = torch.empty_strided(static_ints(base_view.sizes), strides, dtype=base_meta.dtype, device="meta")
-    for v in reversed(views):
-        t = v.target(t, *v.args[1:], **v.kwargs)
+    try:
+        for v in reversed(views):
+            t = v.target(t, *v.args[1:], **v.kwargs)
+    except RuntimeError:
+        return None
     return t
 
 

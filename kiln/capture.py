@@ -24,7 +24,8 @@ from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
 from kiln.patterns import eliminate_common_subexpressions, kind, rewrite_attention, rewrite_identity_calls
-from kiln.runtime.module import build_cpp, build_triton
+from kiln.runtime import graph_cache
+from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
 log = logging.getLogger("kiln")
@@ -398,13 +399,11 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
 
 
 def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_strides=None):
-    """An ATen graph -> a Python callable; on failure, the graph itself runs eagerly."""
+    """An ATen graph -> a Python callable; on failure, the graph itself runs eagerly. A graph compiled before
+    (by this process or another, with the same kiln, torch and options) is loaded from the graph cache."""
     trace = GraphTrace(opts.trace, name)
-    stage = "lowering"
-    lowering = None
+    where = {"stage": "graph cache", "lowering": None}   # how far it got, for the log line of a failure
     try:
-        from kiln.lowering import GraphLowering
-        from kiln.scheduler import schedule
         started = time.perf_counter()
         if trace.enabled:
             dynamo_code, before = dynamo_graphs
@@ -414,54 +413,97 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
             else:
                 trace.stage("aot_forward", before)
         eliminate_common_subexpressions(gm)
-        if trace.enabled:
-            trace.stage("decomposed", "# after AOTAutograd with kiln's decompositions: functionalized, "
-                                      "partitioned, core ATen; identical computations merged\n" + gm.code)
-            trace.graph("before", graph_nodes(gm))
         context = torch._guards.TracingContext.try_get()
         reports_strides = context is not None and context.output_strides is not None   # a forward graph
         saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
-        outputs = gm.graph.output_node().args[0]
-        lowering = GraphLowering(gm, name, inference=name.endswith("inference"), saved_from=saved_from,
-                                 example_inputs=example_inputs, target=opts.target,
-                                 output_strides=user_output_strides(context, user_strides, outputs))
-        lowering.run()
-        if trace.enabled:
-            trace.stage("ir", format_ir(lowering))
-        stage = "scheduling"
-        output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}
-        triton = targets_triton(lowering, opts)
-        with lowering.in_effect():
-            rows_in_registers = lambda kernel: False   # noqa: E731 (C++ loops walk a row again)
-            if triton:
-                from kiln.codegen.triton import persistent_rows   # Triton is imported where a graph needs it
-                rows_in_registers = functools.partial(persistent_rows, lowering)
-            sched = schedule(lowering.buffers, output_names, shared_launches=triton,
-                             rows_in_registers=rows_in_registers)
-            trace.fusion(sched.decisions)
-            stage = "codegen"
-            module = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)
+        output_strides = user_output_strides(context, user_strides, gm.graph.output_node().args[0])
+        digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, trace)
+        artifact, profiler = graph_cache.get(opts.kernel_cache_dir, digest) if digest else None, None
+        times = {"cache": time.perf_counter() - started} if digest else {}
+        if artifact is None:
+            artifact, profiler = generate(gm, example_inputs, opts, name, trace, saved_from, output_strides,
+                                          reports_strides, times, where)
+            if digest:
+                where["stage"] = "graph cache"
+                graph_cache.put(opts.kernel_cache_dir, digest, artifact)
+        where["stage"] = "kernel build"
+        module = load(artifact, opts, times, profiler)
+        times["loading"] = time.perf_counter() - started - sum(times.values())
         if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
-            context.output_strides.extend(lowering.output_strides())
+            context.output_strides.extend(artifact.output_strides)
         STATS["graphs_compiled"] += 1
+        STATS["graphs_from_cache"] += "lowering" not in times and digest is not None
         STATS["kernels_generated"] += module.kernel_count
-        STATS["fallback_ops"] += len(lowering.fallback_ops)
-        STATS["extern_calls"] += sum(1 for s in sched.steps if not hasattr(s, "placements"))
-        log.getChild("codegen").info("kiln: compiled %s in %.2fs: %d kernels", name, time.perf_counter() - started,
-                                     module.kernel_count)
+        STATS["fallback_ops"] += artifact.fallback_ops
+        STATS["extern_calls"] += artifact.extern_calls
+        for part, seconds in times.items():
+            STATS[f"seconds_{part}"] += seconds
+        log.getChild("codegen").info("kiln: %s %s in %.2fs (%s): %d kernels, %d distinct",
+                                     "compiled" if "lowering" in times else "loaded from the graph cache", name,
+                                     sum(times.values()), ", ".join(f"{k} {v:.2f}s" for k, v in times.items()),
+                                     module.kernel_count, module.distinct_kernels)
         trace.finish()
         module.call._boxed_call = True   # takes the argument list itself and clears it, freeing inputs early
         return module.call
     except Exception as e:
         if opts.strict:
             raise
-        op = getattr(getattr(lowering, "current_node", None), "target", None) if stage == "lowering" else None
-        where = f" at {op}" if op is not None else ""
+        op = getattr(getattr(where["lowering"], "current_node", None), "target", None) \
+            if where["stage"] == "lowering" else None
         log.warning("kiln: %s failed%s for graph %s; running this graph eagerly: %s: %s",
-                    stage, where, name, type(e).__name__, first_line(e))
+                    where["stage"], f" at {op}" if op is not None else "", name, type(e).__name__, first_line(e))
         STATS["graphs_fallback"] += 1
         trace.finish()
         return make_boxed_func(gm)
+
+
+def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, reports_strides, times, where):
+    """Lowering, scheduling and code generation: the graph's Artifact (and the trace's kernel profiler)."""
+    from kiln.lowering import GraphLowering
+    from kiln.scheduler import schedule
+    started = time.perf_counter()
+    where["stage"] = "lowering"
+    if trace.enabled:
+        trace.stage("decomposed", "# after AOTAutograd with kiln's decompositions: functionalized, "
+                                  "partitioned, core ATen; identical computations merged\n" + gm.code)
+        trace.graph("before", graph_nodes(gm))
+    lowering = GraphLowering(gm, name, inference=name.endswith("inference"), saved_from=saved_from,
+                             example_inputs=example_inputs, target=opts.target, output_strides=output_strides)
+    where["lowering"] = lowering
+    lowering.run()
+    if trace.enabled:
+        trace.stage("ir", format_ir(lowering))
+    times["lowering"] = time.perf_counter() - started
+    where["stage"] = "scheduling"
+    output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}
+    triton = targets_triton(lowering, opts)
+    with lowering.in_effect():
+        rows_in_registers = lambda kernel: False   # noqa: E731 (C++ loops walk a row again)
+        if triton:
+            from kiln.codegen.triton import persistent_rows   # Triton is imported where a graph needs it
+            rows_in_registers = functools.partial(persistent_rows, lowering)
+        sched = schedule(lowering.buffers, output_names, shared_launches=triton, rows_in_registers=rows_in_registers)
+        trace.fusion(sched.decisions)
+        times["scheduling"] = time.perf_counter() - started - times["lowering"]
+        where["stage"] = "codegen"
+        artifact, profiler = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)
+        times["codegen"] = time.perf_counter() - started - times["lowering"] - times["scheduling"]
+    artifact.output_strides = lowering.output_strides() if reports_strides else None
+    artifact.fallback_ops = len(lowering.fallback_ops)
+    artifact.extern_calls = sum(1 for s in sched.steps if not hasattr(s, "placements"))
+    return artifact, profiler
+
+
+def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, trace):
+    """The graph cache's key, or None where the graph is not cached: the cache is off, the trace is on (it shows
+    every stage), or the graph has symbolic sizes (graph_cache.Uncacheable)."""
+    if not opts.graph_cache or trace.enabled:
+        return None
+    try:
+        return graph_cache.key(gm, example_inputs, opts, name.rsplit("_", 1)[-1], output_strides, saved_from)
+    except graph_cache.Uncacheable as e:
+        log.getChild("cache").debug("kiln graph cache: %s is not cached: %s", name, e)
+        return None
 
 
 def targets_triton(lowering, opts):

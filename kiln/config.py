@@ -39,6 +39,7 @@ class Options:
     target: str | None = None         # "cpp" or "triton"; None picks by device
     cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
     debug: bool = False               # Triton kernels built in Triton's debug mode (KILN_DEBUG=1)
+    graph_cache: bool = True          # compiled graphs stored in the cache dir and loaded again (KILN_GRAPH_CACHE=0)
 
     @staticmethod
     def make(mode=None, options=None):
@@ -59,6 +60,7 @@ class Options:
         options.setdefault("strict", os.environ.get("KILN_STRICT", "") == "1")
         options.setdefault("target", os.environ.get("KILN_TARGET") or None)   # CI runs the suite with "triton"
         options.setdefault("debug", os.environ.get("KILN_DEBUG", "") == "1")
+        options.setdefault("graph_cache", os.environ.get("KILN_GRAPH_CACHE", "1") != "0")
         return Options(mode=mode, **options)
 
     @property

@@ -8,7 +8,8 @@ Environment / options:
   KILN_FORBID_INDUCTOR=1 or --forbid-inductor   patch Inductor's compile_fx to raise for the whole
                                                 session (CI runs the full suite this way).
   KILN_TEST_CACHE_DIR=/some/dir                  reuse a kernel cache across runs (default: a fresh
-                                                temporary directory per session).
+                                                temporary directory per session). The graph cache is off
+                                                (KILN_GRAPH_CACHE=0) except where a test turns it on.
 """
 import copy
 import dataclasses
@@ -58,11 +59,16 @@ def kiln_cache_dir(tmp_path_factory):
     path = os.environ.get("KILN_TEST_CACHE_DIR") or str(tmp_path_factory.mktemp("kiln_cache"))
     old = os.environ.get("KILN_CACHE_DIR")
     os.environ["KILN_CACHE_DIR"] = path
+    # the graph cache is off: tests that patch kiln's internals must compile their graphs, not load another
+    # test's; tests/test_compile_time.py turns it on where it tests it
+    old_graph_cache = os.environ.get("KILN_GRAPH_CACHE")
+    os.environ["KILN_GRAPH_CACHE"] = "0"
     yield path
-    if old is None:
-        os.environ.pop("KILN_CACHE_DIR", None)
-    else:
-        os.environ["KILN_CACHE_DIR"] = old
+    for var, value in (("KILN_CACHE_DIR", old), ("KILN_GRAPH_CACHE", old_graph_cache)):
+        if value is None:
+            os.environ.pop(var, None)
+        else:
+            os.environ[var] = value
 
 
 @pytest.fixture(scope="session", autouse=True)

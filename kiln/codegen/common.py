@@ -3,6 +3,7 @@
 A backend subclasses KernelWriter and supplies how to spell loads, stores, loops and the ops table.
 """
 import dataclasses
+import hashlib
 import re
 
 import sympy
@@ -292,3 +293,18 @@ class KernelWriter:
         return self.print_index(self.index(node.buf.layout.index(at)))
 
 
+
+
+def named_by_content(text, functions, args):
+    """A kernel's source as it is built and run: its buffer arguments renamed by position (in_ptr0, out_ptr1,
+    ...) and its functions (the kernel's first, then its parts') named kernel_<the ops they compute>_<a hash of
+    the text>, so that identical kernels (a model's repeated layers) have identical source, defined and built
+    once in a graph and found in the build caches by other graphs and processes. Returns (name, text)."""
+    stand_ins = {b: f"{mode}_ptr{i}" for i, (b, mode) in enumerate(args.items())}
+    stand_ins |= {f: f"kiln_function{j}" for j, f in enumerate(functions)}
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, stand_ins)) + r")\b")
+    text = pattern.sub(lambda m: stand_ins[m.group(0)], text)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+    name = f"kernel_{re.sub(r'^kernel[0-9_]*', '', functions[0]).strip('_')}_{digest}".replace("__", "_")
+    names = {f"kiln_function{j}": name if j == 0 else f"{name}_part{j}" for j in range(len(functions))}
+    return name, re.sub(r"\bkiln_function\d+\b", lambda m: names[m.group(0)], text)

@@ -14,7 +14,7 @@ import sympy
 import torch
 
 from kiln import ir
-from kiln.codegen.common import KernelWriter, Scope, Value, result_dtype
+from kiln.codegen.common import KernelWriter, Scope, Value, named_by_content, result_dtype
 
 CTYPES = {torch.float32: "float", torch.float64: "double", torch.float16: "_Float16", torch.bfloat16: "kiln_bf16",
           torch.int8: "int8_t", torch.int16: "int16_t", torch.int32: "int32_t", torch.int64: "int64_t",
@@ -670,7 +670,8 @@ def uses_special_functions(kernel_texts):
 
 
 def generate_module(kernels, graph):
-    """One translation unit with every kernel: (source, {kernel: (arg names, symbol names)}, {kernel: its text})."""
+    """One translation unit with every distinct kernel: (source, {kernel: (its function, arg names, symbol names)},
+    {kernel: its text})."""
     texts, signatures = {}, {}
     for kernel in kernels:
         writer = CppKernel(kernel, graph)
@@ -679,5 +680,6 @@ def generate_module(kernels, graph):
         if writer.wanted and rows is not None and rows <= KEEP_ROW_MAX:
             writer = CppKernel(kernel, graph, keeps=writer.wanted, forms=writer.forms)
             texts[kernel.name] = writer.generate()
-        signatures[kernel.name] = (list(writer.args), sorted(writer.symbols))
-    return "\n\n".join([PRELUDE, *texts.values()]) + "\n", signatures, texts
+        function, texts[kernel.name] = named_by_content(texts[kernel.name], [kernel.name], writer.args)
+        signatures[kernel.name] = (function, list(writer.args), sorted(writer.symbols))
+    return "\n\n".join([PRELUDE, *dict.fromkeys(texts.values())]) + "\n", signatures, texts

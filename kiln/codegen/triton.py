@@ -12,7 +12,7 @@ import sympy
 import torch
 
 from kiln import ir
-from kiln.codegen.common import IndexPrinter, KernelWriter, Value, result_dtype
+from kiln.codegen.common import IndexPrinter, KernelWriter, Value, named_by_content, result_dtype
 from kiln.scheduler import LaunchGroup, launch_parts
 
 TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
@@ -795,10 +795,11 @@ def generate_module(kernels, graph):
     texts, launches = {}, {}
     for kernel in kernels:
         group = isinstance(kernel, LaunchGroup)
-        parts, sources = [], []
+        parts, sources, modes = [], [], {}
         for part in launch_parts(kernel):
             writer = TritonKernel(part, graph)
             sources.append(writer.generate(part=group)[0])
+            modes |= {b: "out" if mode == "out" else modes.get(b, "in") for b, mode in writer.args.items()}
             one_device(part.name, writer.args, graph)
             parts.append(dict(name=part.name, buffers=list(writer.args), symbols=sorted(writer.symbols),
                               numel=part.numel, rnumel=part.rnumel, xblock=writer.xblock, rblock=writer.rblock,
@@ -809,8 +810,10 @@ def generate_module(kernels, graph):
             symbols=sorted({s for p in parts for s in p["symbols"]}), num_warps=largest["num_warps"])
         if group:
             sources.append(group_source(kernel, info))
-        texts[kernel.name] = "\n\n".join(sources)
-    return "\n\n".join([prelude(interpreting()), *texts.values()]) + "\n", launches, texts
+        functions = [kernel.name] + [p["name"] for p in parts] if group else [kernel.name]
+        info["function"], texts[kernel.name] = named_by_content(
+            "\n\n".join(sources), functions, {b: modes[b] for b in info["buffers"]})
+    return "\n\n".join([prelude(interpreting()), *dict.fromkeys(texts.values())]) + "\n", launches, texts
 
 
 def prelude(interpreted):
@@ -845,6 +848,22 @@ def launch_call(info, printer):
     args = [*info["buffers"], *info["symbols"], *(printer(p[d]) for p in parts for d in ("numel", "rnumel")),
             *grids[:-1], *(str(p[b]) for p in parts for b in ("xblock", "rblock"))]
     return " + ".join(grids), args
+
+
+def warmup_args(info, graph):
+    """A launch's arguments as Triton's warmup takes them, to build the kernel before the graph's first call:
+    buffers as their dtypes, sizes at the values the graph was traced with (what a first call most likely
+    has: Triton specializes ints that are 1 or divisible by 16, and builds another variant where a call's
+    differ). None where a value is not known before the call (a random seed)."""
+    hints = {s: graph.size_hint(sympy.Symbol(s)) for s in info["symbols"]}
+    if None in hints.values():
+        return None
+    _, args = launch_call(info, lambda e: str(graph.size_hint(e)))
+    try:   # the sizes' source, printed at their hints, is arithmetic on numbers ("None" where one has no hint)
+        return [graph.buffer_dtype(a) if a in info["buffers"] else hints[a] if a in hints else eval(a, {})
+                for a in args]
+    except (NameError, TypeError, SyntaxError):
+        return None
 
 
 def grid_expr(launch, printer):

@@ -2,6 +2,7 @@
 import dataclasses
 import itertools
 import linecache
+import time
 import weakref
 
 import sympy
@@ -9,7 +10,7 @@ import sympy
 from kiln import ir
 from kiln.logs import output_code_logger
 from kiln.runtime.profile import KernelProfiler
-from kiln.runtime.wrapper import WrapperCode
+from kiln.runtime.wrapper import WrapperCode, base_globals, index_globals
 from kiln.scheduler import Kernel
 
 output_code_log = output_code_logger()
@@ -17,73 +18,121 @@ wrapper_numbers = itertools.count()
 
 
 @dataclasses.dataclass
+class Artifact:
+    """What a graph compiles to, as data: the kernels' source and what loading them needs, the wrapper's source
+    and the objects it names. `load` turns it into the callable; the graph cache stores it."""
+    name: str
+    target: str                 # "cpp" or "triton"
+    kernel_source: str
+    kernels: dict               # cpp: {function: (buffers, symbols)}; triton: {function: (text, num_warps, warmup)}
+    special_functions: bool     # cpp: links the special-function library
+    wrapper_source: str
+    consts: dict                # the objects the wrapper's source names, beyond wrapper.base_globals()
+    index_checks: tuple | None  # for wrapper.index_globals
+    kernel_count: int
+    output_strides: list = None  # a forward graph's outputs' strides, reported to AOTAutograd for the backward
+    extern_calls: int = 0
+    fallback_ops: int = 0
+
+
+@dataclasses.dataclass
 class CompiledModule:
     call: object
     kernel_count: int
+    distinct_kernels: int
     wrapper_source: str
     kernel_source: str
 
 
 def build_cpp(lowering, sched, opts, name, trace):
     from kiln.codegen import cpp
-    from kiln.runtime import cpp_build
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
     source, signatures, texts = cpp.generate_module(kernels, lowering)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.cpp")
-    fns = {}
-    if kernels:
-        link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir) \
-            if cpp.uses_special_functions(texts.values()) else []
-        fns = cpp_build.load(source, opts.kernel_cache_dir, signatures, link)
 
     def launch(k):
-        buffers, symbols = signatures[k.name]
-        return f"{k.name}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
-    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels),
-                  {n: b for n, (b, _) in signatures.items()}, ".cpp", opts.trace_profile)
+        function, buffers, symbols = signatures[k.name]
+        return f"{function}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
+    return wrapped(lowering, sched, name, trace, launch, "cpp", source, {f: (b, s) for f, b, s in signatures.values()},
+                   kernels, {n: b for n, (_, b, _) in signatures.items()}, opts.trace_profile,
+                   special_functions=bool(kernels) and cpp.uses_special_functions(texts.values()))
 
 
 def build_triton(lowering, sched, opts, name, trace):
     from kiln.codegen import triton
-    from kiln.runtime.triton_launch import Launcher, load_module
     from kiln.runtime.wrapper import pyexpr
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
     source, launches, texts = triton.generate_module(kernels, lowering)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
-    module = load_module(source, opts.kernel_cache_dir) if kernels else None
-    fns = {k.name: Launcher(getattr(module, k.name), launches[k.name]["num_warps"], opts.debug) for k in kernels}
+    built = {launches[k.name]["function"]: (texts[k.name], launches[k.name]["num_warps"],
+                                            triton.warmup_args(launches[k.name], lowering)) for k in kernels}
 
     def launch(k):
         grid, args = triton.launch_call(launches[k.name], pyexpr)
-        return f"{k.name}({grid}, {', '.join(args)})"
-    return finish(lowering, sched, name, trace, launch, fns, source, len(kernels),
-                  {n: info["buffers"] for n, info in launches.items()}, ".py", opts.trace_profile)
+        return f"{launches[k.name]['function']}({grid}, {', '.join(args)})"
+    return wrapped(lowering, sched, name, trace, launch, "triton", source, built, kernels,
+                   {n: info["buffers"] for n, info in launches.items()}, opts.trace_profile)
 
 
-def finish(lowering, sched, name, trace, launch, kernel_fns, kernel_source, count, kernel_args=None, ext="",
-           trace_profile=False):
-    """Generates and loads the Python wrapper around the launches."""
-    profiled = False
+def wrapped(lowering, sched, name, trace, launch, target, kernel_source, built, kernels, kernel_args, trace_profile,
+            special_functions=False):
+    """The Artifact of a graph: the Python wrapper around its launches, generated."""
+    profiler = None
     if trace.enabled:
-        table = trace_kernels(trace, lowering, sched, kernel_args or {}, ext)
+        ext = ".cpp" if target == "cpp" else ".py"
+        table = trace_kernels(trace, lowering, sched, kernel_args, ext)
         if trace_profile and table:
             device = next(b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout"))
-            kernel_fns = dict(kernel_fns, _profile=KernelProfiler(trace, table, device))
-            profiled = True
-    code = WrapperCode(lowering, sched, launch, name, profiled)
+            profiler = KernelProfiler(trace, table, device)
+    code = WrapperCode(lowering, sched, launch, name, profiler is not None)
     source = f"# kiln wrapper for {name}\n" + code.generate()
     trace.stage("wrapper", source)
-    scope = dict(code.globals, **kernel_fns)
+    artifact = Artifact(name, target, kernel_source, built, special_functions, source, code.globals,
+                        code.index_checks, len(kernels))
+    return artifact, profiler
+
+
+def load(artifact, opts, times, profiler=None):
+    """The callable of an Artifact: its kernels built or found in the kernel caches, and its wrapper."""
+    started = time.perf_counter()
+    kernel_fns = (load_cpp if artifact.target == "cpp" else load_triton)(artifact, opts)
+    times["build"] = time.perf_counter() - started
+    if profiler is not None:
+        kernel_fns["_profile"] = profiler
+    source, name = artifact.wrapper_source, artifact.name
+    scope = {**base_globals(), **artifact.consts, **index_globals(name, artifact.index_checks), **kernel_fns}
     filename = f"<kiln wrapper {name} #{next(wrapper_numbers)}>"
     exec(compile(source, filename, "exec"), scope)
     # Tracebacks, profilers and CUDA memory snapshots show the wrapper's lines while the wrapper lives
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     weakref.finalize(scope["call"], linecache.cache.pop, filename, None)
-    output_code_log.debug("kiln output code for %s:\n# kernels (%s)\n%s\n%s", name, ext.lstrip(".") or "none",
-                          kernel_source, source)
-    return CompiledModule(scope["call"], count, source, kernel_source)
+    output_code_log.debug("kiln output code for %s:\n# kernels (%s)\n%s\n%s", name, artifact.target,
+                          artifact.kernel_source, source)
+    return CompiledModule(scope["call"], artifact.kernel_count, len(artifact.kernels), source, artifact.kernel_source)
+
+
+def load_cpp(artifact, opts):
+    from kiln.codegen import cpp
+    from kiln.runtime import cpp_build
+    if not artifact.kernels:
+        return {}
+    link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir) \
+        if artifact.special_functions else []
+    return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
+
+
+def load_triton(artifact, opts):
+    from kiln.codegen.triton import interpreting
+    from kiln.runtime.triton_launch import build_ahead, launcher, load_module
+    if not artifact.kernels:
+        return {}
+    module = load_module(artifact.kernel_source, opts.kernel_cache_dir)
+    fns = {f: launcher(module, f, text, num_warps, opts.debug) for f, (text, num_warps, _) in artifact.kernels.items()}
+    if not interpreting():
+        build_ahead([(fns[f], warmup) for f, (_, _, warmup) in artifact.kernels.items() if warmup is not None])
+    return fns
 
 
 def known_bytes(sizes, dtype) -> int:

@@ -1,14 +1,17 @@
-"""Loads a graph's generated Triton module from the on-disk cache.
+"""Loads a graph's generated Triton module from the on-disk cache, and builds its kernels ahead of the first call.
 
 @triton.jit reads its function's source from a file, so the module is written to the cache
 (atomically, named by the hash of its text) and run from there, after checking that the file still
 holds that text. Triton caches the compiled binaries across processes itself (TRITON_CACHE_DIR).
 """
+import concurrent.futures
+import functools
 import hashlib
 import logging
 import os
 import tempfile
 import types
+import weakref
 
 import torch
 
@@ -31,6 +34,39 @@ def load_module(source, cache_dir):
     return module
 
 
+# the kernels of this process's graphs by their text: a kernel that another graph already defined (identical
+# layers in a forward and a backward, in graphs split by a break) is launched by the same Launcher, built once
+LAUNCHERS = weakref.WeakValueDictionary()
+
+
+def launcher(module, function, text, num_warps, debug):
+    key = (function, text, num_warps, debug)
+    found = LAUNCHERS.get(key)
+    if found is None:
+        found = LAUNCHERS[key] = Launcher(getattr(module, function), num_warps, debug)
+    return found
+
+
+def build_ahead(warmups):
+    """Builds the kernels of a graph before its first call, on a pool of threads: Triton's compiler releases
+    the GIL in its LLVM and ptxas stages, most of a kernel's build, and its AsyncCompileMode runs each
+    warmup's build on the pool (leaving the block waits for them all). warmups: (Launcher, arguments as
+    Triton's warmup takes them). A kernel in Triton's cache is loaded instead; a launch whose arguments
+    another specialization fits is built at its first call, as before."""
+    import triton
+    with triton.AsyncCompileMode(compile_pool()):
+        for launch, args in warmups:
+            launch.fn.warmup(*args, grid=(1,), **launch.options)
+
+
+@functools.cache
+def compile_pool():
+    """Threads for building kernels, one per core unless KILN_COMPILE_THREADS says otherwise (started once,
+    kept for the process's later graphs)."""
+    threads = int(os.environ.get("KILN_COMPILE_THREADS") or os.cpu_count() or 1)
+    return concurrent.futures.ThreadPoolExecutor(max(1, threads), thread_name_prefix="kiln-build")
+
+
 def holds(path, source):
     try:
         with open(path) as f:
@@ -40,36 +76,41 @@ def holds(path, source):
 
 
 class Launcher:
-    """Launches one generated kernel. The first call goes through Triton's JIT (which compiles and
-    picks a specialization); later calls with the same specialization call the compiled kernel's
-    binary launcher directly, skipping the JIT's per-call argument binding."""
+    """Launches one generated kernel. The first call with a specialization goes through Triton's JIT (which
+    compiles, or loads from Triton's cache); later calls with it call the compiled kernel's binary launcher
+    directly, skipping the JIT's per-call argument binding. A kernel defined once for many launches (a
+    model's repeated layers) may see several specializations: each is kept."""
 
     def __init__(self, fn, num_warps, debug=False):
         self.fn, self.options = fn, dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
-        self.compiled, self.key = None, None
+        self.compiled = {}   # specialization -> compiled kernel
         self.direct = not interpreting()
+        self.pointers = self.ints = None
 
     def specialization(self, args):
         # what Triton specializes on: 16-byte aligned pointers, ints equal to 1 or divisible by 16
-        return ([args[i].data_ptr() % 16 == 0 for i in self.pointers],
-                [(args[i] == 1, args[i] % 16 == 0) for i in self.ints])
+        return (tuple(args[i].data_ptr() % 16 == 0 for i in self.pointers),
+                tuple((args[i] == 1, args[i] % 16 == 0) for i in self.ints))
 
     def __call__(self, grid, *args):
-        if self.compiled is not None and self.specialization(args) == self.key:
+        key = self.specialization(args) if self.pointers is not None else None
+        compiled = self.compiled.get(key)
+        if compiled is not None:
             try:
-                self.compiled.run(grid, 1, 1, get_raw_stream(self.device), self.compiled.function,
-                                  self.compiled.packed_metadata, None, None, None, *args)
+                compiled.run(grid, 1, 1, get_raw_stream(self.device), compiled.function, compiled.packed_metadata,
+                             None, None, None, *args)
                 return
             except TypeError as e:   # a Triton whose launcher takes other arguments: use the JIT path
                 logging.getLogger("kiln.codegen").warning("kiln: direct Triton launch unavailable (%s); "
                                                           "launching through the JIT", e)
-                self.direct, self.compiled = False, None
+                self.direct, self.compiled = False, {}
         compiled = self.fn[(grid,)](*args, **self.options)
         if self.direct:
-            self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
-            self.ints = [i for i, a in enumerate(args) if isinstance(a, int)]
-            self.device = args[self.pointers[0]].device.index if self.pointers else 0
-            self.compiled, self.key = compiled, self.specialization(args)
+            if self.pointers is None:
+                self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
+                self.ints = [i for i, a in enumerate(args) if isinstance(a, int)]
+                self.device = args[self.pointers[0]].device.index if self.pointers else 0
+            self.compiled[self.specialization(args)] = compiled
 
 
 def get_raw_stream(device):

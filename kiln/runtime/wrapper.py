@@ -91,15 +91,33 @@ def new_seed():
     return int(torch.randint(2 ** 31 - 1, (), dtype=torch.int64))
 
 
+def base_globals():
+    """What every wrapper's source names."""
+    return {"torch": torch, "math": math, "_view": view, "_seed": new_seed, "_restrided": restrided,
+            "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
+            "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
+
+
+def index_globals(graph, index_checks):
+    """The error flags of a graph's checked indices (fresh for each loaded wrapper) and what reports them."""
+    if index_checks is None:
+        return {}
+    device, sites = index_checks
+    with unset_fake_temporarily():   # (AOTAutograd compiles under its fake mode)
+        flags = torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=device)
+        ok = flags.numpy()[3:] if device.type == "cpu" else flags[3]
+    return {ir.INDEX_FLAGS: flags, "_index_ok": ok, "_index_error": index_error, "_index_sites": sites,
+            "_index_message": index_assert_message(graph, sites)}
+
+
 class WrapperCode:
     def __init__(self, graph, sched, launch, name, profiled=False):
         self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
         self.profiled = profiled   # every launch and extern call through _profile (options={"trace_profile": True})
         self.lines = []
         self.device_guard = None   # the CUDA device index, once a buffer is allocated there
-        self.globals = {"torch": torch, "math": math, "_view": view, "_seed": new_seed, "_restrided": restrided,
-                        "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
-                        "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
+        self.globals = {}          # the objects the source names (extern ops, dtypes, ...), beyond base_globals()
+        self.index_checks = None   # (device, sites) of the graph's checked indices: index_globals() makes their flags
         self.consts = 0
 
     def const(self, value):
@@ -189,16 +207,10 @@ class WrapperCode:
         devices = {b.layout.device for b in g.graph_inputs if hasattr(b, "layout")} | {
             o.layout.device for b in g.buffers for o in getattr(b, "outputs", [b]) if o is not None}
         device = next((d for d in devices if d.type == "cuda"), torch.device("cpu"))
-        with unset_fake_temporarily():   # (AOTAutograd compiles under its fake mode)
-            flags = torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=device)
-            ok = flags.numpy()[3:] if device.type == "cpu" else flags[3]
-        sites = {site: (name, ops) for name, (site, ops) in g.index_checks.items()}
-        self.globals.update({ir.INDEX_FLAGS: flags, "_index_ok": ok, "_index_error": index_error,
-                             "_index_sites": sites})
+        self.index_checks = (device, {site: (name, ops) for name, (site, ops) in g.index_checks.items()})
         if device.type == "cpu":
             self.lines.append(f"    if not _index_ok[0]: _index_error({ir.INDEX_FLAGS}, _index_sites)")
         else:
-            self.globals["_index_message"] = index_assert_message(self.name, sites)
             self.lines.append("    torch._assert_async(_index_ok, _index_message)")
 
     def allocation(self, lay):

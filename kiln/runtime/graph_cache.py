@@ -1,0 +1,161 @@
+"""The graph cache: a compiled graph's Artifact on disk, found again by a later process (a warm start), which then
+skips lowering, scheduling and code generation and only loads the kernels (from the kernel caches) and the
+wrapper.
+
+The key is a hash of everything the Artifact depends on: every node of the ATen graph as FX prints it, with
+its tensor's shape, strides, dtype and device and the marks lowering reads, the bytes of the graph's constant
+tensors, the example inputs (and which of them share storage), the layouts asked of the outputs, the options
+that change code, kiln's own source, and the versions of torch, Triton, Python and the C++ compiler. Graphs
+with symbolic sizes are not cached: their code depends on the shape environment's facts and hints too.
+
+Entries are written whole and renamed into place, so that processes sharing the cache never read half of one;
+an entry that does not load, or whose recorded key is not the one looked up, is a miss and is written again.
+"""
+import functools
+import hashlib
+import io
+import logging
+import os
+import pickle
+import platform
+import sys
+import tempfile
+
+import torch
+from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+log = logging.getLogger("kiln.cache")
+
+VERSION = 1
+# kiln's environment variables that do not change code (the others, like KILN_TARGET, are in the key)
+NOT_CODE = {"KILN_CACHE_DIR", "KILN_TEST_CACHE_DIR", "KILN_LOGS", "KILN_TRACE", "KILN_COMPILE_THREADS",
+            "KILN_GRAPH_CACHE", "KILN_STRICT"}
+
+
+class Uncacheable(Exception):
+    """This graph is compiled but not cached (the reason is logged)."""
+
+
+def key(gm, example_inputs, opts, kind, output_strides, saved_from):
+    """The graph's cache key; raises Uncacheable where the graph has symbolic sizes or other inputs than tensors."""
+    h = hashlib.sha256()
+
+    def add(*parts):
+        for part in parts:
+            h.update(repr(part).encode())
+            h.update(b"\0")
+    add(f"kiln graph cache {VERSION}", kiln_source_digest(), torch.__version__, sys.version, platform.machine())
+    add(kind, opts.target, opts.debug, output_strides, saved_from, torch.are_deterministic_algorithms_enabled(),
+        torch.get_float32_matmul_precision(), sorted((k, v) for k, v in os.environ.items()
+                                                      if k.startswith("KILN_") and k not in NOT_CODE))
+    storages = {}
+    for x in example_inputs:
+        if not isinstance(x, torch.Tensor):
+            raise Uncacheable(f"an input is a {type(x).__name__}")
+        add(tensor_meta(x), x.requires_grad, storages.setdefault(x.untyped_storage()._cdata, len(storages)))
+    devices = {x.device for x in example_inputs}
+    for node in gm.graph.nodes:
+        add(node.format_node(), meta_of(node.meta.get("val")), str(node.meta.get("recompute")),
+            str(node.meta.get("original_aten")))
+        if node.op == "get_attr":
+            value = getattr(gm, node.target)
+            if isinstance(value, torch.Tensor):
+                with unset_fake_temporarily():   # (compiled under AOTAutograd's fake mode; the constant is real)
+                    data = value.detach().cpu().contiguous().view(torch.uint8).numpy().tobytes()
+                add(tensor_meta(value), hashlib.sha256(data).hexdigest())
+                devices.add(value.device)
+            else:
+                add(type(value).__name__)
+    add(sorted(map(str, devices)), toolchain(opts.target, devices))
+    return h.hexdigest()
+
+
+def tensor_meta(t):
+    meta = (tuple(t.shape), t.stride(), t.storage_offset(), str(t.dtype), str(t.device), str(t.layout))
+    if not all(isinstance(v, int) for part in meta[:2] for v in part) or not isinstance(meta[2], int):
+        raise Uncacheable("symbolic sizes")
+    return meta
+
+
+def meta_of(value):
+    if isinstance(value, torch.Tensor):
+        return tensor_meta(value)
+    if isinstance(value, (list, tuple)):
+        return [meta_of(v) for v in value]
+    if isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        raise Uncacheable("symbolic sizes")
+    return repr(value)
+
+
+@functools.cache
+def kiln_source_digest():
+    """A hash of kiln's own source: an edited kiln never loads what another kiln compiled."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    h = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as f:
+                    h.update(name.encode() + b"\0" + f.read())
+    return h.hexdigest()
+
+
+def toolchain(target, devices):
+    if any(d.type == "cuda" for d in devices) or target == "triton":
+        import importlib.metadata
+        gpus = [(torch.cuda.get_device_name(d), torch.cuda.get_device_capability(d)) for d in devices if d.type == "cuda"]
+        return importlib.metadata.version("triton"), gpus, os.environ.get("TRITON_INTERPRET")
+    from kiln.runtime.cpp_build import toolchain_id
+    return toolchain_id()
+
+
+def path_of(cache_dir, digest):
+    return os.path.join(cache_dir, "graphs", digest[:2], f"{digest}.pkl")
+
+
+def get(cache_dir, digest):
+    """The stored Artifact, or None."""
+    path = path_of(cache_dir, digest)
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, "rb") as f, unset_fake_temporarily():   # constant tensors come back real, not fake
+            entry = pickle.load(f)
+        if entry["key"] != digest:
+            raise ValueError("the entry records another key")
+        log.info("kiln graph cache hit: %s", path)
+        return entry["artifact"]
+    except Exception as e:   # cut short, from another kiln, unreadable: compile the graph again
+        log.info("kiln graph cache: %s does not load (%s: %s); compiling the graph", path, type(e).__name__, e)
+        return None
+
+
+def put(cache_dir, digest, artifact):
+    path = path_of(cache_dir, digest)
+    buffer = io.BytesIO()
+    try:
+        with unset_fake_temporarily():
+            ArtifactPickler(buffer).dump({"key": digest, "artifact": artifact})
+    except Exception as e:   # an object in the wrapper's scope that does not pickle: the graph stays uncached
+        log.info("kiln graph cache: %s is not stored: %s: %s", artifact.name, type(e).__name__, e)
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+    with os.fdopen(fd, "wb") as f:
+        f.write(buffer.getvalue())
+    os.replace(tmp, path)
+
+
+def op_named(namespace, name, overload):
+    return getattr(getattr(getattr(torch.ops, namespace), name), overload)
+
+
+class ArtifactPickler(pickle.Pickler):
+    """Pickles ATen operators (extern calls and eager fallbacks in the wrapper's scope) by their names."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, torch._ops.OpOverload):
+            namespace, name = obj._schema.name.split("::")
+            return op_named, (namespace, name, obj._overloadname or "default")
+        return NotImplemented

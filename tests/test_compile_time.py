@@ -1,0 +1,138 @@
+"""Compile time (issue 23): identical kernels are built once."""
+import re
+
+import torch
+import torch.nn.functional as F
+
+import kiln
+import kiln.capture
+
+
+def blocks(x, *weights):
+    for w in weights:   # a model's repeated layers: the same kernels on other buffers
+        x = F.gelu(F.layer_norm(x, x.shape[-1:]) @ w) + x
+    return x.sum(0)
+
+
+def compile_blocks(n, monkeypatch):
+    """(kernels launched, kernel functions defined) for n blocks."""
+    built = []
+    load = kiln.capture.load
+    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
+    torch.manual_seed(0)
+    x, weights = torch.randn(8, 32), [torch.randn(32, 32) / 6 for _ in range(n)]
+    torch._dynamo.reset()
+    out = kiln.compile(blocks, options={"strict": True})(x, *weights)
+    torch.testing.assert_close(out, blocks(x, *weights), rtol=1e-4, atol=1e-4)
+    (compiled,) = built
+    defined = re.findall(r"^(?:def|extern \"C\" void) (\w+)\(", compiled.kernel_source, re.M)
+    launched = [n for n in defined if re.search(rf"\b{n}\(", compiled.wrapper_source)]   # not the helpers
+    return compiled.kernel_count, len(launched)
+
+
+def test_identical_kernels_are_defined_once(monkeypatch):
+    launched4, defined4 = compile_blocks(4, monkeypatch)
+    launched8, defined8 = compile_blocks(8, monkeypatch)
+    assert launched8 > launched4   # each block launches its kernels ...
+    assert defined8 == defined4 < launched4   # ... defined once for all the blocks
+
+
+# -------------------------------------------------------------------------------- the graph cache
+
+def cached(monkeypatch, tmp_path):
+    """Compiles with the graph cache on, in a cache of its own; returns the stored entries' folder."""
+    monkeypatch.setenv("KILN_GRAPH_CACHE", "1")
+    monkeypatch.setenv("KILN_CACHE_DIR", str(tmp_path))
+    return tmp_path / "graphs"
+
+
+def entries(folder):
+    return sorted(folder.glob("*/*.pkl")) if folder.exists() else []
+
+
+def run_twice(fn, args, monkeypatch, train=False):
+    """fn compiled, then compiled again after Dynamo forgets it (a warm start): both results, and the stats of the
+    second compile."""
+    results = []
+    for _ in range(2):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        inputs = [a.detach().clone().requires_grad_(train) if a.is_floating_point() else a for a in args]
+        out = kiln.compile(fn, options={"strict": True})(*inputs)
+        if train:
+            out.sum().backward()
+            out = [out] + [a.grad for a in inputs if a.is_floating_point()]
+        results.append(out)
+    return results, kiln.stats()
+
+
+def test_a_warm_start_loads_the_graph_instead_of_compiling_it(monkeypatch, tmp_path):
+    folder = cached(monkeypatch, tmp_path)
+    x, w = torch.randn(8, 32), torch.randn(32, 32)
+    (first, second), stats = run_twice(blocks, [x, w], monkeypatch)
+    assert len(entries(folder)) == 1
+    assert stats["graphs_from_cache"] == 1 and stats.get("seconds_lowering", 0) == 0
+    torch.testing.assert_close(second, blocks(x, w), rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(second, first, rtol=0, atol=0)
+
+
+def test_a_training_step_from_the_cache_keeps_its_gradients(monkeypatch, tmp_path):
+    """The forward's output layouts, which AOTAutograd hands to the backward, come from the cache too."""
+    folder = cached(monkeypatch, tmp_path)
+    x, w = torch.randn(6, 16), torch.randn(16, 16)
+    (first, second), stats = run_twice(lambda x, w: F.gelu(x @ w.t()).t() * 2, [x, w], monkeypatch, train=True)
+    assert len(entries(folder)) == 2 and stats["graphs_from_cache"] == 2   # the forward and the backward
+    for a, b in zip(first, second):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+        assert a.stride() == b.stride()
+
+
+def test_a_corrupt_entry_is_compiled_again(monkeypatch, tmp_path):
+    folder = cached(monkeypatch, tmp_path)
+    x = torch.randn(100)
+    kiln.compile(torch.sin, options={"strict": True})(x)
+    (entry,) = entries(folder)
+    entry.write_bytes(entry.read_bytes()[:50])
+    (_, out), stats = run_twice(torch.sin, [x], monkeypatch)
+    assert stats["graphs_from_cache"] == 1   # the first of the two compiled it again and stored it whole
+    torch.testing.assert_close(out, torch.sin(x))
+
+
+def variants():
+    """Graphs that differ in one thing each: a constant, an op, a dtype, a shape, a layout, an aliasing, a constant
+    tensor's values, an option."""
+    x, y = torch.randn(6, 8), torch.randn(6, 8)
+    t = torch.randn(8, 6).t()
+    return [
+        ("times 2", lambda a, b: a * 2 + b, (x, y), {}),
+        ("times 3", lambda a, b: a * 3 + b, (x, y), {}),
+        ("minus", lambda a, b: a * 2 - b, (x, y), {}),
+        ("float64", lambda a, b: a * 2 + b, (x.double(), y.double()), {}),
+        ("shape", lambda a, b: a * 2 + b, (x[:5], y[:5]), {}),
+        ("transposed", lambda a, b: a * 2 + b, (t, y), {}),
+        ("views of one tensor", lambda a, b: a * 2 + b, (x[:, :4], x[:, 4:]), {}),
+        ("views of two tensors", lambda a, b: a * 2 + b, (x[:, :4], y[:, 4:]), {}),
+        ("offset", lambda a, b: a * 2 + b, (torch.randn(49)[1:].view(6, 8), y), {}),
+        ("table 1 2 3", lambda a, b: a[:, :3] * torch.tensor([1.0, 2.0, 3.0]) + b[:, :3], (x, y), {}),   # a constant
+        ("table 1 2 4", lambda a, b: a[:, :3] * torch.tensor([1.0, 2.0, 4.0]) + b[:, :3], (x, y), {}),   # in the graph
+        ("debug", lambda a, b: a * 2 + b, (x, y), {"debug": True}),
+    ]
+
+
+def test_the_key_tells_every_variant_apart(monkeypatch, tmp_path):
+    """Each variant is stored under its own key, and its result from the cache is its own."""
+    folder = cached(monkeypatch, tmp_path)
+    cases = variants()
+    for _ in range(2):   # the second pass loads every graph from the cache
+        for label, fn, args, options in cases:
+            torch._dynamo.reset()
+            out = kiln.compile(fn, options={"strict": True, **options})(*args)
+            torch.testing.assert_close(out, fn(*args), msg=label)
+    assert len(entries(folder)) == len(cases)
+
+
+def test_symbolic_sizes_are_not_cached(monkeypatch, tmp_path):
+    folder = cached(monkeypatch, tmp_path)
+    x = torch.randn(7)
+    torch.testing.assert_close(kiln.compile(torch.cos, dynamic=True, options={"strict": True})(x), torch.cos(x))
+    assert entries(folder) == []

@@ -504,6 +504,12 @@ def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, trace)
     except graph_cache.Uncacheable as e:
         log.getChild("cache").debug("kiln graph cache: %s is not cached: %s", name, e)
         return None
+    except Exception as e:   # the cache is an optimization: the graph is compiled, uncached
+        if opts.strict:
+            raise
+        log.warning("kiln: the graph cache's key failed for graph %s; compiling it without the cache: %s: %s", name,
+                    type(e).__name__, first_line(e))
+        return None
 
 
 def targets_triton(lowering, opts):

@@ -50,10 +50,16 @@ def child(a):
     w = workload(a.model)
     module, inputs = w.make_module(a.device, dtype, size, train), w.make_inputs(a.device, dtype, size)
     import kiln
+    eager = _make_step(module, inputs, train)()
     kiln.reset_stats()
     step = _make_step(_compile(module, a.backend), inputs, train)
-    _, seconds = _compile_time(step, a.device)
-    row = {"compile_s": seconds}
+    result, seconds = _compile_time(step, a.device)
+    # a sanity check of the first result (the suite's scripts apply the accuracy rule): the largest difference
+    # from eager's, relative to eager's largest value, over every output and gradient
+    pairs = [(r, e) for r, e in zip(torch.utils._pytree.tree_leaves(result), torch.utils._pytree.tree_leaves(eager))
+             if isinstance(e, torch.Tensor) and e.is_floating_point()]
+    row = {"compile_s": seconds, "relative_difference": max(
+        float((r.float() - e.float()).abs().max() / e.float().abs().max().clamp_min(1e-30)) for r, e in pairs)}
     if a.backend == "kiln":
         stats = kiln.stats()
         row.update({k: v for k, v in stats.items() if k.startswith("seconds_")},

@@ -11,7 +11,8 @@ aten = torch.ops.aten
 
 
 class OpThen:
-    """A library call whose result the wrapper passes through `then` (named `label` in generated code)."""
+    """A library call whose result the wrapper passes through `then` (named `label` in generated code). Both are
+    module-level functions or ATen ops, so that the graph cache can store the wrapper's scope."""
 
     def __init__(self, op, then, label):
         self.op, self.then, self.label = op, then, label
@@ -29,7 +30,11 @@ def unaliased(op):
     """A fallback op that returns views of its inputs (view.dtype, view_as_real, ...), returning copies
     instead, laid out as the views: the wrapper reuses a dead buffer's memory for later results, and
     must not find a live view still reading it."""
-    return OpThen(op, lambda result: torch.utils._pytree.tree_map(copy_exact, result), str(op))
+    return OpThen(op, copies, str(op))
+
+
+def copies(result):
+    return torch.utils._pytree.tree_map(copy_exact, result)
 
 
 def copy_exact(x):
@@ -78,10 +83,13 @@ def lower_convolution(out, x, weight, *args):
     x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
                  for fx, v in zip(g.current_node.args[:2], (x, weight)))
     # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
-    channels_last = OpThen(target, lambda y: y.contiguous(memory_format=torch.channels_last),
-                           f"{target} (channels-last)")
+    channels_last = OpThen(target, in_channels_last, f"{target} (channels-last)")
     return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+
+
+def in_channels_last(y):
+    return y.contiguous(memory_format=torch.channels_last)
 
 
 # Library calls, like the matmuls: vendor libraries (BLAS, cuDNN, LAPACK, FFT) that no compiler generates

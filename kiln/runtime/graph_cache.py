@@ -61,7 +61,7 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from):
             value = getattr(gm, node.target)
             if isinstance(value, torch.Tensor):
                 with unset_fake_temporarily():   # (compiled under AOTAutograd's fake mode; the constant is real)
-                    data = value.detach().cpu().contiguous().view(torch.uint8).numpy().tobytes()
+                    data = value.detach().cpu().reshape(-1).view(torch.uint8).numpy().tobytes()
                 add(tensor_meta(value), hashlib.sha256(data).hexdigest())
                 devices.add(value.device)
             else:
@@ -140,11 +140,14 @@ def put(cache_dir, digest, artifact):
     except Exception as e:   # an object in the wrapper's scope that does not pickle: the graph stays uncached
         log.info("kiln graph cache: %s is not stored: %s: %s", artifact.name, type(e).__name__, e)
         return
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-    with os.fdopen(fd, "wb") as f:
-        f.write(buffer.getvalue())
-    os.replace(tmp, path)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(buffer.getvalue())
+        os.replace(tmp, path)
+    except OSError as e:   # a full disk, a read-only cache: the graph runs, uncached
+        log.warning("kiln graph cache: %s is not stored: %s", artifact.name, e)
 
 
 def op_named(namespace, name, overload):

@@ -54,9 +54,18 @@ def build_ahead(warmups):
     Triton's warmup takes them). A kernel in Triton's cache is loaded instead; a launch whose arguments
     another specialization fits is built at its first call, as before."""
     import triton
-    with triton.AsyncCompileMode(compile_pool()):
-        for launch, args in warmups:
-            launch.fn.warmup(*args, grid=(1,), **launch.options)
+    pool = compile_pool()
+    with triton.AsyncCompileMode(pool):
+        built = [launch.fn.warmup(*args, grid=(1,), **launch.options) for launch, args in warmups]
+    # Triton builds a kernel's launcher (a C extension, with the system compiler, one per signature) and loads its
+    # binary at the kernel's first launch: done here too, on the pool
+    device = torch.cuda.current_device()
+    list(pool.map(functools.partial(load_handles, device), [k.result() if hasattr(k, "result") else k for k in built]))
+
+
+def load_handles(device, kernel):
+    torch.cuda.set_device(device)   # (this thread's current device: the binary is loaded in its context)
+    return kernel.run   # a property that builds the launcher and loads the binary, once
 
 
 @functools.cache

@@ -50,9 +50,10 @@ def build(modules, path, name, specialization, target):
                   tl.constexpr(v["constexpr"]) if isinstance(v, dict) and "constexpr" in v else v
                   for k, v in zip(data["constant_keys"], data["constant_vals"])}
     attrs = dict(zip(map(tuple, data["attrs_keys"]), data["attrs_vals"]))
-    signature = {k: tuples(v) for k, v in data["signature"].items()}
+    signature = {k: tuple(v) if isinstance(v, list) else v for k, v in data["signature"].items()}
     target = GPUTarget(*target)
-    options = make_backend(target).parse_options({k: tuples(v) for k, v in data["options"].items()})
+    options = make_backend(target).parse_options(
+        {k: tuple(v) if isinstance(v, list) else v for k, v in data["options"].items()})
     kernel = triton.compile(ASTSource(modules[path][name], signature, constexprs, attrs), target=target,
                             options=options.__dict__)
     if target.backend == "cuda":
@@ -61,11 +62,6 @@ def build(modules, path, name, specialization, target):
             CudaLauncher(kernel.src, kernel.metadata)
         except Exception:   # the main process builds or finds its launcher when it loads the kernel
             pass
-
-
-def tuples(value):
-    """JSON's lists back to the tuples they were (Triton's signatures and options hold no lists)."""
-    return tuple(map(tuples, value)) if isinstance(value, list) else value
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ import contextlib
 import functools
 import itertools
 import logging
-import os
 import time
 
 import torch
@@ -79,10 +78,6 @@ def aot_eager(gm, example_inputs):
 
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):
-    if any(isinstance(x, torch.Tensor) and x.is_cuda for x in example_inputs) and \
-            os.environ.get("TRITON_INTERPRET") != "1":
-        from kiln.runtime.triton_build import start_workers
-        start_workers()   # the kernel build workers start now, while the graph is traced and lowered
     decomps = kiln_decompositions()
     rewrite_identity_calls(gm)
     try:

@@ -41,15 +41,6 @@ def child(a):
         def post_compile(*args, **kwargs):   # Triton built or loaded a kernel
             late["late"] += not late["in_compile"]
         triton.knobs.runtime.jit_post_compile_hook = post_compile
-    import logging
-    notes = []   # kiln's lines about building kernels in worker processes (a failure there falls back to threads)
-
-    class Collect(logging.Handler):
-        def emit(self, record):
-            if "worker" in record.getMessage():
-                notes.append(record.getMessage()[:300])
-    logging.getLogger("kiln.codegen").addHandler(Collect())
-    logging.getLogger("kiln.codegen").setLevel(logging.INFO)
     tiny = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU()).to(a.device)
     _compile(tiny, a.backend)(torch.ones(2, 3, device=a.device))
     torch._dynamo.reset()
@@ -74,7 +65,7 @@ def child(a):
         row.update({k: v for k, v in stats.items() if k.startswith("seconds_")},
                    kernels=stats.get("kernels_generated"), graphs_fallback=stats.get("graphs_fallback"))
         if a.device == "cuda":
-            row["late_builds"], row["worker_notes"] = late["late"], notes
+            row["late_builds"] = late["late"]
     print("ROW " + json.dumps(row))
 
 

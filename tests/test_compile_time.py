@@ -1,8 +1,6 @@
-"""Compile time (issue 23): identical kernels are built once, a warm start loads its graphs from the graph cache,
-and Triton kernels are built by worker processes."""
+"""Compile time (issue 23): identical kernels are built once."""
 import re
 
-import pytest
 import torch
 import torch.nn.functional as F
 
@@ -138,53 +136,3 @@ def test_symbolic_sizes_are_not_cached(monkeypatch, tmp_path):
     x = torch.randn(7)
     torch.testing.assert_close(kiln.compile(torch.cos, dynamic=True, options={"strict": True})(x), torch.cos(x))
     assert entries(folder) == []
-
-
-# -------------------------------------------------------------------------------- Triton's build workers
-
-WORKER_KERNEL = '''
-import triton
-import triton.language as tl
-
-@triton.jit
-def kernel_add_one(in_ptr0, out_ptr1, N, XBLOCK: tl.constexpr):
-    x0 = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)
-    tl.store(out_ptr1 + x0, tl.load(in_ptr0 + x0, mask=x0 < N) + 1, mask=x0 < N)
-'''
-
-
-def test_a_build_worker_builds_kernels_into_tritons_cache(tmp_path):
-    """The worker compiles a kernel for a GPU target (no GPU needed: the target comes with the request) into
-    TRITON_CACHE_DIR, and answers a request it cannot build with the error, staying up for the next."""
-    import json
-    import os
-    import pickle
-    import struct
-    import subprocess
-    import sys
-    pytest.importorskip("triton")
-    module = tmp_path / "kiln_kernels.py"
-    module.write_text(WORKER_KERNEL)
-    cache = tmp_path / "triton_cache"
-    worker = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(kiln.__file__), "runtime", "triton_worker.py")],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              env=dict(os.environ, TRITON_CACHE_DIR=str(cache)))
-
-    def ask(name, specialization):
-        data = pickle.dumps((str(module), name, json.dumps(specialization), ("cuda", 90, 32)))
-        worker.stdin.write(struct.pack("<I", len(data)) + data)
-        worker.stdin.flush()
-        return pickle.loads(worker.stdout.read(struct.unpack("<I", worker.stdout.read(4))[0]))
-    specialization = {"name": "kernel_add_one", "signature": {"in_ptr0": "*fp32", "out_ptr1": "*fp32", "N": "i32",
-                                                              "XBLOCK": "constexpr"},
-                      "constant_keys": [[3]], "constant_vals": [128], "attrs_keys": [[0], [1]],
-                      "attrs_vals": [[["tt.divisibility", 16]], [["tt.divisibility", 16]]],
-                      "options": {"num_warps": 4}, "key": "-"}
-    try:
-        assert ask("no_such_kernel", specialization).startswith("KeyError")
-        assert ask("kernel_add_one", specialization) is None
-        cubins = list(cache.glob("*/kernel_add_one.cubin"))
-        assert len(cubins) == 1 and cubins[0].stat().st_size > 0
-    finally:
-        worker.stdin.close()
-        worker.wait(timeout=60)

@@ -125,8 +125,7 @@ def load_cpp(artifact, opts):
 
 def load_triton(artifact, opts):
     from kiln.codegen.triton import interpreting
-    from kiln.runtime.triton_build import build_ahead
-    from kiln.runtime.triton_launch import launcher, load_module
+    from kiln.runtime.triton_launch import build_ahead, launcher, load_module
     if not artifact.kernels:
         return {}
     module = load_module(artifact.kernel_source, opts.kernel_cache_dir)

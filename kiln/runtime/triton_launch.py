@@ -1,9 +1,11 @@
-"""Loads a graph's generated Triton module from the on-disk cache, and launches its kernels.
+"""Loads a graph's generated Triton module from the on-disk cache, and builds its kernels ahead of the first call.
 
 @triton.jit reads its function's source from a file, so the module is written to the cache
 (atomically, named by the hash of its text) and run from there, after checking that the file still
 holds that text. Triton caches the compiled binaries across processes itself (TRITON_CACHE_DIR).
 """
+import concurrent.futures
+import functools
 import hashlib
 import logging
 import os
@@ -43,6 +45,35 @@ def launcher(module, function, text, num_warps, debug):
     if found is None:
         found = LAUNCHERS[key] = Launcher(getattr(module, function), num_warps, debug)
     return found
+
+
+def build_ahead(warmups):
+    """Builds the kernels of a graph before its first call, on a pool of threads: Triton's compiler releases
+    the GIL in its LLVM and ptxas stages, most of a kernel's build, and its AsyncCompileMode runs each
+    warmup's build on the pool (leaving the block waits for them all). warmups: (Launcher, arguments as
+    Triton's warmup takes them). A kernel in Triton's cache is loaded instead; a launch whose arguments
+    another specialization fits is built at its first call, as before."""
+    import triton
+    pool = compile_pool()
+    with triton.AsyncCompileMode(pool):
+        built = [launch.fn.warmup(*args, grid=(1,), **launch.options) for launch, args in warmups]
+    # Triton builds a kernel's launcher (a C extension, with the system compiler, one per signature) and loads its
+    # binary at the kernel's first launch: done here too, on the pool
+    device = torch.cuda.current_device()
+    list(pool.map(functools.partial(load_handles, device), [k.result() if hasattr(k, "result") else k for k in built]))
+
+
+def load_handles(device, kernel):
+    torch.cuda.set_device(device)   # (this thread's current device: the binary is loaded in its context)
+    return kernel.run   # a property that builds the launcher and loads the binary, once
+
+
+@functools.cache
+def compile_pool():
+    """Threads for building kernels, one per core unless KILN_COMPILE_THREADS says otherwise (started once,
+    kept for the process's later graphs)."""
+    threads = int(os.environ.get("KILN_COMPILE_THREADS") or os.cpu_count() or 1)
+    return concurrent.futures.ThreadPoolExecutor(max(1, threads), thread_name_prefix="kiln-build")
 
 
 def holds(path, source):

@@ -136,3 +136,16 @@ def test_symbolic_sizes_are_not_cached(monkeypatch, tmp_path):
     x = torch.randn(7)
     torch.testing.assert_close(kiln.compile(torch.cos, dynamic=True, options={"strict": True})(x), torch.cos(x))
     assert entries(folder) == []
+
+
+def test_buffers_named_as_ops_are_renamed_as_arguments_only():
+    """A saved tensor of a backward graph may be named `where` or `max`: renamed in the kernel's text, but
+    not in tl.where or std::max (CI's Triton half, GPT-2's backward: tl.where became tl.in_ptr4)."""
+    from kiln.codegen.common import named_by_content
+    text = ("def kernel3_where(where, max, buf1):\n    tmp1 = tl.where(where > 0, tl.load(max), 0)\n"
+            "    x = std::max(max[0], where[1]);\n    tl.store(buf1, tmp1)")
+    name, renamed = named_by_content(text, ["kernel3_where"], {"where": "in", "max": "in", "buf1": "out"})
+    assert renamed == (f"def {name}(in_ptr0, in_ptr1, out_ptr2):\n"
+                       "    tmp1 = tl.where(in_ptr0 > 0, tl.load(in_ptr1), 0)\n"
+                       "    x = std::max(in_ptr1[0], in_ptr0[1]);\n    tl.store(out_ptr2, tmp1)")
+    assert re.fullmatch(r"kernel_where_[0-9a-f]{10}", name)

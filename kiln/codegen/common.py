@@ -302,7 +302,9 @@ def named_by_content(text, functions, args):
     once in a graph and found in the build caches by other graphs and processes. Returns (name, text)."""
     stand_ins = {b: f"{mode}_ptr{i}" for i, (b, mode) in enumerate(args.items())}
     stand_ins |= {f: f"kiln_function{j}" for j, f in enumerate(functions)}
-    pattern = re.compile(r"\b(" + "|".join(map(re.escape, stand_ins)) + r")\b")
+    # a buffer may be named as an op (a saved `where`): its name is renamed as an identifier of its own, never
+    # as an attribute or a qualified name (tl.where, std::max)
+    pattern = re.compile(r"(?<![\w.:])(" + "|".join(map(re.escape, stand_ins)) + r")\b")
     text = pattern.sub(lambda m: stand_ins[m.group(0)], text)
     digest = hashlib.sha256(text.encode()).hexdigest()[:10]
     name = f"kernel_{re.sub(r'^kernel[0-9_]*', '', functions[0]).strip('_')}_{digest}".replace("__", "_")

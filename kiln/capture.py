@@ -417,8 +417,10 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         reports_strides = context is not None and context.output_strides is not None   # a forward graph
         saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
         output_strides = user_output_strides(context, user_strides, gm.graph.output_node().args[0])
-        digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, trace)
+        digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace)
         artifact, profiler = graph_cache.get(opts.kernel_cache_dir, digest) if digest else None, None
+        if artifact is not None:   # compiled for another graph of this program or another: named as this one
+            artifact = artifact.named(name)
         times = {"cache": time.perf_counter() - started} if digest else {}
         if artifact is None:
             artifact, profiler = generate(gm, example_inputs, opts, name, trace, saved_from, output_strides,
@@ -494,13 +496,14 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
     return artifact, profiler
 
 
-def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, trace):
+def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace):
     """The graph cache's key, or None where the graph is not cached: the cache is off, the trace is on (it shows
     every stage), or the graph has symbolic sizes (graph_cache.Uncacheable)."""
     if not opts.graph_cache or trace.enabled:
         return None
     try:
-        return graph_cache.key(gm, example_inputs, opts, name.rsplit("_", 1)[-1], output_strides, saved_from)
+        return graph_cache.key(gm, example_inputs, opts, name.rsplit("_", 1)[-1], output_strides, saved_from,
+                               reports_strides)
     except graph_cache.Uncacheable as e:
         log.getChild("cache").debug("kiln graph cache: %s is not cached: %s", name, e)
         return None

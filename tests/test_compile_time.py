@@ -149,3 +149,34 @@ def test_buffers_named_as_ops_are_renamed_as_arguments_only():
                        "    tmp1 = tl.where(in_ptr0 > 0, tl.load(in_ptr1), 0)\n"
                        "    x = std::max(in_ptr1[0], in_ptr0[1]);\n    tl.store(out_ptr2, tmp1)")
     assert re.fullmatch(r"kernel_where_[0-9a-f]{10}", name)
+
+
+def test_a_shared_launcher_builds_a_variant_per_block_size_and_dtype(monkeypatch):
+    """One kernel text serves launches with other block sizes (constexprs) and dtypes, in other graphs: each gets
+    its own compiled variant, never another's binary (launched directly, as on a GPU)."""
+    from kiln.runtime import triton_launch
+
+    class Compiled:
+        function = packed_metadata = None
+
+        def run(self, *args):
+            pass
+
+    class JIT:   # stands in for Triton's JITFunction: records the variants it builds
+        constexprs = [2]
+
+        def __init__(self):
+            self.built = []
+
+        def __getitem__(self, grid):
+            return lambda *args, **options: self.built.append(args) or Compiled()
+
+    monkeypatch.setattr(triton_launch, "get_raw_stream", lambda device: 0)
+    jit = JIT()
+    launch = triton_launch.Launcher(jit, 4)
+    launch.direct = True
+    x32, x64 = torch.zeros(8), torch.zeros(8, dtype=torch.float64)
+    for args in [(x32, 8, 64), (x32, 8, 64), (x32, 8, 128), (x64, 8, 64), (x32, 9, 64), (x32, 16, 64)]:
+        launch(1, *args)
+    assert [(a[0].dtype, a[2]) for a in jit.built] == [(torch.float32, 64), (torch.float32, 128), (torch.float64, 64),
+                                                       (torch.float32, 64)]   # 9 specializes as 8 does, 16 not

@@ -295,18 +295,19 @@ class KernelWriter:
 
 
 
-def named_by_content(text, functions, args):
+def named_by_content(text, functions, args, salt=""):
     """A kernel's source as it is built and run: its buffer arguments renamed by position (in_ptr0, out_ptr1,
     ...) and its functions (the kernel's first, then its parts') named kernel_<the ops they compute>_<a hash of
     the text>, so that identical kernels (a model's repeated layers) have identical source, defined and built
-    once in a graph and found in the build caches by other graphs and processes. Returns (name, text)."""
+    once in a graph and found in the build caches by other graphs and processes. salt: what else the kernel is
+    built with (Triton's warps), hashed into the name. Returns (name, text)."""
     stand_ins = {b: f"{mode}_ptr{i}" for i, (b, mode) in enumerate(args.items())}
     stand_ins |= {f: f"kiln_function{j}" for j, f in enumerate(functions)}
     # a buffer may be named as an op (a saved `where`): its name is renamed as an identifier of its own, never
     # as an attribute or a qualified name (tl.where, std::max)
     pattern = re.compile(r"(?<![\w.:])(" + "|".join(map(re.escape, stand_ins)) + r")\b")
     text = pattern.sub(lambda m: stand_ins[m.group(0)], text)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+    digest = hashlib.sha256((salt + "\n" + text).encode()).hexdigest()[:10]
     name = f"kernel_{re.sub(r'^kernel[0-9_]*', '', functions[0]).strip('_')}_{digest}".replace("__", "_")
     names = {f"kiln_function{j}": name if j == 0 else f"{name}_part{j}" for j in range(len(functions))}
     return name, re.sub(r"\bkiln_function\d+\b", lambda m: names[m.group(0)], text)

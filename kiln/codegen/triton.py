@@ -812,7 +812,7 @@ def generate_module(kernels, graph):
             sources.append(group_source(kernel, info))
         functions = [kernel.name] + [p["name"] for p in parts] if group else [kernel.name]
         info["function"], texts[kernel.name] = named_by_content(
-            "\n\n".join(sources), functions, {b: modes[b] for b in info["buffers"]})
+            "\n\n".join(sources), functions, {b: modes[b] for b in info["buffers"]}, f"num_warps={info['num_warps']}")
     return "\n\n".join([prelude(interpreting()), *dict.fromkeys(texts.values())]) + "\n", launches, texts
 
 

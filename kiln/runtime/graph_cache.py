@@ -36,7 +36,7 @@ class Uncacheable(Exception):
     """This graph is compiled but not cached (the reason is logged)."""
 
 
-def key(gm, example_inputs, opts, kind, output_strides, saved_from):
+def key(gm, example_inputs, opts, kind, output_strides, saved_from, reports_strides):
     """The graph's cache key; raises Uncacheable where the graph has symbolic sizes or other inputs than tensors."""
     h = hashlib.sha256()
 
@@ -45,7 +45,8 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from):
             h.update(repr(part).encode())
             h.update(b"\0")
     add(f"kiln graph cache {VERSION}", kiln_source_digest(), torch.__version__, sys.version, platform.machine())
-    add(kind, opts.target, opts.debug, output_strides, saved_from, torch.are_deterministic_algorithms_enabled(),
+    add(kind, opts.target, opts.debug, output_strides, saved_from, reports_strides,
+        torch.are_deterministic_algorithms_enabled(),
         torch.get_float32_matmul_precision(), sorted((k, v) for k, v in os.environ.items()
                                                       if k.startswith("KILN_") and k not in NOT_CODE))
     storages = {}
@@ -64,8 +65,8 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from):
                     data = value.detach().cpu().reshape(-1).view(torch.uint8).numpy().tobytes()
                 add(tensor_meta(value), hashlib.sha256(data).hexdigest())
                 devices.add(value.device)
-            else:
-                add(type(value).__name__)
+            else:   # a subgraph, a script object: not hashed here
+                raise Uncacheable(f"a constant {type(value).__name__}")
     add(sorted(map(str, devices)), toolchain(opts.target, devices))
     return h.hexdigest()
 
@@ -140,6 +141,7 @@ def put(cache_dir, digest, artifact):
     except Exception as e:   # an object in the wrapper's scope that does not pickle: the graph stays uncached
         log.info("kiln graph cache: %s is not stored: %s: %s", artifact.name, type(e).__name__, e)
         return
+    tmp = None
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
@@ -148,6 +150,8 @@ def put(cache_dir, digest, artifact):
         os.replace(tmp, path)
     except OSError as e:   # a full disk, a read-only cache: the graph runs, uncached
         log.warning("kiln graph cache: %s is not stored: %s", artifact.name, e)
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def op_named(namespace, name, overload):

@@ -10,7 +10,7 @@ import sympy
 from kiln import ir
 from kiln.logs import output_code_logger
 from kiln.runtime.profile import KernelProfiler
-from kiln.runtime.wrapper import WrapperCode, base_globals, index_globals
+from kiln.runtime.wrapper import WrapperCode, base_globals, graph_device, index_globals
 from kiln.scheduler import Kernel
 
 output_code_log = output_code_logger()
@@ -24,7 +24,7 @@ class Artifact:
     name: str
     target: str                 # "cpp" or "triton"
     kernel_source: str
-    kernels: dict               # cpp: {function: (buffers, symbols)}; triton: {function: (text, num_warps, warmup)}
+    kernels: dict               # cpp: {function: (buffers, symbols)}; triton: {function: (text, warps, warmups)}
     special_functions: bool     # cpp: links the special-function library
     wrapper_source: str
     consts: dict                # the objects the wrapper's source names, beyond wrapper.base_globals()
@@ -33,6 +33,12 @@ class Artifact:
     output_strides: list = None  # a forward graph's outputs' strides, reported to AOTAutograd for the backward
     extern_calls: int = 0
     fallback_ops: int = 0
+
+    def named(self, name):
+        """This artifact for the graph named name (its wrapper's header, its error messages)."""
+        header = f"# kiln wrapper for {self.name}\n"
+        source = f"# kiln wrapper for {name}\n" + self.wrapper_source.removeprefix(header)
+        return dataclasses.replace(self, name=name, wrapper_source=source)
 
 
 @dataclasses.dataclass
@@ -66,8 +72,14 @@ def build_triton(lowering, sched, opts, name, trace):
     source, launches, texts = triton.generate_module(kernels, lowering)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
-    built = {launches[k.name]["function"]: (texts[k.name], launches[k.name]["num_warps"],
-                                            triton.warmup_args(launches[k.name], lowering)) for k in kernels}
+    device = graph_device(lowering).index
+    built = {}   # function -> (text, warps, the distinct warmups of its launches: (device, arguments))
+    for k in kernels:
+        info = launches[k.name]
+        text, warps, warmups = built.setdefault(info["function"], (texts[k.name], info["num_warps"], []))
+        args = triton.warmup_args(info, lowering)
+        if args is not None and (device, args) not in warmups:
+            warmups.append((device, args))
 
     def launch(k):
         grid, args = triton.launch_call(launches[k.name], pyexpr)
@@ -131,8 +143,10 @@ def load_triton(artifact, opts):
     module = load_module(artifact.kernel_source, opts.kernel_cache_dir)
     fns = {f: launcher(module, f, text, num_warps, opts.debug) for f, (text, num_warps, _) in artifact.kernels.items()}
     if not interpreting():
-        build_ahead([(fns[f], warmup) for f, (_, _, warmup) in artifact.kernels.items() if warmup is not None])
+        build_ahead([(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items()
+                     for device, args in warmups])
     return fns
+
 
 
 def known_bytes(sizes, dtype) -> int:

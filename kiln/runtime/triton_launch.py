@@ -50,20 +50,26 @@ def launcher(module, function, text, num_warps, debug):
 def build_ahead(warmups):
     """Builds the kernels of a graph before its first call, on a pool of threads: Triton's compiler releases
     the GIL in its LLVM and ptxas stages, most of a kernel's build, and its AsyncCompileMode runs each
-    warmup's build on the pool (leaving the block waits for them all). warmups: (Launcher, arguments as
-    Triton's warmup takes them). A kernel in Triton's cache is loaded instead; a launch whose arguments
-    another specialization fits is built at its first call, as before."""
-    import triton
-    pool = compile_pool()
-    with triton.AsyncCompileMode(pool):
-        built = [launch.fn.warmup(*args, grid=(1,), **launch.options) for launch, args in warmups]
-    # Triton builds a kernel's launcher (a C extension, with the system compiler, one per signature) and loads its
-    # binary at the kernel's first launch: done here too, on the pool
-    device = torch.cuda.current_device()
-    list(pool.map(functools.partial(load_handles, device), [k.result() if hasattr(k, "result") else k for k in built]))
+    warmup's build on the pool (leaving the block waits for them all); then each kernel's launcher (a C
+    extension Triton builds with the system compiler, once per signature) and binary are loaded on the pool
+    too. warmups: (Launcher, CUDA device index, arguments as Triton's warmup takes them). A kernel in Triton's
+    cache is loaded instead. This is only ahead of time: where it fails, each kernel builds at its first launch."""
+    try:
+        import triton
+        pool = compile_pool()
+        built = []
+        with triton.AsyncCompileMode(pool):
+            for launch, device, args in warmups:
+                with torch.cuda.device(device):
+                    built.append((device, launch.fn.warmup(*args, grid=(1,), **launch.options)))
+        list(pool.map(load_handles, [(device, k.result() if hasattr(k, "result") else k) for device, k in built]))
+    except Exception as e:
+        logging.getLogger("kiln.codegen").info("kiln: building kernels ahead failed (%s: %s); each builds at its "
+                                               "first launch", type(e).__name__, e)
 
 
-def load_handles(device, kernel):
+def load_handles(built):
+    device, kernel = built
     torch.cuda.set_device(device)   # (this thread's current device: the binary is loaded in its context)
     return kernel.run   # a property that builds the launcher and loads the binary, once
 
@@ -72,7 +78,8 @@ def load_handles(device, kernel):
 def compile_pool():
     """Threads for building kernels, one per core unless KILN_COMPILE_THREADS says otherwise (started once,
     kept for the process's later graphs)."""
-    threads = int(os.environ.get("KILN_COMPILE_THREADS") or os.cpu_count() or 1)
+    threads = os.environ.get("KILN_COMPILE_THREADS", "")
+    threads = int(threads) if threads.isdigit() else os.cpu_count() or 1
     return concurrent.futures.ThreadPoolExecutor(max(1, threads), thread_name_prefix="kiln-build")
 
 
@@ -88,25 +95,29 @@ class Launcher:
     """Launches one generated kernel. The first call with a specialization goes through Triton's JIT (which
     compiles, or loads from Triton's cache); later calls with it call the compiled kernel's binary launcher
     directly, skipping the JIT's per-call argument binding. A kernel defined once for many launches (a
-    model's repeated layers) may see several specializations: each is kept."""
+    model's repeated layers, graphs of other sizes, dtypes and devices) sees several specializations: each is
+    kept, keyed by all that Triton compiles a variant for."""
 
     def __init__(self, fn, num_warps, debug=False):
         self.fn, self.options = fn, dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
         self.compiled = {}   # specialization -> compiled kernel
         self.direct = not interpreting()
-        self.pointers = self.ints = None
+        self.pointers = self.ints = self.exact = None
 
     def specialization(self, args):
-        # what Triton specializes on: 16-byte aligned pointers, ints equal to 1 or divisible by 16
-        return (tuple(args[i].data_ptr() % 16 == 0 for i in self.pointers),
-                tuple((args[i] == 1, args[i] % 16 == 0) for i in self.ints))
+        """The device; each pointer's dtype and 16-byte alignment; whether each int is 1 or divisible by 16; and
+        each constexpr's value (the block sizes: the same kernel text launches with others at other sizes)."""
+        return (args[self.pointers[0]].device.index if self.pointers else 0,
+                tuple((args[i].dtype, args[i].data_ptr() % 16 == 0) for i in self.pointers),
+                tuple((args[i] == 1, args[i] % 16 == 0) for i in self.ints),
+                tuple(args[i] for i in self.exact))
 
     def __call__(self, grid, *args):
         key = self.specialization(args) if self.pointers is not None else None
         compiled = self.compiled.get(key)
         if compiled is not None:
             try:
-                compiled.run(grid, 1, 1, get_raw_stream(self.device), compiled.function, compiled.packed_metadata,
+                compiled.run(grid, 1, 1, get_raw_stream(key[0]), compiled.function, compiled.packed_metadata,
                              None, None, None, *args)
                 return
             except TypeError as e:   # a Triton whose launcher takes other arguments: use the JIT path
@@ -116,9 +127,12 @@ class Launcher:
         compiled = self.fn[(grid,)](*args, **self.options)
         if self.direct:
             if self.pointers is None:
+                # constexprs are matched by value; where Triton does not say which they are, every int is
+                constexprs = getattr(self.fn, "constexprs", None)
+                ints = [i for i, a in enumerate(args) if isinstance(a, int)]
+                self.exact = ints if constexprs is None else [i for i in ints if i in constexprs]
+                self.ints = [i for i in ints if i not in self.exact]
                 self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
-                self.ints = [i for i, a in enumerate(args) if isinstance(a, int)]
-                self.device = args[self.pointers[0]].device.index if self.pointers else 0
             self.compiled[self.specialization(args)] = compiled
 
 

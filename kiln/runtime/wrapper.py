@@ -91,6 +91,13 @@ def new_seed():
     return int(torch.randint(2 ** 31 - 1, (), dtype=torch.int64))
 
 
+def graph_device(graph):
+    """The graph's CUDA device (where its kernels run and its index checks are made), else the CPU."""
+    devices = {b.layout.device for b in graph.graph_inputs if hasattr(b, "layout")} | {
+        o.layout.device for b in graph.buffers for o in getattr(b, "outputs", [b]) if o is not None}
+    return next((d for d in devices if d.type == "cuda"), torch.device("cpu"))
+
+
 def base_globals():
     """What every wrapper's source names."""
     return {"torch": torch, "math": math, "_view": view, "_seed": new_seed, "_restrided": restrided,
@@ -204,9 +211,7 @@ class WrapperCode:
         index and the kernel's ops. On a GPU, reading the flags would wait for the kernels, so an asynchronous
         assert reports it at the next synchronization, as eager's device-side asserts do."""
         g = self.graph
-        devices = {b.layout.device for b in g.graph_inputs if hasattr(b, "layout")} | {
-            o.layout.device for b in g.buffers for o in getattr(b, "outputs", [b]) if o is not None}
-        device = next((d for d in devices if d.type == "cuda"), torch.device("cpu"))
+        device = graph_device(g)
         self.index_checks = (device, {site: (name, ops) for name, (site, ops) in g.index_checks.items()})
         if device.type == "cpu":
             self.lines.append(f"    if not _index_ok[0]: _index_error({ir.INDEX_FLAGS}, _index_sites)")

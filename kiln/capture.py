@@ -26,6 +26,7 @@ from kiln.ir import format_ir
 from kiln.patterns import eliminate_common_subexpressions, kind, rewrite_attention, rewrite_identity_calls
 from kiln.runtime import graph_cache
 from kiln.runtime.module import build_cpp, build_triton, load
+from kiln.runtime.wrapper import graph_device
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
 log = logging.getLogger("kiln")
@@ -419,10 +420,11 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         output_strides = user_output_strides(context, user_strides, gm.graph.output_node().args[0])
         digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace)
         artifact, profiler = graph_cache.get(opts.kernel_cache_dir, digest) if digest else None, None
-        if artifact is not None:   # compiled for another graph of this program or another: named as this one
+        from_cache = artifact is not None
+        if from_cache:   # compiled for another graph of this program or another: named as this one
             artifact = artifact.named(name)
         times = {"cache": time.perf_counter() - started} if digest else {}
-        if artifact is None:
+        if not from_cache:
             artifact, profiler = generate(gm, example_inputs, opts, name, trace, saved_from, output_strides,
                                           reports_strides, times, where)
             if digest:
@@ -434,14 +436,14 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
             context.output_strides.extend(artifact.output_strides)
         STATS["graphs_compiled"] += 1
-        STATS["graphs_from_cache"] += "lowering" not in times and digest is not None
+        STATS["graphs_from_cache"] += from_cache
         STATS["kernels_generated"] += module.kernel_count
         STATS["fallback_ops"] += artifact.fallback_ops
         STATS["extern_calls"] += artifact.extern_calls
         for part, seconds in times.items():
             STATS[f"seconds_{part}"] += seconds
         log.getChild("codegen").info("kiln: %s %s in %.2fs (%s): %d kernels, %d distinct",
-                                     "compiled" if "lowering" in times else "loaded from the graph cache", name,
+                                     "loaded from the graph cache" if from_cache else "compiled", name,
                                      sum(times.values()), ", ".join(f"{k} {v:.2f}s" for k, v in times.items()),
                                      module.kernel_count, module.distinct_kernels)
         trace.finish()
@@ -517,9 +519,7 @@ def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, report
 
 def targets_triton(lowering, opts):
     """Triton for CUDA graphs (or anywhere with options={"target": "triton"}), else C++."""
-    devices = {b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout")} | \
-              {o.layout.device.type for b in lowering.buffers for o in getattr(b, "outputs", [b]) if o is not None}
-    return opts.target == "triton" or "cuda" in devices
+    return opts.target == "triton" or graph_device(lowering).type == "cuda"
 
 
 def trace_before_decomposition(opts, gm, example_inputs):

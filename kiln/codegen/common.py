@@ -293,8 +293,6 @@ class KernelWriter:
         return self.print_index(self.index(node.buf.layout.index(at)))
 
 
-
-
 def named_by_content(text, functions, args, salt=""):
     """A kernel's source as it is built and run: its buffer arguments renamed by position (in_ptr0, out_ptr1,
     ...) and its functions (the kernel's first, then its parts') named kernel_<the ops they compute>_<a hash of

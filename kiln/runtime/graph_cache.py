@@ -67,7 +67,8 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from, reports_stri
                 devices.add(value.device)
             else:   # a subgraph, a script object: not hashed here
                 raise Uncacheable(f"a constant {type(value).__name__}")
-    add(sorted(map(str, devices)), toolchain(opts.target, devices))
+    devices = tuple(sorted(devices, key=str))
+    add(devices, toolchain(opts.target, devices))
     return h.hexdigest()
 
 
@@ -102,7 +103,9 @@ def kiln_source_digest():
     return h.hexdigest()
 
 
+@functools.cache
 def toolchain(target, devices):
+    """The compilers and GPUs the kernels are built for (once per process and device set: the key of every graph)."""
     if any(d.type == "cuda" for d in devices) or target == "triton":
         import importlib.metadata
         gpus = [(torch.cuda.get_device_name(d), torch.cuda.get_device_capability(d)) for d in devices if d.type == "cuda"]

@@ -76,7 +76,7 @@ def build_triton(lowering, sched, opts, name, trace):
     built = {}   # function -> (text, warps, the distinct warmups of its launches: (device, arguments))
     for k in kernels:
         info = launches[k.name]
-        text, warps, warmups = built.setdefault(info["function"], (texts[k.name], info["num_warps"], []))
+        warmups = built.setdefault(info["function"], (texts[k.name], info["num_warps"], []))[2]
         args = triton.warmup_args(info, lowering)
         if args is not None and (device, args) not in warmups:
             warmups.append((device, args))
@@ -146,7 +146,6 @@ def load_triton(artifact, opts):
         build_ahead([(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items()
                      for device, args in warmups])
     return fns
-
 
 
 def known_bytes(sizes, dtype) -> int:

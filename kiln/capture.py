@@ -12,6 +12,7 @@ import logging
 import time
 
 import torch
+from torch._dynamo.utils import counters
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elementwise_output_strides,
@@ -23,7 +24,7 @@ from torch.fx.experimental.symbolic_shapes import is_concrete_int
 from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
-from kiln.patterns import eliminate_common_subexpressions, kind, rewrite_attention, rewrite_identity_calls
+from kiln.patterns import eliminate_common_subexpressions, kind, overlap_collectives, rewrite_attention, rewrite_identity_calls
 from kiln.runtime import graph_cache
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device
@@ -57,6 +58,10 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     if opts.trace:   # torch.compile(backend="kiln", options={"trace": DIR}): Dynamo's events from now on
         install_dynamo_hooks(opts.trace)
     gid = next(_graph_ids)
+    # Dynamo's DDPOptimizer counts AOTAutograd's invocations to know that the compiled piece of a DDP model
+    # returns fake outputs to its first, fake call (AOTAutograd's FakifiedOutWrapper): counted as its own
+    # aot_autograd backend counts them, whichever of the two paths below runs
+    counters["aot_autograd"]["total"] += 1
     try:
         return compile_dynamo_graph(gm, example_inputs, opts, gid)
     except Exception as e:
@@ -414,6 +419,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
             else:
                 trace.stage("aot_forward", before)
         eliminate_common_subexpressions(gm)
+        overlap_collectives(gm)
         context = torch._guards.TracingContext.try_get()
         reports_strides = context is not None and context.output_strides is not None   # a forward graph
         saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None

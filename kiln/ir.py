@@ -282,9 +282,11 @@ class ExternKernel:
     fallback: bool
     origins: tuple = ()
     check_strides: bool = False        # the wrapper restrides an output that the call returned laid out otherwise
+    completes: tuple = ()              # buffers whose values are final only after this call (a collective's wait)
+    holds: tuple = ()                  # buffers kept from reuse until this call (a collective's inputs)
 
     def reads(self):
-        return {r.buffer.name for r in tensor_refs((self.args, self.kwargs))}
+        return {r.buffer.name for r in tensor_refs((self.args, self.kwargs))} | set(self.holds)
 
 
 @dataclasses.dataclass(eq=False)

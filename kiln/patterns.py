@@ -4,6 +4,8 @@ Dropout that drops nothing becomes its input, as in eager (rewrite_identity_call
 
 Identical computations of an ATen graph become one (eliminate_common_subexpressions).
 
+Collectives of an ATen graph start early and are waited for late (overlap_collectives).
+
 Attention written by hand, softmax(q @ k^T * scale [masked]) [dropout] @ v, becomes one call to
 F.scaled_dot_product_attention. On a GPU that is a fused flash / memory-efficient kernel that never
 writes the (L, S) score matrix, forward or backward; fusing the hand-written ops cannot avoid it,
@@ -346,3 +348,31 @@ def eliminate_common_subexpressions(gm):
     if removed:
         gm.recompile()
     return removed
+
+
+def overlap_collectives(gm):
+    """Each torch.distributed collective of an ATen graph moves up to just after its inputs (and after the
+    collective before it: every rank issues them in the same order), and each wait down to just before the
+    first reader of its result, so that the kernels in between run while the data travels. Returns how many
+    nodes moved."""
+    from kiln.lowering.collectives import COLLECTIVES, WAIT
+    nodes = list(gm.graph.nodes)
+    moved, previous = 0, None
+    for n in nodes:
+        if n.op == "call_function" and n.target in COLLECTIVES:
+            order = {m: i for i, m in enumerate(gm.graph.nodes)}
+            after = max(n.all_input_nodes + ([previous] if previous else []), key=order.get)
+            if n.prev is not after:
+                after.append(n)
+                moved += 1
+            previous = n
+    for n in nodes:
+        if n.op == "call_function" and n.target is WAIT and n.users:
+            order = {m: i for i, m in enumerate(gm.graph.nodes)}
+            first = min(n.users, key=order.get)
+            if n.next is not first:
+                first.prepend(n)
+                moved += 1
+    if moved:
+        gm.recompile()
+    return moved

@@ -310,9 +310,8 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             raise ValueError(f"{buf.name} reads {', '.join(sorted(stale))} after it is overwritten")
         if isinstance(buf, ir.ExternKernel):
             steps.append(buf)
-            for o in buf.outputs:
-                if o is not None:
-                    home[o.name] = len(steps) - 1
+            for name in [o.name for o in buf.outputs if o is not None] + list(buf.completes):
+                home[name] = len(steps) - 1
             home[buf.name] = len(steps) - 1
             decide(buf.name, buf.name, False, None, "extern kernel boundary")
             continue

@@ -146,3 +146,29 @@ def test_sdpa_mask_gets_a_stride_one_last_dim():
     assert count == 2 and code.count(".contiguous()") == 2 and code.count(".narrow(1, 0, 1)") == 1, code
     for actual, expected in zip(out, fn(q, k, v, keep, bias)):
         torch.testing.assert_close(actual, expected)
+
+
+def test_collectives_start_early_and_are_waited_for_late():
+    """overlap_collectives: an all-reduce moves up to its input and its wait down to the first reader, so that
+    the matmul between them runs while the data travels; collectives keep their order (every rank's)."""
+    from kiln.patterns import overlap_collectives
+    c10d, aten = torch.ops._c10d_functional, torch.ops.aten
+    g = torch.fx.Graph()
+    x, w = g.placeholder("x"), g.placeholder("w")
+    y = g.call_function(aten.sin.default, (x,))
+    m = g.call_function(aten.mm.default, (w, w))
+    first = g.call_function(c10d.all_reduce.default, (y, "sum", "0"))
+    first_done = g.call_function(c10d.wait_tensor.default, (first,))
+    second = g.call_function(c10d.all_reduce.default, (x, "sum", "0"))
+    second_done = g.call_function(c10d.wait_tensor.default, (second,))
+    n = g.call_function(aten.mm.default, (m, m))
+    out = g.call_function(aten.add.Tensor, (first_done, n))
+    g.output((out, second_done))
+    gm = torch.fx.GraphModule(torch.nn.Module(), g)
+    assert overlap_collectives(gm) > 0
+    order = [node.target for node in gm.graph.nodes]
+    assert order == ["x", "w", aten.sin.default,
+                     c10d.all_reduce.default, c10d.all_reduce.default,   # after the input, in order
+                     aten.mm.default, aten.mm.default,                   # run while the data travels
+                     c10d.wait_tensor.default, aten.add.Tensor,          # a wait just before its reader
+                     c10d.wait_tensor.default, "output"]

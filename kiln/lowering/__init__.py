@@ -5,10 +5,10 @@ Values flow through the graph in two forms (values.py):
   View     a strided window on a Buffer (an input, a computed buffer or an extern output).
 Views (view, permute, expand, slice, ...) are index transforms, so they never copy.
 `LOWERINGS` maps an ATen op to a small function, registered in the module of its kind: pointwise, views,
-indexing, reductions, sorting, pooling, externs (library calls). Ops missing from it become eager fallbacks.
+indexing, reductions, sorting, pooling, externs (library calls), collectives (torch.distributed's). Ops missing from it become eager fallbacks.
 graph.py walks the FX graph.
 """
-from kiln.lowering import indexing, pointwise, pooling, reductions, sorting, views  # noqa: F401 (they register)
+from kiln.lowering import collectives, indexing, pointwise, pooling, reductions, sorting, views  # noqa: F401 (they register)
 from kiln.lowering.externs import EXTERNS, LIBRARY_CALLS
 from kiln.lowering.graph import EQUALITY, GraphLowering
 from kiln.lowering.values import LOWERINGS, same_strides

@@ -1,0 +1,171 @@
+"""Distributed training through kiln: the suite's models trained with DDP or FSDP2, checked against eager.
+
+The two ways in, as PyTorch documents them:
+- DDP around a compiled module, `DDP(kiln.compile(model))`, or `torch.compile(DDP(model), backend="kiln")`.
+  Dynamo's DDPOptimizer cuts the model's graph at DDP's gradient buckets, and kiln compiles every piece.
+- FSDP2, the torchtitan recipe: each block compiled, then sharded with `fully_shard`, then the root sharded.
+  FSDP's hooks (all-gathers, reduce-scatters) run outside the compiled graphs.
+
+A `Run` trains in every rank of a process group: 2 CPU processes over gloo in the tests (`spawn`), torchrun
+over NCCL in scripts/multi_gpu.py. `checked` trains the same start three times, eagerly in float64, eagerly
+and compiled, and applies the suite's accuracy rule to the losses and the parameters after the last step.
+"""
+import contextlib
+import datetime
+import time
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from kiln.tools import accuracy
+from kiln.tools.workloads import workload
+
+WRAPPINGS = ("ddp", "compiled_ddp", "fsdp2")
+
+
+def blocks(module):
+    """The repeated blocks a model is compiled and sharded by: the members of its outermost ModuleLists (a
+    transformer's layers, a CNN's stages), or the module itself where it has none."""
+    found = []
+
+    def walk(m):
+        for child in m.children():
+            if isinstance(child, nn.ModuleList):
+                found.extend(child)
+            else:
+                walk(child)
+    walk(module)
+    return found or [module]
+
+
+def compiled(module, backend):
+    if backend == "eager":
+        return module
+    if backend == "kiln":
+        import kiln
+        return kiln.compile(module)
+    return torch.compile(module, backend=backend)
+
+
+def wrap(module, how, backend, device, bucket_cap_mb=None):
+    """module (returning its loss) as `how` trains it through `backend` ("eager", "kiln", "inductor", ...).
+    bucket_cap_mb: DDP's gradient buckets, which are also where Dynamo cuts the graph (the first bucket too:
+    DDP and Dynamo read its size from a torch.distributed constant, 1 MiB, more than a test's model has)."""
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    device_ids = [device.index] if device.type == "cuda" else None
+    buckets = {}
+    if bucket_cap_mb is not None:
+        buckets = {"bucket_cap_mb": bucket_cap_mb}
+        dist._DEFAULT_FIRST_BUCKET_BYTES = min(dist._DEFAULT_FIRST_BUCKET_BYTES, int(bucket_cap_mb * 2 ** 20))
+    if how == "ddp":
+        return DDP(compiled(module, backend), device_ids=device_ids, **buckets)
+    if how == "compiled_ddp":
+        return compiled(DDP(module, device_ids=device_ids, **buckets), backend)
+    if how == "fsdp2":
+        from torch.distributed.device_mesh import init_device_mesh
+        from torch.distributed.fsdp import fully_shard
+        mesh = init_device_mesh(device.type, (dist.get_world_size(),))
+        for block in blocks(module):
+            if backend != "eager":
+                block.compile(backend=backend)
+            fully_shard(block, mesh=mesh)
+        return fully_shard(module, mesh=mesh)
+    raise ValueError(f"unknown wrapping {how!r}: one of {', '.join(WRAPPINGS)}")
+
+
+class Run:
+    """Workload `name` wrapped by `how` and compiled by `backend`, trained by SGD on this rank's own batch (weak
+    scaling: the same batch size on every rank). Every run of a name starts from the same parameters."""
+
+    def __init__(self, name, how, backend, *, device="cpu", size="tiny", dtype=torch.float32, autocast=None,
+                 lr=1e-3, bucket_cap_mb=None):
+        self.device = device = torch.device(device)
+        w = workload(name)
+        self.module = w.make_module(device, dtype, size, train=True)
+        self.model = wrap(self.module, how, backend, device, bucket_cap_mb)
+        g = torch.Generator(device).manual_seed(1 + dist.get_rank())
+        self.inputs = [x.to(device=device, dtype=dtype) if x.is_floating_point() else x.to(device)
+                       for x in w.inputs(w.sizes[size], g)]
+        self.optimizer = torch.optim.SGD(self.module.parameters(), lr=lr)
+        self.autocast = autocast
+
+    def step(self):
+        cast = torch.autocast(self.device.type, dtype=self.autocast) if self.autocast else contextlib.nullcontext()
+        with cast:
+            loss = self.model(*self.inputs)
+        loss.backward()
+        self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        return loss.detach().float()
+
+    def timed_step(self):
+        """(seconds, loss) of one step, the device synchronized on both sides."""
+        cuda = self.device.type == "cuda"
+        if cuda:
+            torch.cuda.synchronize(self.device)
+        start = time.perf_counter()
+        loss = self.step()
+        if cuda:
+            torch.cuda.synchronize(self.device)
+        return time.perf_counter() - start, loss
+
+    def parameters(self):
+        """Every parameter, whole on every rank (FSDP2's shards gathered), detached, in a fixed order."""
+        return [(p.full_tensor() if hasattr(p, "full_tensor") else p).detach().clone()
+                for p in self.module.parameters()]
+
+
+def train(name, how, backend, steps=3, **kw):
+    """`steps` steps of a fresh Run: its losses, its parameters after them, and the first step's seconds."""
+    run = Run(name, how, backend, **kw)
+    first_s, loss = run.timed_step()
+    losses = [loss] + [run.step() for _ in range(steps - 1)]
+    return {"losses": losses, "params": run.parameters(), "first_step_s": first_s, "run": run}
+
+
+def references(name, how, **kw):
+    """Eager's run and an fp64 eager run, for `error`."""
+    return (train(name, how, "eager", **{**kw, "dtype": torch.float64, "autocast": None}),
+            train(name, how, "eager", **kw))
+
+
+def error(result, fp64, eager):
+    """Why a run's losses and final parameters fail the suite's accuracy rule against eager's, or None."""
+    def tensors(run):
+        return [torch.stack(run["losses"])] + run["params"]
+    return accuracy.accuracy_error(tensors(result), tensors(eager), tensors(fp64))
+
+
+def checked(name, how, backend, **kw):
+    """`train` through backend, and why it fails the accuracy rule against eager from the same start (or None)."""
+    fp64, eager = references(name, how, **kw)
+    result = train(name, how, backend, **kw)
+    return result, error(result, fp64, eager)
+
+
+@contextlib.contextmanager
+def process_group(rank, world, store_path, device="cpu", timeout_s=300):
+    """A process group over a file store (no ports to collide), destroyed on the way out."""
+    backend = "nccl" if torch.device(device).type == "cuda" else "gloo"
+    store = dist.FileStore(store_path, world)
+    dist.init_process_group(backend, store=store, rank=rank, world_size=world,
+                            timeout=datetime.timedelta(seconds=timeout_s))
+    try:
+        yield
+    finally:
+        dist.destroy_process_group()
+
+
+def spawn(fn, world, args=(), timeout_s=600):
+    """fn(rank, world, *args) in `world` fresh processes; raises what a rank raised, or TimeoutError (after
+    killing them all) when they are not done in timeout_s: a hung collective must not hang the caller."""
+    import torch.multiprocessing as mp
+    context = mp.start_processes(fn, args=(world, *args), nprocs=world, join=False, start_method="spawn")
+    deadline = time.monotonic() + timeout_s
+    while not context.join(timeout=1):
+        if time.monotonic() > deadline:
+            for p in context.processes:
+                if p.is_alive():
+                    p.kill()
+            raise TimeoutError(f"{world} processes running {fn.__name__} were not done in {timeout_s} s")

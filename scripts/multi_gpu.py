@@ -5,8 +5,8 @@
     python3 scripts/multi_gpu.py --summarize DIR     # the scaling table, from DIR/world*.json
 
 Per model and wrapping, every rank trains the same start (its own batch: weak scaling) with SGD:
-- an fp64 eager run and an eager run (kiln.tools.distributed.references), then one run per backend, whose
-  first step's seconds are its compile time; after `steps` steps, each backend's losses and parameters are
+- eager runs (kiln.tools.distributed.references: in fp64, as is, and from one ulp away), then one run per
+  backend, whose first step's seconds are its compile time; after `steps` steps, each backend's losses and parameters are
   checked against eager's by the suite's accuracy rule;
 - then timed rounds alternating between eager and the backends (median of `calls` steps each, the first
   backend changing every round), with CUDA's peak memory above what the runs hold between steps.
@@ -37,8 +37,8 @@ def measure(args, name, how, device):
     """Every backend's rows for one model and wrapping, on this rank."""
     kw = dict(device=device, size=args.size, autocast=getattr(torch, args.autocast) if args.autocast else None,
               lr=args.lr, steps=args.steps)
-    fp64, eager = references(name, how, **kw)
-    rows, runs = [], {"eager": eager["run"]}
+    refs = references(name, how, **kw)
+    rows, runs = [], {"eager": refs["eager"]["run"]}
     for backend in args.backends:
         before = dict(kiln.capture.STATS)
         row = {"model": name, "wrapping": how, "backend": backend}
@@ -49,12 +49,11 @@ def measure(args, name, how, device):
             torch._dynamo.reset()
             continue
         runs[backend] = result["run"]
-        row.update(error=error(result, fp64, eager), first_step_s=result["first_step_s"])
+        row.update(error=error(result, refs), first_step_s=result["first_step_s"])
         if backend == "kiln":
             row.update({f"kiln_{k}": kiln.capture.STATS[k] - before.get(k, 0)
                         for k in ("graphs_compiled", "graphs_fallback")})
         rows.append(row)
-    del fp64
     rows.append({"model": name, "wrapping": how, "backend": "eager", "error": None, "first_step_s": None})
     times, peaks = {b: [] for b in runs}, {b: 0 for b in runs}
     cuda = torch.device(device).type == "cuda"
@@ -102,33 +101,32 @@ def main(argv=None):
         torch.cuda.set_device(local)
     dist.init_process_group("nccl" if cuda else "gloo", timeout=datetime.timedelta(seconds=600),
                             **({"device_id": torch.device(device)} if cuda else {}))
+    meta = {"command": " ".join(sys.argv), "world": world, "date": datetime.date.today().isoformat(),
+            "device": torch.cuda.get_device_name() if cuda else platform.processor(),
+            "versions": {"torch": torch.__version__, "python": platform.python_version(), "cuda": torch.version.cuda,
+                         "nccl": ".".join(map(str, torch.cuda.nccl.version())) if cuda else None},
+            "load_average": os.getloadavg()[0], "size": args.size, "autocast": args.autocast, "lr": args.lr,
+            "steps": args.steps, "rounds": args.rounds, "calls": args.calls}
     rows = []
     try:
         for name in args.models.split(","):
             for how in args.wrappings.split(","):
                 found = measure(args, name, how, device)
-                rows += [dict(r, rank=rank) for r in found]
                 print(f"rank {rank}: {name} {how}: " + ", ".join(
                     f"{r['backend']} {r.get('step_s') or 0:.4f}s/step" for r in found), flush=True)
+                gathered = [None] * world
+                dist.all_gather_object(gathered, [dict(r, rank=rank) for r in found])
+                rows += [r for ranks in gathered for r in ranks]
+                if rank == 0:   # written as it goes: a run cut short keeps what it measured
+                    os.makedirs(args.out, exist_ok=True)
+                    with open(os.path.join(args.out, f"world{world}.json"), "w") as f:
+                        json.dump({"meta": meta, "rows": rows}, f, indent=1)
                 torch._dynamo.reset()
                 gc.collect()
                 if cuda:
                     torch.cuda.empty_cache()
-        gathered = [None] * world
-        dist.all_gather_object(gathered, rows)
     finally:
         dist.destroy_process_group()
-    if rank == 0:
-        os.makedirs(args.out, exist_ok=True)
-        meta = {"command": " ".join(sys.argv), "world": world, "date": datetime.date.today().isoformat(),
-                "device": torch.cuda.get_device_name() if cuda else platform.processor(),
-                "versions": {"torch": torch.__version__, "python": platform.python_version(),
-                             "cuda": torch.version.cuda, "nccl": ".".join(map(str, torch.cuda.nccl.version()))
-                             if cuda else None},
-                "load_average": os.getloadavg()[0], "size": args.size, "autocast": args.autocast, "lr": args.lr,
-                "steps": args.steps, "rounds": args.rounds, "calls": args.calls}
-        with open(os.path.join(args.out, f"world{world}.json"), "w") as f:
-            json.dump({"meta": meta, "rows": [r for ranks in gathered for r in ranks]}, f, indent=1)
 
 
 def summarize(out):

@@ -28,7 +28,7 @@ def forbid_inductor():
 
 def run(worker, tmp_path, *args):
     """worker(rank, world, out_path, *args) on WORLD processes; every rank's JSON report."""
-    distributed.spawn(worker, WORLD, (str(tmp_path / "store"), str(tmp_path), *args), timeout_s=900)
+    distributed.spawn(worker, WORLD, (str(tmp_path / "store"), str(tmp_path), *args), timeout_s=300)
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(WORLD)]
 
 
@@ -92,3 +92,19 @@ def test_collectives_in_a_compiled_graph(tmp_path):
     for rank, r in enumerate(run(collectives_worker, tmp_path)):
         assert all(r["equal"]), f"rank {rank}: {r['equal']}"
         assert r["fallback_ops"] == 0   # the collectives are kiln's externs, not fallbacks
+
+
+def stuck_worker(rank, world, store, out):
+    with distributed.process_group(rank, world, store):
+        if rank == 0:
+            dist.all_reduce(torch.ones(1))   # its partner never joins
+        else:
+            import time
+            time.sleep(120)
+
+
+def test_a_hung_collective_times_out(tmp_path, capfd):
+    """A rank stuck in a collective fails the test in spawn's time, with each rank's stacks, instead of hanging CI."""
+    with pytest.raises(TimeoutError):
+        distributed.spawn(stuck_worker, WORLD, (str(tmp_path / "store"), str(tmp_path)), timeout_s=15)
+    assert "all_reduce" in capfd.readouterr().err   # rank 0's stack names where it waits

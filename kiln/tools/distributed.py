@@ -12,6 +12,9 @@ and compiled, and applies the suite's accuracy rule to the losses and the parame
 """
 import contextlib
 import datetime
+import faulthandler
+import os
+import signal
 import time
 
 import torch
@@ -66,6 +69,10 @@ def wrap(module, how, backend, device, bucket_cap_mb=None):
         from torch.distributed.device_mesh import init_device_mesh
         from torch.distributed.fsdp import fully_shard
         mesh = init_device_mesh(device.type, (dist.get_world_size(),))
+        # Dynamo compiles a block again where blocks differ in a constant it guards on (HF's layer index): past
+        # its recompile limit (8) the remaining blocks would run eagerly, with one warning
+        config = torch._dynamo.config
+        config.recompile_limit = max(config.recompile_limit, 4 * len(blocks(module)))
         for block in blocks(module):
             if backend != "eager":
                 block.compile(backend=backend)
@@ -79,14 +86,20 @@ class Run:
     scaling: the same batch size on every rank). Every run of a name starts from the same parameters."""
 
     def __init__(self, name, how, backend, *, device="cpu", size="tiny", dtype=torch.float32, autocast=None,
-                 lr=1e-3, bucket_cap_mb=None):
+                 lr=1e-3, bucket_cap_mb=None, nudge=None):
         self.device = device = torch.device(device)
         w = workload(name)
         self.module = w.make_module(device, dtype, size, train=True)
-        self.model = wrap(self.module, how, backend, device, bucket_cap_mb)
         g = torch.Generator(device).manual_seed(1 + dist.get_rank())
         self.inputs = [x.to(device=device, dtype=dtype) if x.is_floating_point() else x.to(device)
                        for x in w.inputs(w.sizes[size], g)]
+        if nudge is not None:   # parameters and inputs one ulp away (accuracy.nudged): how far eager's rounding moves
+            g = torch.Generator(device).manual_seed(nudge)
+            with torch.no_grad():
+                for p in self.module.parameters():
+                    p.copy_(accuracy.nudged(p, g))
+            self.inputs = [accuracy.nudged(x, g) for x in self.inputs]
+        self.model = wrap(self.module, how, backend, device, bucket_cap_mb)
         self.optimizer = torch.optim.SGD(self.module.parameters(), lr=lr)
         self.autocast = autocast
 
@@ -125,28 +138,34 @@ def train(name, how, backend, steps=3, **kw):
 
 
 def references(name, how, **kw):
-    """Eager's run and an fp64 eager run, for `error`."""
-    return (train(name, how, "eager", **{**kw, "dtype": torch.float64, "autocast": None}),
-            train(name, how, "eager", **kw))
+    """What `error` compares with: an fp64 eager run, eager's run, and eager's runs from parameters and inputs
+    one ulp away (the accuracy rule's bound on ill-conditioned results)."""
+    fp64 = train(name, how, "eager", **{**kw, "dtype": torch.float64, "autocast": None})
+    nudged = [train(name, how, "eager", **kw, nudge=seed) for seed in range(accuracy.NUDGED_RUNS)]
+    for run in [fp64, *nudged]:
+        del run["run"]   # (their models: only eager's is timed)
+    return {"fp64": fp64, "eager": train(name, how, "eager", **kw), "nudged": nudged}
 
 
-def error(result, fp64, eager):
+def error(result, refs):
     """Why a run's losses and final parameters fail the suite's accuracy rule against eager's, or None."""
     def tensors(run):
         return [torch.stack(run["losses"])] + run["params"]
-    return accuracy.accuracy_error(tensors(result), tensors(eager), tensors(fp64))
+    return accuracy.accuracy_error(tensors(result), tensors(refs["eager"]), tensors(refs["fp64"]),
+                                   nudged=[tensors(run) for run in refs["nudged"]])
 
 
 def checked(name, how, backend, **kw):
     """`train` through backend, and why it fails the accuracy rule against eager from the same start (or None)."""
-    fp64, eager = references(name, how, **kw)
+    refs = references(name, how, **kw)
     result = train(name, how, backend, **kw)
-    return result, error(result, fp64, eager)
+    return result, error(result, refs)
 
 
 @contextlib.contextmanager
 def process_group(rank, world, store_path, device="cpu", timeout_s=300):
     """A process group over a file store (no ports to collide), destroyed on the way out."""
+    faulthandler.register(signal.SIGUSR1)   # spawn's timeout asks every rank where it is stuck
     backend = "nccl" if torch.device(device).type == "cuda" else "gloo"
     store = dist.FileStore(store_path, world)
     dist.init_process_group(backend, store=store, rank=rank, world_size=world,
@@ -158,14 +177,18 @@ def process_group(rank, world, store_path, device="cpu", timeout_s=300):
 
 
 def spawn(fn, world, args=(), timeout_s=600):
-    """fn(rank, world, *args) in `world` fresh processes; raises what a rank raised, or TimeoutError (after
-    killing them all) when they are not done in timeout_s: a hung collective must not hang the caller."""
+    """fn(rank, world, *args) in `world` fresh processes; raises what a rank raised, or TimeoutError when they
+    are not done in timeout_s (after each rank in a process_group printed its stacks, and all were killed): a hung
+    collective must not hang the caller."""
     import torch.multiprocessing as mp
     context = mp.start_processes(fn, args=(world, *args), nprocs=world, join=False, start_method="spawn")
     deadline = time.monotonic() + timeout_s
     while not context.join(timeout=1):
         if time.monotonic() > deadline:
-            for p in context.processes:
-                if p.is_alive():
-                    p.kill()
+            alive = [p for p in context.processes if p.is_alive()]
+            for p in alive:
+                os.kill(p.pid, signal.SIGUSR1)
+            time.sleep(2)
+            for p in alive:
+                p.kill()
             raise TimeoutError(f"{world} processes running {fn.__name__} were not done in {timeout_s} s")

@@ -283,10 +283,10 @@ class ExternKernel:
     origins: tuple = ()
     check_strides: bool = False        # the wrapper restrides an output that the call returned laid out otherwise
     completes: tuple = ()              # buffers whose values are final only after this call (a collective's wait)
-    holds: tuple = ()                  # buffers kept from reuse until this call (a collective's inputs)
+    reads_in_background: bool = False  # reads its arguments after it returns (a collective): their memory is kept
 
     def reads(self):
-        return {r.buffer.name for r in tensor_refs((self.args, self.kwargs))} | set(self.holds)
+        return {r.buffer.name for r in tensor_refs((self.args, self.kwargs))}
 
 
 @dataclasses.dataclass(eq=False)

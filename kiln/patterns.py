@@ -353,13 +353,20 @@ def eliminate_common_subexpressions(gm):
 def overlap_collectives(gm):
     """Each torch.distributed collective of an ATen graph moves up to just after its inputs (and after the
     collective before it: every rank issues them in the same order), and each wait down to just before the
-    first reader of its result, so that the kernels in between run while the data travels. Returns how many
-    nodes moved."""
+    first reader of its result, so that the kernels in between run while the data travels. Neither moves past
+    an op that writes to memory (a copy_ into an input, which may be what the collective reads) or has other
+    effects. Returns how many nodes moved."""
     from kiln.lowering.collectives import COLLECTIVES, WAIT
+
+    def barrier(n):
+        return n.op == "call_function" and n.target is not operator.getitem and (
+            not isinstance(n.target, torch._ops.OpOverload) or n.target._schema.is_mutable)
     nodes = list(gm.graph.nodes)
     moved, previous = 0, None
     for n in nodes:
-        if n.op == "call_function" and n.target in COLLECTIVES:
+        if barrier(n):
+            previous = n
+        elif n.op == "call_function" and n.target in COLLECTIVES:
             order = {m: i for i, m in enumerate(gm.graph.nodes)}
             after = max(n.all_input_nodes + ([previous] if previous else []), key=order.get)
             if n.prev is not after:
@@ -370,8 +377,9 @@ def overlap_collectives(gm):
         if n.op == "call_function" and n.target is WAIT and n.users:
             order = {m: i for i, m in enumerate(gm.graph.nodes)}
             first = min(n.users, key=order.get)
-            if n.next is not first:
-                first.prepend(n)
+            stop = next((m for m in gm.graph.nodes if order[n] < order[m] < order[first] and barrier(m)), first)
+            if n.next is not stop:
+                stop.prepend(n)
                 moved += 1
     if moved:
         gm.recompile()

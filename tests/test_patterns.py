@@ -172,3 +172,21 @@ def test_collectives_start_early_and_are_waited_for_late():
                      aten.mm.default, aten.mm.default,                   # run while the data travels
                      c10d.wait_tensor.default, aten.add.Tensor,          # a wait just before its reader
                      c10d.wait_tensor.default, "output"]
+
+
+def test_a_wait_does_not_move_past_a_write():
+    """A copy_ into the input an all-gather reads (kept in a graph without gradients) stays after the wait: moved
+    past it, the wait would let the copy overwrite what the collective may still be reading."""
+    from kiln.patterns import overlap_collectives
+    c10d, aten = torch.ops._c10d_functional, torch.ops.aten
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    gathered = g.call_function(c10d.all_gather_into_tensor.default, (x, 2, "0"))
+    done = g.call_function(c10d.wait_tensor.default, (gathered,))
+    doubled = g.call_function(aten.mul.Tensor, (x, 2))
+    g.call_function(aten.copy_.default, (x, doubled))
+    g.output((done,))
+    gm = torch.fx.GraphModule(torch.nn.Module(), g)
+    overlap_collectives(gm)
+    order = [node.target for node in gm.graph.nodes]
+    assert order.index(c10d.wait_tensor.default) < order.index(aten.copy_.default)

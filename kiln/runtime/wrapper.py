@@ -259,11 +259,15 @@ class WrapperCode:
                 last[n] = i
                 if n in aliases:   # a view keeps the memory it views
                     last[aliases[n]] = i
+        # a collective may read its arguments until its wait, which may be in another graph: their memory goes to
+        # no other buffer (they are let go at their last use here: the collective holds them itself)
+        kept = {n for step in self.sched.steps if getattr(step, "reads_in_background", False) for n in step.reads()}
+        kept |= {aliases[n] for n in kept if n in aliases}
         free, reuse, in_place, dead_after = {}, {}, {}, {}
         for i, step in enumerate(self.sched.steps):
             # (a buffer that an alias views is read under two names: the in-place check sees one)
             dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases
-                     and n not in viewed}
+                     and n not in viewed and n not in kept}
             if not isinstance(step, Kernel):
                 free.clear()
             for buf in self.allocations(step):

@@ -13,6 +13,7 @@ and compiled, and applies the suite's accuracy rule to the losses and the parame
 import contextlib
 import datetime
 import faulthandler
+import gc
 import os
 import signal
 import time
@@ -159,13 +160,15 @@ def checked(name, how, backend, **kw):
     """`train` through backend, and why it fails the accuracy rule against eager from the same start (or None)."""
     refs = references(name, how, **kw)
     result = train(name, how, backend, **kw)
+    del result["run"], refs["eager"]["run"]   # (their DDP/FSDP modules hold the process group: see process_group)
     return result, error(result, refs)
 
 
 @contextlib.contextmanager
 def process_group(rank, world, store_path, device="cpu", timeout_s=300):
-    """A process group over a file store (no ports to collide), destroyed on the way out."""
-    faulthandler.register(signal.SIGUSR1)   # spawn's timeout asks every rank where it is stuck
+    """A process group over a file store (no ports to collide), destroyed on the way out. What holds it (a DDP
+    module's reducer) must be gone by then: destroyed later, a reducer may wait forever on the destroyed group
+    (tests/test_distributed.py hung at a worker's return, now and then)."""
     backend = "nccl" if torch.device(device).type == "cuda" else "gloo"
     store = dist.FileStore(store_path, world)
     dist.init_process_group(backend, store=store, rank=rank, world_size=world,
@@ -173,15 +176,18 @@ def process_group(rank, world, store_path, device="cpu", timeout_s=300):
     try:
         yield
     finally:
+        gc.collect()
         dist.destroy_process_group()
 
 
 def spawn(fn, world, args=(), timeout_s=600):
-    """fn(rank, world, *args) in `world` fresh processes; raises what a rank raised, or TimeoutError when they
-    are not done in timeout_s (after each rank in a process_group printed its stacks, and all were killed): a hung
-    collective must not hang the caller."""
+    """fn(rank, world, *args) in `world` fresh processes, each with its share of the cores (as torchrun gives);
+    raises what a rank raised, or TimeoutError when they are not done in timeout_s (after each rank printed its
+    stacks, and all were killed): a hung collective must not hang the caller."""
     import torch.multiprocessing as mp
-    context = mp.start_processes(fn, args=(world, *args), nprocs=world, join=False, start_method="spawn")
+    threads = max(1, len(os.sched_getaffinity(0)) // world)
+    context = mp.start_processes(_rank_main, args=(fn, world, threads, *args), nprocs=world, join=False,
+                                 start_method="spawn")
     deadline = time.monotonic() + timeout_s
     while not context.join(timeout=1):
         if time.monotonic() > deadline:
@@ -192,3 +198,9 @@ def spawn(fn, world, args=(), timeout_s=600):
             for p in alive:
                 p.kill()
             raise TimeoutError(f"{world} processes running {fn.__name__} were not done in {timeout_s} s")
+
+
+def _rank_main(rank, fn, world, threads, *args):
+    faulthandler.register(signal.SIGUSR1)   # spawn's timeout asks every rank where it is stuck
+    torch.set_num_threads(threads)
+    fn(rank, world, *args)

@@ -10,6 +10,8 @@ Per model and wrapping, every rank trains the same start (its own batch: weak sc
   checked against eager's by the suite's accuracy rule;
 - then timed rounds alternating between eager and the backends (median of `calls` steps each, the first
   backend changing every round), with CUDA's peak memory above what the runs hold between steps.
+First, a function with collectives in its graph (all-reduce, broadcast, all-gather, reduce-scatter) runs
+through kiln against eager on every rank (kiln.tools.distributed.check_collectives).
 Rank 0 writes DIR/world{N}.json with every rank's figures. Without CUDA, it runs on CPU processes over gloo.
 NVLink multicast stays off (it can put a shared host's GPUs out of service).
 """
@@ -30,7 +32,7 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
 import kiln  # noqa: E402
-from kiln.tools.distributed import error, references, train  # noqa: E402
+from kiln.tools.distributed import check_collectives, error, references, train  # noqa: E402
 
 
 def measure(args, name, how, device):
@@ -109,7 +111,12 @@ def main(argv=None):
             "steps": args.steps, "rounds": args.rounds, "calls": args.calls}
     rows = []
     try:
-        for name in args.models.split(","):
+        found = check_collectives(device)   # collectives in a compiled graph, over NCCL (gloo without CUDA)
+        gathered = [None] * world
+        dist.all_gather_object(gathered, found)
+        meta["collectives_in_a_graph"] = gathered
+        print(f"rank {rank}: collectives in a compiled graph: {found}", flush=True)
+        for name in [m for m in args.models.split(",") if m]:   # (--models "": the collectives check only)
             for how in args.wrappings.split(","):
                 found = measure(args, name, how, device)
                 print(f"rank {rank}: {name} {how}: " + ", ".join(

@@ -164,6 +164,36 @@ def checked(name, how, backend, **kw):
     return result, error(result, refs)
 
 
+def collectives_program(world, group):
+    """A function with collectives in its graph, as kiln receives them: dist.all_reduce, and broadcast,
+    all-gather and reduce-scatter as torch's functional collectives over `group` (its name) of `world` ranks."""
+    c10d = torch.ops._c10d_functional
+
+    def program(x, w):   # x: [n, m] with n divisible by world, w: [m]
+        y = (x * 2).sin()
+        dist.all_reduce(y)
+        b = c10d.wait_tensor(c10d.broadcast(y.t() * 2, 0, group))   # torch's meta says transposed; it is contiguous
+        g = c10d.wait_tensor(c10d.all_gather_into_tensor(y + 1, world, group))
+        r = c10d.wait_tensor(c10d.reduce_scatter_tensor(g * w, "sum", world, group))
+        return y.cos() + 1, g.sum(0), r * 3, y @ w.view(-1, 1), b + 1
+    return program
+
+
+def check_collectives(device="cpu"):
+    """collectives_program through kiln (strict) against eager on this rank: whether each output matches, and how
+    many graphs, externs and fallback ops kiln compiled for it."""
+    import kiln
+    program = collectives_program(dist.get_world_size(), dist.group.WORLD.group_name)
+    g = torch.Generator(device).manual_seed(dist.get_rank())
+    x = torch.randn(4 * dist.get_world_size(), 8, generator=g, device=device)
+    w = torch.randn(8, generator=g, device=device)
+    before = dict(kiln.capture.STATS)
+    expected = program(x.clone(), w)
+    got = kiln.compile(program, options={"strict": True})(x.clone(), w)
+    return {"equal": [torch.allclose(a, b, rtol=1e-5, atol=1e-5) for a, b in zip(expected, got)],
+            **{k: kiln.capture.STATS[k] - before.get(k, 0) for k in ("graphs_compiled", "extern_calls", "fallback_ops")}}
+
+
 @contextlib.contextmanager
 def process_group(rank, world, store_path, device="cpu", timeout_s=300):
     """A process group over a file store (no ports to collide), destroyed on the way out. What holds it (a DDP

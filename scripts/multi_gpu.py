@@ -110,12 +110,19 @@ def main(argv=None):
             "load_average": os.getloadavg()[0], "size": args.size, "autocast": args.autocast, "lr": args.lr,
             "steps": args.steps, "rounds": args.rounds, "calls": args.calls}
     rows = []
+
+    def save():   # rank 0's, as it goes: a run cut short keeps what it measured
+        if rank == 0:
+            os.makedirs(args.out, exist_ok=True)
+            with open(os.path.join(args.out, f"world{world}.json"), "w") as f:
+                json.dump({"meta": meta, "rows": rows}, f, indent=1)
     try:
         found = check_collectives(device)   # collectives in a compiled graph, over NCCL (gloo without CUDA)
         gathered = [None] * world
         dist.all_gather_object(gathered, found)
         meta["collectives_in_a_graph"] = gathered
         print(f"rank {rank}: collectives in a compiled graph: {found}", flush=True)
+        save()
         for name in [m for m in args.models.split(",") if m]:   # (--models "": the collectives check only)
             for how in args.wrappings.split(","):
                 found = measure(args, name, how, device)
@@ -124,10 +131,7 @@ def main(argv=None):
                 gathered = [None] * world
                 dist.all_gather_object(gathered, [dict(r, rank=rank) for r in found])
                 rows += [r for ranks in gathered for r in ranks]
-                if rank == 0:   # written as it goes: a run cut short keeps what it measured
-                    os.makedirs(args.out, exist_ok=True)
-                    with open(os.path.join(args.out, f"world{world}.json"), "w") as f:
-                        json.dump({"meta": meta, "rows": rows}, f, indent=1)
+                save()
                 torch._dynamo.reset()
                 gc.collect()
                 if cuda:

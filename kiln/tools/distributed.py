@@ -7,8 +7,9 @@ The two ways in, as PyTorch documents them:
   FSDP's hooks (all-gathers, reduce-scatters) run outside the compiled graphs.
 
 A `Run` trains in every rank of a process group: 2 CPU processes over gloo in the tests (`spawn`), torchrun
-over NCCL in scripts/multi_gpu.py. `checked` trains the same start three times, eagerly in float64, eagerly
-and compiled, and applies the suite's accuracy rule to the losses and the parameters after the last step.
+over NCCL in scripts/multi_gpu.py. `checked` trains the same start eagerly in float64, eagerly (also from one
+ulp away) and compiled, and applies the suite's accuracy rule to the losses and the parameters after the last
+step.
 """
 import contextlib
 import datetime
@@ -23,6 +24,7 @@ import torch.distributed as dist
 from torch import nn
 
 from kiln.tools import accuracy
+from kiln.tools.bench import _compile as compiled
 from kiln.tools.workloads import workload
 
 WRAPPINGS = ("ddp", "compiled_ddp", "fsdp2")
@@ -41,15 +43,6 @@ def blocks(module):
                 walk(child)
     walk(module)
     return found or [module]
-
-
-def compiled(module, backend):
-    if backend == "eager":
-        return module
-    if backend == "kiln":
-        import kiln
-        return kiln.compile(module)
-    return torch.compile(module, backend=backend)
 
 
 def wrap(module, how, backend, device, bucket_cap_mb=None):

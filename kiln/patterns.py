@@ -362,6 +362,8 @@ def overlap_collectives(gm):
         return n.op == "call_function" and n.target is not operator.getitem and (
             not isinstance(n.target, torch._ops.OpOverload) or n.target._schema.is_mutable)
     nodes = list(gm.graph.nodes)
+    if not any(n.target in COLLECTIVES or n.target is WAIT for n in nodes if n.op == "call_function"):
+        return 0   # (most graphs: no pass over them)
     moved, previous = 0, None
     for n in nodes:
         if barrier(n):

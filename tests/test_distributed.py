@@ -28,7 +28,8 @@ def forbid_inductor():
 
 def run(worker, tmp_path, *args):
     """worker(rank, world, out_path, *args) on WORLD processes; every rank's JSON report."""
-    distributed.spawn(worker, WORLD, (str(tmp_path / "store"), str(tmp_path), *args), timeout_s=int(os.environ.get("KILN_TEST_SPAWN_TIMEOUT", 420)))
+    timeout_s = int(os.environ.get("KILN_TEST_SPAWN_TIMEOUT", 420))
+    distributed.spawn(worker, WORLD, (str(tmp_path / "store"), str(tmp_path), *args), timeout_s=timeout_s)
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(WORLD)]
 
 

@@ -24,7 +24,7 @@ import torch.distributed as dist
 from torch import nn
 
 from kiln.tools import accuracy
-from kiln.tools.bench import _compile as compiled
+from kiln.tools.bench import _compile as compiled, _wall_time as wall_time
 from kiln.tools.workloads import workload
 
 WRAPPINGS = ("ddp", "compiled_ddp", "fsdp2")
@@ -65,9 +65,9 @@ def wrap(module, how, backend, device, bucket_cap_mb=None):
         mesh = init_device_mesh(device.type, (dist.get_world_size(),))
         # Dynamo compiles a block again where blocks differ in a constant it guards on (HF's layer index): past
         # its recompile limit (8) the remaining blocks would run eagerly, with one warning
-        config = torch._dynamo.config
-        config.recompile_limit = max(config.recompile_limit, 4 * len(blocks(module)))
-        for block in blocks(module):
+        config, members = torch._dynamo.config, blocks(module)
+        config.recompile_limit = max(config.recompile_limit, 4 * len(members))
+        for block in members:
             if backend != "eager":
                 block.compile(backend=backend)
             fully_shard(block, mesh=mesh)
@@ -84,9 +84,7 @@ class Run:
         self.device = device = torch.device(device)
         w = workload(name)
         self.module = w.make_module(device, dtype, size, train=True)
-        g = torch.Generator(device).manual_seed(1 + dist.get_rank())
-        self.inputs = [x.to(device=device, dtype=dtype) if x.is_floating_point() else x.to(device)
-                       for x in w.inputs(w.sizes[size], g)]
+        self.inputs = w.make_inputs(device, dtype, size, seed=1 + dist.get_rank())
         if nudge is not None:   # parameters and inputs one ulp away (accuracy.nudged): how far eager's rounding moves
             g = torch.Generator(device).manual_seed(nudge)
             with torch.no_grad():
@@ -108,14 +106,7 @@ class Run:
 
     def timed_step(self):
         """(seconds, loss) of one step, the device synchronized on both sides."""
-        cuda = self.device.type == "cuda"
-        if cuda:
-            torch.cuda.synchronize(self.device)
-        start = time.perf_counter()
-        loss = self.step()
-        if cuda:
-            torch.cuda.synchronize(self.device)
-        return time.perf_counter() - start, loss
+        return wall_time(self.step, self.device.type)
 
     def parameters(self):
         """Every parameter, whole on every rank (FSDP2's shards gathered), detached, in a fixed order."""

@@ -184,8 +184,8 @@ class Workload:
         module = module.to(device=device, dtype=dtype).train(train)
         return module.to(memory_format=torch.channels_last) if self.channels_last else module
 
-    def make_inputs(self, device="cpu", dtype=torch.float32, size="tiny"):
-        inputs = self.inputs(self.sizes[size], torch.Generator(device).manual_seed(1))
+    def make_inputs(self, device="cpu", dtype=torch.float32, size="tiny", seed=1):
+        inputs = self.inputs(self.sizes[size], torch.Generator(device).manual_seed(seed))
         inputs = [x.to(device=device, dtype=dtype) if x.is_floating_point() else x.to(device) for x in inputs]
         if self.channels_last:
             inputs = [x.contiguous(memory_format=torch.channels_last) if x.dim() == 4 else x for x in inputs]

@@ -6,9 +6,11 @@ through lowering -> scheduling -> codegen -> wrapper in `compile_graph`.
 """
 import collections
 import contextlib
+import copy
 import functools
 import itertools
 import logging
+import operator
 import time
 
 import torch
@@ -541,10 +543,22 @@ def trace_before_decomposition(opts, gm, example_inputs):
             size = [s.node.hint if isinstance(s, torch.SymInt) else s for s in t.shape]
             stride = [s.node.hint if isinstance(s, torch.SymInt) else s for s in t.stride()]
             return torch.empty_strided(size, stride, dtype=t.dtype, device="meta")
-        graph = make_fx(gm)(*[on_meta(t) for t in example_inputs])
+        graph = make_fx(on_meta_module(gm, on_meta))(*[on_meta(t) for t in example_inputs])
         return "# ATen forward graph before decompositions (make_fx)\n" + graph.code
     except Exception as e:   # the trace is best effort; the compile must not depend on it
         return f"# could not trace the undecomposed ATen graph: {type(e).__name__}: {e}\n"
+
+
+def on_meta_module(gm, on_meta):
+    """gm reading meta copies of the tensors and submodules it holds: tracing gm itself would run its in-place
+    ops on them for real (an optimizer step's state tensors are such attributes: the trace stepped them)."""
+    root = {}
+    for node in gm.graph.nodes:
+        if node.op == "get_attr":
+            root[node.target] = on_meta(operator.attrgetter(node.target)(gm))
+        elif node.op == "call_module":
+            root[node.target] = copy.deepcopy(gm.get_submodule(node.target)).to("meta")
+    return torch.fx.GraphModule(root, copy.deepcopy(gm.graph))
 
 
 def graph_nodes(gm):

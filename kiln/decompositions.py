@@ -90,7 +90,59 @@ def _table():
                                  (aten._batch_norm_with_update_functional.default, 4)):
         table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
     table[aten.native_layer_norm.default] = _zero_bias_layer_norm(table[aten.native_layer_norm.default])
+    table.update(_foreach_table())
     return table
+
+
+# the per-tensor function of a foreach op not named torch.<its name without _foreach_>
+FOREACH_PER_TENSOR = {
+    "zero": torch.zeros_like, "copy": aten.copy.default, "max": torch.amax,
+    "norm": lambda t, ord=2, dtype=None: torch.linalg.vector_norm(t, ord, dtype=dtype),
+    "maximum.Scalar": torch.clamp_min, "maximum.ScalarList": torch.clamp_min,
+    "minimum.Scalar": torch.clamp_max, "minimum.ScalarList": torch.clamp_max,
+    "addcmul": lambda s, a, b, value=1: torch.addcmul(s, a, b, value=value),
+    "addcdiv": lambda s, a, b, value=1: torch.addcdiv(s, a, b, value=value),
+    "addcmul.Tensor": lambda s, a, b, value: s + value * (a * b),   # value: the index's element of a tensor
+    "addcdiv.Tensor": lambda s, a, b, value: s + value * (a / b),
+}
+
+
+def _foreach_table():
+    """The functional _foreach_* ops (what functionalization leaves of optimizers' in-place ones) as their per-tensor
+    op applied at each index: the list arguments, and addcmul/addcdiv's tensor of per-index scalars, are indexed;
+    the other arguments are shared. Each parameter's update then fuses like any pointwise chain, and the
+    scheduler's launch groups walk many parameters in one launch. (_foreach_powsum has no per-tensor op and runs
+    eagerly.)"""
+    table = {}
+    for schema in torch._C._jit_get_all_schemas():
+        name = schema.name
+        if not name.startswith("aten::_foreach_") or name.endswith("_") or schema.overload_name.endswith("out"):
+            continue
+        base = name[len("aten::_foreach_"):]
+        packet = getattr(aten, "_foreach_" + base)
+        op = getattr(packet, schema.overload_name or "default")
+        key = f"{base}.{schema.overload_name}"
+        per_tensor = FOREACH_PER_TENSOR.get(key) or FOREACH_PER_TENSOR.get(base) or getattr(torch, base, None)
+        if per_tensor is not None:
+            table[op] = _foreach(op, per_tensor)
+    return table
+
+
+def _foreach(op, per_tensor):
+    arguments = op._schema.arguments
+    indexed = {a.name for a in arguments if isinstance(a.type, torch.ListType) or a.name == "scalars"}
+
+    def foreach(*args, **kwargs):
+        named = {**dict(zip((a.name for a in arguments), args)), **kwargs}
+        count = len(next(v for k, v in named.items() if k in indexed))
+        positional = [a.name for a in arguments if not a.kwarg_only and a.name in named]
+        keywords = [a.name for a in arguments if a.kwarg_only and a.name in named]
+
+        def at(name, i):
+            return named[name][i] if name in indexed else named[name]
+        return [per_tensor(*(at(n, i) for n in positional), **{n: at(n, i) for n in keywords})
+                for i in range(count)]
+    return foreach
 
 
 def _zero_bias_layer_norm(decomposition):

@@ -104,3 +104,22 @@ def test_trace_profile_times_every_kernel_and_extern(tmp_path):
     assert "_profile('" in read(tmp_path / graph, "wrapper.py")
     page = read(tmp_path / graph, "index.html").split("<section id='cost'>")[1]
     assert page.count("<rect") == 2 * len(rows) and "aten.histc.default (eager fallback)" in page
+
+
+
+def test_trace_does_not_run_the_graphs_in_place_ops(tmp_path):
+    """The trace's undecomposed ATen graph is traced on meta copies of the tensors the graph holds: tracing the
+    graph itself ran its in-place ops on them (an optimizer step's state tensors, held by the graph: each
+    compiled step stepped them twice)."""
+    torch._dynamo.reset()
+    params = [torch.nn.Parameter(torch.ones(4))]
+    params[0].grad = torch.ones(4)
+    optimizer = torch.optim.SGD(params, lr=0.5, momentum=0.9)
+    step = kiln.compile(optimizer.step, options={"trace": str(tmp_path), "strict": True})
+    step()
+    step()
+    # eager: buf = 1, p = 0.5; then buf = 0.9 + 1 = 1.9, p = 0.5 - 0.95
+    assert torch.allclose(optimizer.state[params[0]]["momentum_buffer"], torch.full((4,), 1.9))
+    assert torch.allclose(params[0].detach(), torch.full((4,), -0.45))
+    traced = "".join(p.read_text() for p in tmp_path.glob("g*/aot_forward.py"))
+    assert "ATen forward graph before decompositions" in traced

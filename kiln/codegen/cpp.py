@@ -125,6 +125,7 @@ template <typename T> static inline bool kiln_isinf(T a) { if constexpr (kiln_is
 template <typename T> static inline bool kiln_signbit(T a) { if constexpr (kiln_is_float<T>) { return __builtin_signbit(a); } else { return a < 0; } }
 template <typename T> static inline T kiln_abs(T a) { if constexpr (kiln_is_float<T>) { return __builtin_fabs(a); } else { return a < 0 ? -a : a; } }
 template <typename T> static inline T kiln_relu(T a) { return a < T(0) ? T(0) : a; }   // NaN stays NaN
+template <typename T> static inline T kiln_fma(T a, T b, T c) { if constexpr (sizeof(T) == 4) { return __builtin_fmaf(a, b, c); } else { return __builtin_fma(a, b, c); } }
 static inline int64_t kiln_imax(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t kiln_imin(int64_t a, int64_t b) { return a < b ? a : b; }
 typedef uint16_t kiln_bf16;
@@ -235,7 +236,7 @@ CPP_OPS = {
     **{op: f"kiln_{op}({{0}}, {{1}})" for op in MATH2},
     "neg": "-{0}", "logical_not": "!{0}", "bitwise_not": "kiln_bitnot({0})", "sign": "kiln_sign({0})",
     "sigmoid": "kiln_sigmoid({0})", "reciprocal": "1 / {0}", "rsqrt": "1 / kiln_sqrt({0})",
-    "round": "kiln_nearbyint({0})", "where": "{0} ? {1} : {2}",
+    "round": "kiln_nearbyint({0})", "where": "{0} ? {1} : {2}", "fma": "kiln_fma({0}, {1}, {2})",
     "rand": "kiln_rand({0}, {1})", "randn": "kiln_randn({0}, {1})",
     **{op: f"kiln_{op}({', '.join(['{0}', '{1}'][:special_arity(op)])})" for op in SPECIAL_FUNCTIONS},
 }

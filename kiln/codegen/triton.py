@@ -86,7 +86,7 @@ TRITON_OPS = {
     "signbit": "kiln_signbit({0})", "sign": "kiln_sign({0})", "relu": "tl.where({0} < 0, 0, {0})",
     "maximum": "tl.maximum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
     "minimum": "tl.minimum({0}, {1}, propagate_nan=tl.PropagateNan.ALL)",
-    "where": "tl.where({0}, {1}, {2})", "rand": "tl.rand({0}, {1})", "randn": "tl.randn({0}, {1})",
+    "where": "tl.where({0}, {1}, {2})", "fma": "tl.fma({0}, {1}, {2})", "rand": "tl.rand({0}, {1})", "randn": "tl.randn({0}, {1})",
     "fmod": "kiln_fmod({0}, {1})", "floordiv": "kiln_floordiv({0}, {1})", "truncdiv": "kiln_truncdiv({0}, {1})",
     "remainder": "kiln_remainder({0}, {1})", "lshift": "kiln_lshift({0}, {1})", "rshift": "kiln_rshift({0}, {1})",
 }

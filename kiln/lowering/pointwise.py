@@ -333,7 +333,7 @@ def _fmax(name):
 
 pointwise([aten.fmax.default, prims.fmax.default], _fmax("maximum"))
 pointwise([aten.fmin.default, prims.fmin.default], _fmax("minimum"))
-for _name in ("add", "sub", "mul", "neg", "abs", "round", "floor", "ceil", "trunc", "maximum", "minimum"):
+for _name in ("add", "sub", "mul", "neg", "abs", "round", "floor", "ceil", "trunc", "maximum", "minimum", "fma"):
     pointwise([getattr(prims, _name).default], ops_fn(_name))
 
 

@@ -1,0 +1,143 @@
+"""Optimizer steps compiled by kiln: the _foreach_* ops (torch's foreach OpInfos), and whole optimizer steps
+(SGD, Adam, AdamW, Adagrad, RMSprop; foreach and single-tensor) against eager after several steps."""
+import copy
+
+import pytest
+import torch
+from torch.utils._pytree import tree_map
+
+import kiln
+from tests.conftest import compare_results, kiln_compile, STRICT
+
+pytest.importorskip("expecttest")   # torch.testing._internal's op_db needs it
+from torch.testing._internal.common_methods_invocations import (  # noqa: E402
+    foreach_binary_op_db, foreach_other_op_db, foreach_pointwise_op_db, foreach_reduce_op_db, foreach_unary_op_db)
+
+FOREACH_OPS = foreach_unary_op_db + foreach_binary_op_db + foreach_pointwise_op_db + foreach_reduce_op_db + \
+    foreach_other_op_db
+SAMPLES_PER_OP = 3
+
+
+def distinct_samples(op):
+    """Up to SAMPLES_PER_OP of the op's float32 samples, each with other kinds of arguments (a list of tensors,
+    a scalar, a list of scalars, a tensor) than those before it."""
+    seen, picked = set(), []
+    for sample in op.sample_inputs("cpu", torch.float32):
+        kinds = (tuple(type(a).__name__ if not isinstance(a, list) else f"list[{type(a[0]).__name__}]"
+                       for a in sample.args), tuple(sorted(sample.kwargs)))
+        if kinds not in seen and len(picked) < SAMPLES_PER_OP:
+            seen.add(kinds)
+            picked.append(sample)
+    return picked
+
+
+def fresh(x):
+    return tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, x)
+
+
+@pytest.mark.parametrize("op", FOREACH_OPS, ids=lambda op: op.name)
+def test_foreach_op_matches_eager(op):
+    """Each foreach op, out of place and (where it has one) in place, lowers to kernels: no fallback op, and
+    the results (or the mutated inputs) equal eager's."""
+    torch._dynamo.reset()
+    for sample in distinct_samples(op):
+        variants = [("out of place", op.op, lambda xs, out: out)]
+        if op.inplace_variant is not None and op.name not in ("_foreach_mm", "_foreach_norm", "_foreach_max"):
+            variants.append(("in place", op.inplace_variant, lambda xs, out: xs))
+        for what, fn, result in variants:
+            def f(xs, args, kwargs):
+                return result(xs, fn(xs, *args, **kwargs))
+            before = kiln.stats()["fallback_ops"]
+            inputs = (sample.input, list(sample.args), dict(sample.kwargs))
+            try:
+                expected = f(*fresh(inputs))
+            except Exception:   # a sample eager rejects in this variant (an in-place op on an integer result)
+                continue
+            actual = kiln_compile(f)(*fresh(inputs))
+            compare_results(actual, expected, what=f"{op.name} {what}")
+            assert kiln.stats()["fallback_ops"] == before, f"{op.name} {what}: ran as an eager fallback"
+
+
+def small_model():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(24, 40), torch.nn.LayerNorm(40), torch.nn.GELU(),
+                               torch.nn.Linear(40, 7), torch.nn.Conv1d(7, 5, 3))
+
+
+OPTIMIZERS = {
+    "sgd": (torch.optim.SGD, dict(lr=0.1)),
+    "sgd_nesterov": (torch.optim.SGD, dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-2)),
+    "adam": (torch.optim.Adam, dict(lr=1e-2)),
+    "adam_amsgrad": (torch.optim.Adam, dict(lr=1e-2, amsgrad=True, weight_decay=1e-2)),
+    "adamw": (torch.optim.AdamW, dict(lr=1e-2, weight_decay=0.1)),
+    "adagrad": (torch.optim.Adagrad, dict(lr=1e-1, weight_decay=1e-2)),
+    "rmsprop": (torch.optim.RMSprop, dict(lr=1e-2, momentum=0.9, centered=True)),
+}
+STEPS = 5
+
+
+def stepped(model, make, compiled, steps=STEPS, between=None):
+    """model after `steps` optimizer steps on fixed random gradients (the same for every copy), and the
+    optimizer; `compiled` wraps the step; `between(optimizer)` runs after each step (an LR scheduler's)."""
+    optimizer = make(model.parameters())
+    step = compiled(optimizer.step)
+    g = torch.Generator().manual_seed(1)
+    for _ in range(steps):
+        for p in model.parameters():
+            p.grad = torch.randn(p.shape, generator=g, dtype=torch.float64).to(p.dtype)
+        step()
+        if between:
+            between(optimizer)
+    return model, optimizer
+
+
+def state_of(model, optimizer):
+    """The parameters, then each parameter's optimizer state tensors, in a fixed order."""
+    params = list(model.parameters())
+    state = [v for p in params for _, v in sorted(optimizer.state[p].items()) if isinstance(v, torch.Tensor)]
+    return params + state
+
+
+def check_steps(make, between=None, model=None):
+    model = model or small_model()
+    eager = state_of(*stepped(copy.deepcopy(model), make, lambda f: f, between=between))
+    ref64 = state_of(*stepped(copy.deepcopy(model).double(), make, lambda f: f, between=between))
+    actual = state_of(*stepped(model, make, kiln_compile, between=between))
+    compare_results(actual, eager, ref64, what="parameter or state")
+
+
+@pytest.mark.parametrize("foreach", [True, False], ids=["foreach", "single_tensor"])
+@pytest.mark.parametrize("name", OPTIMIZERS)
+def test_optimizer_steps_match_eager(name, foreach):
+    """STEPS compiled optimizer steps leave the parameters and the optimizer state as eager's (by the fp64
+    rule), with every graph compiled and no op run eagerly."""
+    torch._dynamo.reset()
+    cls, kwargs = OPTIMIZERS[name]
+    before = kiln.stats()
+    check_steps(lambda params: cls(params, foreach=foreach, **kwargs))
+    after = kiln.stats()
+    assert after["graphs_compiled"] > before["graphs_compiled"]
+    assert after["graphs_fallback"] == before["graphs_fallback"]
+    assert after["fallback_ops"] == before["fallback_ops"]
+
+
+@pytest.mark.parametrize("name, foreach", [("adamw", False), ("sgd_nesterov", True)])   # (Adam's foreach path takes
+def test_tensor_learning_rate_scheduled_without_recompiling(name, foreach):            # a tensor lr only capturable)
+    """A learning rate held in a tensor and changed by a scheduler between steps: the compiled step reads it,
+    so the steps match eager's and no step after the second compiles a graph."""
+    torch._dynamo.reset()
+    cls, kwargs = OPTIMIZERS[name]
+    schedulers = {}
+
+    def make(params):   # each copy its own lr tensor: the scheduler fills it in place
+        optimizer = cls(params, foreach=foreach, **{**kwargs, "lr": torch.tensor(kwargs["lr"])})
+        schedulers[optimizer] = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda epoch: 0.7 ** epoch)
+        return optimizer
+    compiled_after = []
+
+    def between(optimizer):
+        schedulers[optimizer].step()
+        compiled_after.append(kiln.stats()["graphs_compiled"])
+    check_steps(make, between)
+    kiln_counts = compiled_after[-STEPS:]
+    assert kiln_counts[1] == kiln_counts[-1], f"graphs compiled after each step: {kiln_counts}"

@@ -81,8 +81,18 @@ def aot_eager(gm, example_inputs):
     """AOTAutograd as kiln calls it, without kiln's decompositions and compilers: its graphs run op by op."""
     def eager(graph, inputs):
         return make_boxed_func(graph)
-    return aot_module_simplified(gm, example_inputs, fw_compiler=eager,
+    return aot_module_simplified(gm, example_inputs, fw_compiler=eager, bw_compiler=untraced(eager),
                                  partition_fn=min_cut_rematerialization_partition, keep_inference_input_mutations=True)
+
+
+def untraced(backward_compiler):
+    """AOTAutograd compiles the backward at its first call, which may come from inside a frame Dynamo is running
+    (a compiled train step's loss.backward(), after its graph break): Dynamo must neither trace the compiler
+    (it traced kiln's lowering and sympy, and crashed) nor the compiled backward."""
+    @torch._dynamo.disable
+    def compile_backward(graph, inputs):
+        return torch._dynamo.disable(backward_compiler(graph, inputs))
+    return compile_backward
 
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):
@@ -112,7 +122,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         return compile_one
 
     return aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
-                                 bw_compiler=compiler("backward"), inference_compiler=compiler("inference"),
+                                 bw_compiler=untraced(compiler("backward")), inference_compiler=compiler("inference"),
                                  decompositions=decomps, partition_fn=partition,
                                  keep_inference_input_mutations=True)
 

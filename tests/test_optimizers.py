@@ -141,3 +141,42 @@ def test_tensor_learning_rate_scheduled_without_recompiling(name, foreach):     
     check_steps(make, between)
     kiln_counts = compiled_after[-STEPS:]
     assert kiln_counts[1] == kiln_counts[-1], f"graphs compiled after each step: {kiln_counts}"
+
+
+def train_step(model, optimizer, x, autocast):
+    """The design documents' training step."""
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+        loss = model(x).float().pow(2).mean()
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+    return loss.detach()
+
+
+@pytest.mark.parametrize("autocast", [False, True], ids=["fp32", "amp_bf16"])
+def test_whole_train_step_compiled(autocast):
+    """The whole step compiled at once: Dynamo splits it at the backward, kiln compiles every piece (the
+    backward too, lazily, from inside the compiled frame: Dynamo traced kiln compiling it and crashed), and
+    3 steps' losses and parameters pass the suite's accuracy rule against eager and fp64."""
+    from kiln.tools import accuracy
+    torch._dynamo.reset()
+
+    def run(model, step, dtype=torch.float32, amp=autocast):
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, foreach=True)
+        x = torch.randn(16, 24, generator=torch.Generator().manual_seed(3), dtype=dtype)
+        losses = [step(model, optimizer, x, amp) for _ in range(3)]
+        return losses + [p.detach().clone() for p in model.parameters()]
+    model = small_model()
+    model[4] = torch.nn.Identity()   # (Conv1d: 2-d rows)
+    before = kiln.stats()
+    actual = run(copy.deepcopy(model), kiln_compile(train_step))
+    eager = run(copy.deepcopy(model), train_step)
+    fp64 = run(copy.deepcopy(model).double(), train_step, torch.float64, amp=False)
+    error = accuracy.accuracy_error(actual, eager, fp64)
+    assert error is None, error
+    after = kiln.stats()
+    assert after["graphs_compiled"] - before["graphs_compiled"] >= 3   # forward, backward, optimizer step
+    from torch._dynamo.convert_frame import input_codes   # the code objects Dynamo traced
+    traced_kiln = {c().co_name for c in input_codes.seen if c() and "/kiln/" in c().co_filename}
+    assert not traced_kiln, f"Dynamo traced kiln's own functions: {sorted(traced_kiln)}"
+    assert after["graphs_fallback"] == before["graphs_fallback"] and after["fallback_ops"] == before["fallback_ops"]

@@ -87,13 +87,16 @@ def _build(spec):
 
 def _make_step(module, inputs, train, autocast=None):
     """One run of module as a function returning tensors: its output under no_grad, or with train its
-    loss (the module returns it) and the gradients of the floating-point inputs and the parameters.
+    loss (the module returns it) and the gradients of the floating-point inputs and the parameters; a module
+    that runs its own training step, as it is.
     With autocast (a dtype name), the forward runs under torch.autocast to that dtype (mixed precision)."""
     def forward():
         if autocast is None:
             return module(*inputs)
         with torch.autocast(inputs[0].device.type, dtype=getattr(torch, autocast)):
             return module(*inputs)
+    if getattr(module, "steps_itself", False):   # a training step (kiln.tools.train_steps), gradients on
+        return forward
     if not train:
         def step():
             with torch.no_grad():
@@ -123,6 +126,8 @@ def _compile(module, backend):
 def _compile_time(step, device):
     """The first call's result and how much longer than a steady-state call it took: the compile time."""
     first_s, result = _wall_time(step, device)
+    # a copy: a training step's result is its parameters, which the next calls step on
+    result = [t.detach().clone() if isinstance(t, torch.Tensor) else t for t in result]
     steady_s = statistics.median(_wall_time(step, device)[0] for _ in range(3))
     return result, first_s - steady_s
 
@@ -172,7 +177,7 @@ def _references(module, inputs, train, autocast=None):
     eager = _make_step(copy.deepcopy(module), inputs, train, autocast)()
     nudged = []
     for run in range(accuracy.NUDGED_RUNS):
-        g = torch.Generator(inputs[0].device).manual_seed(run)
+        g = torch.Generator(inputs[0].device if inputs else next(module.parameters()).device).manual_seed(run)
         moved = copy.deepcopy(module)
         with torch.no_grad():
             for t in [*moved.parameters(), *moved.buffers()]:

@@ -11,6 +11,7 @@ Weights (on the CPU) and inputs (on the device) are drawn in fp32 from fixed see
 every process and dtype sees the same values.
 """
 import dataclasses
+import importlib
 import math
 from typing import Callable
 
@@ -257,24 +258,30 @@ WORKLOADS = {w.name: w for w in [
 
 DESIGN_EXAMPLES = ["sincos", "softmax", "layer_norm", "gelu_bias", "self_attention", "mha_mask", "resnet_block",
                    "resnet_block_cl", "mlp", "gpt2_block"]
-# suite -> (workloads, size preset; None: "gpu" on CUDA, else "quick"); the models suite's workloads are
-# the real models of kiln.tools.models, imported only when asked for (transformers takes seconds to import)
-SUITES = {"quick": (DESIGN_EXAMPLES, "quick"), "gpu": (DESIGN_EXAMPLES, "gpu"), "models": (None, None)}
+# suite -> (workloads, size preset; None: "gpu" on CUDA, else "quick"). The models suite's workloads are the real
+# models of kiln.tools.models, the optimizers suite's the training steps of kiln.tools.train_steps; each is
+# imported only when asked for (transformers takes seconds to import)
+SUITES = {"quick": (DESIGN_EXAMPLES, "quick"), "gpu": (DESIGN_EXAMPLES, "gpu"),
+          "models": ("kiln.tools.models.real_models", None),
+          "optimizers": ("kiln.tools.train_steps.training_workloads", None)}
+
+
+def _registered(builder):
+    """The workloads a lazy suite's builder makes, registered in WORKLOADS."""
+    module, _, function = builder.rpartition(".")
+    workloads = getattr(importlib.import_module(module), function)()
+    WORKLOADS.update({w.name: w for w in workloads if w.name not in WORKLOADS})
+    return [w.name for w in workloads]
 
 
 def workload(name):
-    """A workload by name: a design example, or a real model (registered on first use)."""
-    if name not in WORKLOADS:
-        from kiln.tools.models import real_models
-        WORKLOADS.update({w.name: w for w in real_models() if w.name not in WORKLOADS})
+    """A workload by name: a design example, a real model or a training step (registered on first use)."""
+    for names, _ in SUITES.values():
+        if name not in WORKLOADS and isinstance(names, str):
+            _registered(names)
     return WORKLOADS[name]
 
 
 def suite_workloads(suite):
     names, _ = SUITES[suite]
-    if names is None:
-        from kiln.tools.models import real_models
-        models = real_models()
-        WORKLOADS.update({w.name: w for w in models})
-        names = [w.name for w in models]
-    return names
+    return _registered(names) if isinstance(names, str) else names

@@ -20,6 +20,11 @@ LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion
 # before) only when its output is this small: it is then held from that kernel on, not freed sooner.
 HOIST_MAX_BYTES = 16 << 20
 SMALL_KERNEL = 1 << 20   # elements: a pointwise kernel this small takes about as long as its launch on a GPU
+# Independent nodes share a kernel's loop only while together they read at most this many buffers: with no data
+# shared, one body gains nothing over parts of one launch, and each stream holds registers (an optimizer step's
+# parameters of one size, all in one body: GPT-2's AdamW step spilled, 8x its copy floor, and took 2 minutes
+# to build)
+MAX_HORIZONTAL_READS = 8
 
 
 def loop_order(sizes, vars_, store_index):
@@ -331,7 +336,13 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             if step.alone:
                 decide(node.name, label, False, step.nodes[0].name, "a scatter or scan kernel runs alone")
                 continue
-            related = node.reads & (set(step.produced()) | {r for n in step.nodes for r in n.reads})
+            step_reads_outside = {r for n in step.nodes for r in n.reads} - set(step.produced())
+            related = node.reads & (set(step.produced()) | step_reads_outside)
+            if not related and len(step_reads_outside | node.reads) > MAX_HORIZONTAL_READS:
+                decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
+                       f"no shared data, and together they would read {len(step_reads_outside | node.reads)} "
+                       f"buffers (at most {MAX_HORIZONTAL_READS} share a loop)")
+                continue
             held_long = k != len(steps) - 1 and (node.nbytes is None or node.nbytes > HOIST_MAX_BYTES)
             if not related and (held_long or step.is_reduction):
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),

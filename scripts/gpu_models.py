@@ -50,6 +50,9 @@ def run_model(name, a):
     row = {"model": name, "mode": f"{'train' if train else 'inference'} {'amp-bf16' if autocast else str(dtype)[6:]}"}
     steps = {"eager": _make_step(copy.deepcopy(module), inputs, train, autocast)}
     row["eager_peak_mib"] = (_peak_memory(steps["eager"], device) or 0) / 2 ** 20
+    a.launches = a.launches and device == "cuda"
+    if a.launches:
+        row["eager_launches"] = launches(steps["eager"])
     for backend in a.backends.split(","):
         kiln.reset_stats()
         try:
@@ -62,6 +65,8 @@ def run_model(name, a):
             continue
         row[f"{backend}_accuracy"] = accuracy.accuracy_error(result, eager, fp64, nudged=nudged) or "ok"
         row[f"{backend}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+        if a.launches:
+            row[f"{backend}_launches"] = launches(step)
         if backend == "kiln":
             stats = kiln.stats()
             row.update(kiln_kernels=stats["kernels_generated"], kiln_fallback_ops=stats["fallback_ops"],
@@ -74,6 +79,16 @@ def run_model(name, a):
     return row
 
 
+def launches(step):
+    """The GPU kernels (and copies and fills) one call of step launches."""
+    from torch.profiler import profile, ProfilerActivity
+    step()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        step()
+        torch.cuda.synchronize()
+    return sum(1 for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA)
+
+
 def where(e):
     """The innermost frames of an error, so that a row names the line that failed."""
     frames = traceback.extract_tb(e.__traceback__)[-4:]
@@ -82,6 +97,7 @@ def where(e):
 
 def markdown(rows):
     cols = ["model", "mode", "eager_ms", "inductor_speedup", "kiln_speedup", "kiln_vs_inductor", "kiln_accuracy",
+            "eager_launches", "inductor_launches", "kiln_launches",
             "inductor_compile_s", "kiln_compile_s", "eager_peak_mib", "inductor_peak_mib", "kiln_peak_mib",
             "kiln_fallback_ops", "kiln_graphs_fallback"]
 
@@ -106,7 +122,8 @@ def run_jobs(a, names, path, meta):
     for i, part in enumerate(p for p in parts if p):
         argv = [sys.executable, __file__, "--out", os.path.join(a.out, f"job{i}"), "--models", ",".join(part),
                 "--device", a.device, "--budget-s", str(a.budget_s), "--backends", a.backends]
-        argv += [flag for flag, on in (("--train", a.train), ("--amp", a.amp), ("--no-time", a.no_time)) if on]
+        argv += [flag for flag, on in (("--train", a.train), ("--amp", a.amp), ("--no-time", a.no_time),
+                                              ("--launches", a.launches)) if on]
         argv += ["--size", a.size] if a.size else []
         procs.append((subprocess.Popen(argv), os.path.join(a.out, f"job{i}", os.path.basename(path) + ".json")))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))   # a `timeout` ends the workers too, and rows merge
@@ -135,6 +152,7 @@ def main():
     p.add_argument("--size", choices=["tiny", "quick", "gpu"], help="size preset (default: gpu on cuda, quick on cpu)")
     p.add_argument("--backends", default="inductor,kiln", help="comma-separated, compared with eager")
     p.add_argument("--no-time", action="store_true", help="accuracy, memory and compile time only")
+    p.add_argument("--launches", action="store_true", help="count the GPU launches of a call (torch.profiler)")
     p.add_argument("--jobs", type=int, default=1, help="processes running models at once (implies --no-time)")
     p.add_argument("--budget-s", type=float, default=500, help="no model starts after this many seconds")
     a = p.parse_args()

@@ -81,6 +81,15 @@ def test_independent_ops_share_kernels():
     assert kernels == 1
 
 
+def test_independent_updates_of_one_size_share_a_loop_only_up_to_a_few_buffers():
+    """Six independent updates p + g * m of one size (an optimizer step's parameters of one shape) read 18
+    buffers: one loop holding them all spilled registers on the GPU, so a kernel takes at most
+    MAX_HORIZONTAL_READS (8: two updates); Triton then launches those three kernels as one."""
+    tensors = [make_tensor((64, 32)) for _ in range(18)]
+    kernels, _ = compiled_kernels(lambda *t: [t[i] + t[i + 1] * t[i + 2] for i in range(0, 18, 3)], *tensors)
+    assert kernels == (1 if os.environ.get("KILN_TARGET") == "triton" else 3)
+
+
 def test_small_independent_op_joins_an_earlier_kernel_across_a_library_call():
     """a.cos() shares nothing with the mm before it: it joins the kernel of x.sin(), one launch fewer (a conv
     weight's relayout joins the one before the previous conv)."""

@@ -143,6 +143,12 @@ def test_tensor_learning_rate_scheduled_without_recompiling(name, foreach):     
     assert kiln_counts[1] == kiln_counts[-1], f"graphs compiled after each step: {kiln_counts}"
 
 
+def traced_codes():
+    """The code objects Dynamo has traced in this process."""
+    from torch._dynamo.convert_frame import input_codes
+    return {c() for c in input_codes.seen if c() is not None}
+
+
 def train_step(model, optimizer, x, autocast):
     """The design documents' training step."""
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
@@ -168,7 +174,7 @@ def test_whole_train_step_compiled(autocast):
         return losses + [p.detach().clone() for p in model.parameters()]
     model = small_model()
     model[4] = torch.nn.Identity()   # (Conv1d: 2-d rows)
-    before = kiln.stats()
+    before, traced_before = kiln.stats(), traced_codes()
     actual = run(copy.deepcopy(model), kiln_compile(train_step))
     eager = run(copy.deepcopy(model), train_step)
     fp64 = run(copy.deepcopy(model).double(), train_step, torch.float64, amp=False)
@@ -176,7 +182,6 @@ def test_whole_train_step_compiled(autocast):
     assert error is None, error
     after = kiln.stats()
     assert after["graphs_compiled"] - before["graphs_compiled"] >= 3   # forward, backward, optimizer step
-    from torch._dynamo.convert_frame import input_codes   # the code objects Dynamo traced
-    traced_kiln = {c().co_name for c in input_codes.seen if c() and "/kiln/" in c().co_filename}
+    traced_kiln = {c.co_name for c in traced_codes() - traced_before if "/kiln/" in c.co_filename}
     assert not traced_kiln, f"Dynamo traced kiln's own functions: {sorted(traced_kiln)}"
     assert after["graphs_fallback"] == before["graphs_fallback"] and after["fallback_ops"] == before["fallback_ops"]

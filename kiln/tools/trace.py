@@ -12,6 +12,8 @@ import os
 import re
 import time
 
+import torch
+
 # stage key -> (title on the page, default file name), in page order; the page puts the fusion
 # decisions and the diagrams between the graph stages (GRAPH_STAGES) and the kernels
 STAGES = {
@@ -404,6 +406,9 @@ class _DynamoEventRecorder(logging.Handler):
         self.functions = {}        # Dynamo frame id -> "f (file.py:12)", from its compilation metrics
         self.seen_breaks = set()   # a recompile re-traces the frame and reports the same break again
 
+    # (torch logs from inside frames Dynamo runs, such as AOTAutograd's lazy backward compile under a compiled
+    # train step's loss.backward(): Dynamo must not trace the handler)
+    @torch._dynamo.disable
     def emit(self, record):
         try:
             event = self._event(getattr(record, "metadata", {}), getattr(record, "payload", None))

@@ -180,7 +180,7 @@ class Workload:
         """The module in eval mode, or with train=True in train mode and returning its scalar loss."""
         torch.manual_seed(0)
         module = self.module(self.sizes[size])
-        if train:
+        if train and not getattr(module, "steps_itself", False):   # (a training step has its own loss)
             module = WithLoss(module, self.loss)
         module = module.to(device=device, dtype=dtype).train(train)
         return module.to(memory_format=torch.channels_last) if self.channels_last else module

@@ -251,10 +251,15 @@ MAX_LAUNCH_PARTS = 8   # Triton builds a group's parts as one function: 40 parts
 
 def share_launches(steps, decide):
     """Each pointwise kernel joins the launch before it when the two touch no common buffer that either writes,
-    and one side is small (two large kernels gain little, and may want different numbers of warps); a launch
-    runs at most MAX_LAUNCH_PARTS kernels."""
+    and one side is small (two large kernels of other tile shapes gain little, and may want different numbers
+    of warps) or all are single contiguous runs (tiled alike: an optimizer step's large parameters, one launch
+    each, left GPT-2's AdamW step bound by the host's launches); a launch runs at most MAX_LAUNCH_PARTS
+    kernels."""
     def small(k):
         return (ir.static_numel([k.numel * k.rnumel]) or SMALL_KERNEL) < SMALL_KERNEL
+
+    def one_run(k):
+        return ir.static_numel([k.numel]) == 1
 
     def pointwise(step):
         return isinstance(step, Kernel) and not any(k.is_reduction or k.alone for k in launch_parts(step))
@@ -262,12 +267,13 @@ def share_launches(steps, decide):
     for step in steps:
         prev = out[-1] if out else None
         if pointwise(step) and pointwise(prev) and len(launch_parts(prev)) < MAX_LAUNCH_PARTS and \
-                (small(step) or all(small(k) for k in launch_parts(prev))):
+                (small(step) or all(small(k) for k in launch_parts(prev)) or
+                 one_run(step) and all(one_run(k) for k in launch_parts(prev))):
             clash = (step_reads(step) & writes(prev)) | (writes(step) & (step_reads(prev) | writes(prev)))
             if not clash:
                 out[-1] = LaunchGroup(launch_parts(prev) + [step])
                 decide(step.name, out[-1].name, True, prev.name, "independent of the kernel before it, and one "
-                       "of them small: one launch runs both")
+                       "of them small or both single runs: one launch runs both")
                 continue
         out.append(step)
     return out

@@ -106,6 +106,18 @@ def test_small_independent_kernels_share_a_launch_on_triton():
     assert kernels == (1 if os.environ.get("KILN_TARGET") == "triton" else 2)
 
 
+def test_large_independent_single_run_kernels_share_a_launch_on_triton():
+    """Two large independent kernels, each one contiguous run (an optimizer step's large parameters): tiled
+    alike, so Triton launches them as one; two large kernels of other tile shapes keep their launches."""
+    from kiln.scheduler import SMALL_KERNEL
+    a, b = make_tensor((SMALL_KERNEL + 5,)), make_tensor((SMALL_KERNEL + 7,))
+    kernels, _ = compiled_kernels(lambda a, b: (a * 2, b.exp()), a, b)
+    assert kernels == (1 if os.environ.get("KILN_TARGET") == "triton" else 2)
+    x, y, bias = make_tensor((1031, 1030)), make_tensor((1029, 1033)), make_tensor((1033,))
+    kernels, _ = compiled_kernels(lambda x, y, bias: (x * 2, y + bias), x, y, bias)   # rows of a broadcast
+    assert kernels == 2
+
+
 def test_a_launch_runs_at_most_a_few_kernels():
     """20 independent small kernels (an AMP step's weight casts): launches of at most MAX_LAUNCH_PARTS, since
     Triton builds a launch as one function (37 parts failed in its inliner on the H100)."""
@@ -326,3 +338,19 @@ def test_kernel_names_stay_short_enough_for_file_names():
     assert kernel_name([7], Kernel(long)) == "kernel7_scaled_dot_product_efficient_attention_backward"
     assert kernel_name([7], Kernel(["relu", "add"])) == "kernel7_relu_add"
     assert len(kernel_name([7], Kernel(["x" * 300]))) == len("kernel7_") + NAME_OPS_CHARS
+
+
+@pytest.mark.skipif(os.environ.get("KILN_TARGET") != "triton", reason="a Triton kernel's tiles")
+def test_a_scalar_read_by_a_long_run_is_loaded_once_per_program(tmp_path):
+    """An AdamW step of one parameter: its step count is loaded as one value per row of the tile (the rows'
+    mask), so its bias corrections (pows, a root, divisions) are computed once per program, not per element;
+    and a kernel of one contiguous run streams its loads (no evict_last: nothing is read by other rows)."""
+    p = torch.nn.Parameter(make_tensor((300, 70)))
+    p.grad = make_tensor((300, 70))
+    optimizer = torch.optim.AdamW([p], lr=1e-2, foreach=True)
+    kiln.compile(optimizer.step, options={"trace": str(tmp_path), "strict": True})()
+    source = "".join(f.read_text() for f in tmp_path.glob("g*/kernel*foreach_mul*.py"))
+    pow_operand = re.search(r"kiln_pow\(.*, (tmp\d+)\)", source).group(1)
+    step = re.search(rf"{pow_operand} = \((tmp\d+) \+", source).group(1)
+    assert re.search(rf"{step} = tl.load\([^\n]*mask=xmask, other=0\)", source), source
+    assert "evict_last" not in source

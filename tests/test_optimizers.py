@@ -13,6 +13,10 @@ pytest.importorskip("expecttest")   # torch.testing._internal's op_db needs it
 from torch.testing._internal.common_methods_invocations import (  # noqa: E402
     foreach_binary_op_db, foreach_other_op_db, foreach_pointwise_op_db, foreach_reduce_op_db, foreach_unary_op_db)
 
+# importing torch's OpInfos froze torch.backends' flags for the rest of the session (its test harness does that);
+# other tests set them (test_bench's TF32 switch)
+torch.backends.flags_frozen.__globals__["__allow_nonbracketed_mutation_flag"] = True
+
 FOREACH_OPS = foreach_unary_op_db + foreach_binary_op_db + foreach_pointwise_op_db + foreach_reduce_op_db + \
     foreach_other_op_db
 SAMPLES_PER_OP = 3

@@ -480,12 +480,14 @@ class TritonKernel(KernelWriter):
 
     def load_mask(self, index, full):
         """The mask of the lanes a load's address depends on: a weight indexed by r0 alone is loaded as one
-        [1, RBLOCK] row, and what is computed from it stays that small, instead of once per row of the tile.
-        An indirect index keeps the full mask."""
+        [1, RBLOCK] row, and what is computed from it stays that small, instead of once per row of the tile;
+        a scalar (an optimizer's step count) as one value per row, and what is computed from it (its bias
+        corrections: two pows, a root, three divisions) once per row, not per element (the rows'
+        mask: its address is the rows'). An indirect index keeps the full mask."""
         lanes = [m for lane, m in (("x0", "xmask"), ("r0", "rmask")) if names_lane(index, lane)]
-        if indirect(index) or not lanes or self.masks:
+        if indirect(index) or self.masks:
             return self.mask(full)
-        return " & ".join(lanes)
+        return " & ".join(lanes or ["xmask"])
 
     def pointer(self, name, index, store_full=False):
         """name + index, broadcast to the block shape its mask needs: an address that names no lane gets
@@ -499,8 +501,10 @@ class TritonKernel(KernelWriter):
 
     def spell_load(self, name, index, dtype):
         full = self.placement.level == "full"
-        # what every row reads (a norm's weight) should stay in L2 while the rows stream past it
-        shared = names_lane(index, "r0") and not names_lane(index, "x0") and not indirect(index)
+        # what every row reads (a norm's weight) should stay in L2 while the rows stream past it; a kernel of one
+        # row streams everything it reads once (an optimizer step's parameters and states)
+        shared = names_lane(index, "r0") and not names_lane(index, "x0") and not indirect(index) and \
+            self.graph.size_hint(self.kernel.numel) != 1
         policy = ", eviction_policy='evict_last'" if shared else ""
         load = f"tl.load({self.pointer(name, index)}, mask={self.load_mask(index, full)}, other=0{policy})"
         return f"{load}.to(tl.float32)" if ir.dtype_is_low_precision(dtype) else load

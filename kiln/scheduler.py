@@ -332,8 +332,12 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             earliest = max([earliest] + [k for k, step in enumerate(steps) if buf.mutates in step_reads(step)])
             overwritten.add(buf.mutates)
         chosen = None
-        # a node may join the kernel holding its latest input, or any later one
-        search = range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1)
+        # a node may join the kernel holding its latest input, or any later one: the last LOOKBACK kernels, and
+        # that input's kernel however far back (an optimizer's foreach ops update every parameter op by op, so
+        # each parameter's next op comes a parameter count of kernels after its previous one)
+        search = list(range(len(steps) - 1, max(earliest, len(steps) - 1 - LOOKBACK, 0) - 1, -1))
+        if 0 <= earliest < len(steps) - 1 - LOOKBACK:
+            search.append(earliest)
         for k in [] if node.alone else search:
             step = steps[k]
             label = f"kernel{k}"

@@ -354,3 +354,17 @@ def test_a_scalar_read_by_a_long_run_is_loaded_once_per_program(tmp_path):
     step = re.search(rf"{pow_operand} = \((tmp\d+) \+", source).group(1)
     assert re.search(rf"{step} = tl.load\([^\n]*mask=xmask, other=0\)", source), source
     assert "evict_last" not in source
+
+
+@pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton", reason="C++ kernels: Triton launches them in groups")
+def test_each_parameter_of_a_long_optimizer_step_is_one_kernel():
+    """A foreach AdamW step over 20 parameters updates them op by op, so a parameter's next op comes 20 kernels
+    after its previous one, past the scheduler's look-back: it still joins its producer's kernel. One kernel per
+    parameter, and the step counts' increments (20 scalars, at most 8 to a kernel)."""
+    params = [torch.nn.Parameter(make_tensor((64, 64))) for _ in range(20)]
+    for p in params:
+        p.grad = make_tensor((64, 64))
+    optimizer = torch.optim.AdamW(params, lr=1e-2, foreach=True)
+    delta = StatsDelta()
+    kiln_compile(optimizer.step)()
+    assert delta["kernels_generated"] == 20 + math.ceil(20 / 8)

@@ -368,3 +368,16 @@ def test_each_parameter_of_a_long_optimizer_step_is_one_kernel():
     delta = StatsDelta()
     kiln_compile(optimizer.step)()
     assert delta["kernels_generated"] == 20 + math.ceil(20 / 8)
+
+
+def test_an_input_updated_in_place_is_one_pointer_of_its_kernel(tmp_path):
+    """x.mul_(2).add_(1) reads x and writes it back: its kernel takes x once, as the pointer it both loads and
+    stores through (each pointer argument costs a launch on the host; an AdamW step's parameters and states, all
+    updated in place, passed 8 pointers each where 5 do)."""
+    x = make_tensor((100,))
+    expected = x.clone().mul_(2).add_(1)
+    kiln.compile(lambda x: x.mul_(2).add_(1), options={"trace": str(tmp_path), "strict": True})(x)
+    torch.testing.assert_close(x, expected)
+    [kernel] = [f for f in tmp_path.glob("g*/kernel*") if f.suffix in (".py", ".cpp")]
+    signature = next(line for line in kernel.read_text().splitlines() if "ptr0" in line)
+    assert re.findall(r"\b(?:in|out)_ptr\d+", signature) == ["out_ptr0"], signature

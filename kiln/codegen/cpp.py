@@ -458,7 +458,8 @@ class CppKernel(KernelWriter):
         name = p.node.name
         self.scope.cse[("local", name)] = value   # visible to later code in this scope only
         if name in self.kernel.stores:
-            self.store(name, self.store_index(p), value, p.node.scatter and p.node.scatter.reduce)
+            reduce = p.node.scatter and p.node.scatter.reduce
+            self.store(self.store_target(p.node), self.store_index(p), value, reduce)
 
     def pointwise_loop(self, members, R):
         # values that do not change along r0 are computed before the loop; not in a scatter, whose loop
@@ -485,7 +486,7 @@ class CppKernel(KernelWriter):
         self.scope.line(f"for (int64_t r0 = 0; r0 < {R}; r0++) {{")
         self.push()
         self.scope.line(REDUCTION_UPDATE[combine].format(acc=acc, v=self.run_body(p)))
-        self.store(p.node.name, self.store_index(p), acc)
+        self.store(self.store_target(p.node), self.store_index(p), acc)
         self.close()
         self.scope.line("}")
 

@@ -677,7 +677,8 @@ class TritonKernel(KernelWriter):
     def finish_value(self, p, value, full):
         self.scope.cse[("local", p.node.name)] = value
         if p.node.name in self.kernel.stores:
-            self.store(p.node.name, self.store_index(p), value, full, p.node.scatter and p.node.scatter.reduce)
+            reduce = p.node.scatter and p.node.scatter.reduce
+            self.store(self.store_target(p.node), self.store_index(p), value, full, reduce)
 
     def reduction_segment(self, members, R):
         reductions = [p for p in members if p.node.is_reduction]

@@ -564,10 +564,11 @@ def on_meta_module(gm, on_meta):
     ops on them for real (an optimizer step's state tensors are such attributes: the trace stepped them)."""
     root = {}
     for node in gm.graph.nodes:
-        if node.op == "get_attr":
-            root[node.target] = on_meta(operator.attrgetter(node.target)(gm))
-        elif node.op == "call_module":
-            root[node.target] = copy.deepcopy(gm.get_submodule(node.target)).to("meta")
+        held = operator.attrgetter(node.target)(gm) if node.op in ("get_attr", "call_module") else None
+        if isinstance(held, torch.nn.Module):   # a call_module's, or a higher-order op's body
+            root[node.target] = copy.deepcopy(held).to("meta")
+        elif node.op == "get_attr":
+            root[node.target] = on_meta(held)
     return torch.fx.GraphModule(root, copy.deepcopy(gm.graph))
 
 

@@ -102,9 +102,16 @@ FOREACH_PER_TENSOR = {
     "minimum.Scalar": torch.clamp_max, "minimum.ScalarList": torch.clamp_max,
     "addcmul": lambda s, a, b, value=1: torch.addcmul(s, a, b, value=value),
     "addcdiv": lambda s, a, b, value=1: torch.addcdiv(s, a, b, value=value),
-    "addcmul.Tensor": lambda s, a, b, value: s + value * (a * b),   # value: the index's element of a tensor
-    "addcdiv.Tensor": lambda s, a, b, value: s + value * (a / b),
+    # value: the index's element of a tensor, which torch.addcmul does not take; computed in float32 at least and
+    # rounded once, as eager's foreach kernels do
+    "addcmul.Tensor": lambda s, a, b, value: _in_opmath(lambda s, a, b: s + value * (a * b), s, a, b),
+    "addcdiv.Tensor": lambda s, a, b, value: _in_opmath(lambda s, a, b: s + value * (a / b), s, a, b),
 }
+
+
+def _in_opmath(fn, *tensors):
+    wide = torch.promote_types(tensors[0].dtype, torch.float32)
+    return fn(*(t.to(wide) for t in tensors)).to(tensors[0].dtype)
 
 
 def _foreach_table():

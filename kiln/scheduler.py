@@ -15,7 +15,7 @@ from kiln import ir
 
 log = logging.getLogger("kiln.fusion")
 
-LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion)
+LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion), besides its latest input's
 # An independent node joins an earlier kernel (one launch fewer; a conv weight's relayout joins the one
 # before) only when its output is this small: it is then held from that kernel on, not freed sooner.
 HOIST_MAX_BYTES = 16 << 20
@@ -242,7 +242,8 @@ def launch_parts(step):
 
 
 def writes(kernel):
-    return kernel.stores | {n.writes_into for n in kernel.nodes if n.writes_into}
+    """What a kernel writes: its stores, the names that are views of them (share_copies), and inputs it writes over."""
+    return kernel.stores | set(kernel.aliases) | {n.writes_into for n in kernel.nodes if n.writes_into}
 
 
 MAX_LAUNCH_PARTS = 8   # Triton builds a group's parts as one function: 40 parts took 11 s where 4 took 0.6, and
@@ -251,15 +252,16 @@ MAX_LAUNCH_PARTS = 8   # Triton builds a group's parts as one function: 40 parts
 
 def share_launches(steps, decide):
     """Each pointwise kernel joins the launch before it when the two touch no common buffer that either writes,
-    and one side is small (two large kernels of other tile shapes gain little, and may want different numbers
-    of warps) or all are single contiguous runs (tiled alike: an optimizer step's large parameters, one launch
-    each, left GPT-2's AdamW step bound by the host's launches); a launch runs at most MAX_LAUNCH_PARTS
-    kernels."""
+    and one side is small (two large kernels gain little, and may want different numbers of warps), or all are
+    single contiguous runs (tiled alike) that allocate nothing, writing only over inputs (an optimizer step's
+    large parameters, one launch each, left GPT-2's AdamW step bound by the host's launches; parts that allocate
+    would allocate together, before the launch, where one part's output could have reused the memory another's
+    input frees); a launch runs at most MAX_LAUNCH_PARTS kernels."""
     def small(k):
         return (ir.static_numel([k.numel * k.rnumel]) or SMALL_KERNEL) < SMALL_KERNEL
 
-    def one_run(k):
-        return ir.static_numel([k.numel]) == 1
+    def one_run_in_place(k):
+        return ir.static_numel([k.numel]) == 1 and all(n.writes_into for n in k.nodes if n.name in k.stores)
 
     def pointwise(step):
         return isinstance(step, Kernel) and not any(k.is_reduction or k.alone for k in launch_parts(step))
@@ -268,12 +270,12 @@ def share_launches(steps, decide):
         prev = out[-1] if out else None
         if pointwise(step) and pointwise(prev) and len(launch_parts(prev)) < MAX_LAUNCH_PARTS and \
                 (small(step) or all(small(k) for k in launch_parts(prev)) or
-                 one_run(step) and all(one_run(k) for k in launch_parts(prev))):
+                 one_run_in_place(step) and all(one_run_in_place(k) for k in launch_parts(prev))):
             clash = (step_reads(step) & writes(prev)) | (writes(step) & (step_reads(prev) | writes(prev)))
             if not clash:
                 out[-1] = LaunchGroup(launch_parts(prev) + [step])
                 decide(step.name, out[-1].name, True, prev.name, "independent of the kernel before it, and one "
-                       "of them small or both single runs: one launch runs both")
+                       "of them small or both single runs in place: one launch runs both")
                 continue
         out.append(step)
     return out

@@ -50,8 +50,8 @@ def run_model(name, a):
     row = {"model": name, "mode": f"{'train' if train else 'inference'} {'amp-bf16' if autocast else str(dtype)[6:]}"}
     steps = {"eager": _make_step(copy.deepcopy(module), inputs, train, autocast)}
     row["eager_peak_mib"] = (_peak_memory(steps["eager"], device) or 0) / 2 ** 20
-    a.launches = a.launches and device == "cuda"
-    if a.launches:
+    count_launches = a.launches and device == "cuda"
+    if count_launches:
         row["eager_launches"] = launches(steps["eager"])
     for backend in a.backends.split(","):
         kiln.reset_stats()
@@ -65,7 +65,7 @@ def run_model(name, a):
             continue
         row[f"{backend}_accuracy"] = accuracy.accuracy_error(result, eager, fp64, nudged=nudged) or "ok"
         row[f"{backend}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
-        if a.launches:
+        if count_launches:
             row[f"{backend}_launches"] = launches(step)
         if backend == "kiln":
             stats = kiln.stats()

@@ -107,15 +107,24 @@ def test_small_independent_kernels_share_a_launch_on_triton():
 
 
 def test_large_independent_single_run_kernels_share_a_launch_on_triton():
-    """Two large independent kernels, each one contiguous run (an optimizer step's large parameters): tiled
-    alike, so Triton launches them as one; two large kernels of other tile shapes keep their launches."""
+    """Two large independent kernels, each one contiguous run written over its input (an optimizer step's large
+    parameters): tiled alike and allocating nothing, so Triton launches them as one. Large kernels that allocate
+    keep their launches (a group allocates all its outputs before it runs), as do those tiled otherwise."""
     from kiln.scheduler import SMALL_KERNEL
+    triton = os.environ.get("KILN_TARGET") == "triton"
+
+    def in_place_kernels(fn, *inputs):
+        delta, ours, theirs = StatsDelta(), [x.clone() for x in inputs], [x.clone() for x in inputs]
+        kiln_compile(fn)(*ours)
+        fn(*theirs)
+        compare_results(ours, theirs)
+        return delta["kernels_generated"]
     a, b = make_tensor((SMALL_KERNEL + 5,)), make_tensor((SMALL_KERNEL + 7,))
+    assert in_place_kernels(lambda a, b: (a.mul_(2), b.exp_()), a, b) == (1 if triton else 2)
     kernels, _ = compiled_kernels(lambda a, b: (a * 2, b.exp()), a, b)
-    assert kernels == (1 if os.environ.get("KILN_TARGET") == "triton" else 2)
-    x, y, bias = make_tensor((1031, 1030)), make_tensor((1029, 1033)), make_tensor((1033,))
-    kernels, _ = compiled_kernels(lambda x, y, bias: (x * 2, y + bias), x, y, bias)   # rows of a broadcast
     assert kernels == 2
+    x, y, bias = make_tensor((1031, 1030)), make_tensor((1029, 1033)), make_tensor((1033,))
+    assert in_place_kernels(lambda x, y, bias: (x.mul_(2), y.add_(bias)), x, y, bias) == 2   # rows of a broadcast
 
 
 def test_a_launch_runs_at_most_a_few_kernels():

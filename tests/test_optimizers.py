@@ -223,3 +223,17 @@ def test_accumulated_clipped_steps_compiled():
     after = kiln.stats()
     assert after["graphs_compiled"] - before["graphs_compiled"] >= 4   # forward, backward, clipping, step
     assert after["graphs_fallback"] == before["graphs_fallback"] and after["fallback_ops"] == before["fallback_ops"]
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.float32])
+def test_fma_is_exact_for_integers(dtype):
+    """x.add_(y, alpha=a) with a tensor alpha traces to prims.fma (as Adam's exp_avg_sq update does): integers
+    compute exactly (through a float fma, int32 2**24 + 1 lost its last bit, int64 past 2**53 too)."""
+    torch._dynamo.reset()
+    big = 2 ** 24 + 1 if dtype == torch.int32 else 2 ** 53 + 1
+    x = torch.full((4,), big if not dtype.is_floating_point else 1.5, dtype=dtype)
+    y = torch.arange(4, dtype=dtype)
+    alpha = torch.tensor(3 if not dtype.is_floating_point else 0.25, dtype=dtype)
+    expected = x.clone().add_(y, alpha=alpha)
+    actual = kiln_compile(lambda x, y, a: x.add_(y, alpha=a))(x.clone(), y, alpha)
+    assert torch.equal(actual, expected), (actual, expected)

@@ -125,7 +125,8 @@ template <typename T> static inline bool kiln_isinf(T a) { if constexpr (kiln_is
 template <typename T> static inline bool kiln_signbit(T a) { if constexpr (kiln_is_float<T>) { return __builtin_signbit(a); } else { return a < 0; } }
 template <typename T> static inline T kiln_abs(T a) { if constexpr (kiln_is_float<T>) { return __builtin_fabs(a); } else { return a < 0 ? -a : a; } }
 template <typename T> static inline T kiln_relu(T a) { return a < T(0) ? T(0) : a; }   // NaN stays NaN
-template <typename T> static inline T kiln_fma(T a, T b, T c) { if constexpr (sizeof(T) == 4) { return __builtin_fmaf(a, b, c); } else { return __builtin_fma(a, b, c); } }
+template <typename T> static inline T kiln_fma(T a, T b, T c) {   // integers exactly, not through a float fma
+    if constexpr (!kiln_is_float<T>) { return a * b + c; } else if constexpr (sizeof(T) == 4) { return __builtin_fmaf(a, b, c); } else { return __builtin_fma(a, b, c); } }
 static inline int64_t kiln_imax(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t kiln_imin(int64_t a, int64_t b) { return a < b ? a : b; }
 typedef uint16_t kiln_bf16;

@@ -100,7 +100,8 @@ ROUNDED_FLOAT32_OPS = {"truediv": "tl.math.div_rn({0}, {1})", "reciprocal": "tl.
                        "sqrt": "tl.sqrt_rn({0})", "rsqrt": "tl.math.div_rn(1.0, tl.sqrt_rn({0}))"}
 
 # integer operands' spellings, where the float ones (tl.floor, libdevice) take floats only
-INTEGER_OPS = {"floor": "{0}", "ceil": "{0}", "trunc": "{0}", "round": "{0}", "pow": "kiln_pow_int({0}, {1})"}
+INTEGER_OPS = {"floor": "{0}", "ceil": "{0}", "trunc": "{0}", "round": "{0}", "pow": "kiln_pow_int({0}, {1})",
+               "fma": "({0} * {1} + {2})"}
 
 PRELUDE = '''
 import triton

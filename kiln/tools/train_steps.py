@@ -9,6 +9,8 @@ its loss first), which the bench checks against eager and fp64 like any output.
     kiln bench --suite optimizers                  # on the CPU: medium-sized parameter sets
     kiln bench --suite optimizers --device cuda    # GPT-2-small's and ResNet-50's parameters
 """
+import contextlib
+
 import torch
 from torch import nn
 
@@ -51,7 +53,8 @@ class TrainStep(nn.Module):
 
     def forward(self, *inputs):
         self.optimizer.zero_grad(set_to_none=True)
-        with torch.autocast(inputs[0].device.type, dtype=self.autocast, enabled=self.autocast is not None):
+        # (no autocast context without a dtype: one with enabled=False would turn off an autocast around the step)
+        with torch.autocast(inputs[0].device.type, dtype=self.autocast) if self.autocast else contextlib.nullcontext():
             loss = sum_loss(self.model(*inputs))
         loss.backward()
         self.optimizer.step()

@@ -348,12 +348,14 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             if step.alone:
                 decide(node.name, label, False, step.nodes[0].name, "a scatter or scan kernel runs alone")
                 continue
-            step_reads_outside = {r for n in step.nodes for r in n.reads} - set(step.produced())
-            related = node.reads & (set(step.produced()) | step_reads_outside)
-            if not related and len(step_reads_outside | node.reads) > MAX_HORIZONTAL_READS:
+            produced = set(step.produced())
+            reads_outside = step_reads(step) - produced
+            related = node.reads & (produced | reads_outside)
+            together = len(reads_outside | node.reads)
+            if not related and together > MAX_HORIZONTAL_READS:
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
-                       f"no shared data, and together they would read {len(step_reads_outside | node.reads)} "
-                       f"buffers (at most {MAX_HORIZONTAL_READS} share a loop)")
+                       f"no shared data, and together they would read {together} buffers (at most "
+                       f"{MAX_HORIZONTAL_READS} share a loop)")
                 continue
             held_long = k != len(steps) - 1 and (node.nbytes is None or node.nbytes > HOIST_MAX_BYTES)
             if not related and (held_long or step.is_reduction):
@@ -381,8 +383,8 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             steps[k] = target
             chosen = k
             why = reason if related else f"{reason} (horizontal: independent work in one launch)"
-            if set(node.reads) & set(step.produced()):
-                why = f"{reason}; consumes {', '.join(sorted(set(node.reads) & set(step.produced())))} in registers"
+            if node.reads & produced:
+                why = f"{reason}; consumes {', '.join(sorted(node.reads & produced))} in registers"
             decide(node.name, label, True, step.nodes[0].name, why)
             break
         if chosen is None:

@@ -14,6 +14,7 @@ import operator
 import time
 
 import torch
+from torch._dynamo.exc import RestartAnalysis
 from torch._dynamo.utils import counters
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
@@ -27,7 +28,7 @@ from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
 from kiln.patterns import eliminate_common_subexpressions, kind, overlap_collectives, rewrite_attention, rewrite_identity_calls
-from kiln.runtime import graph_cache
+from kiln.runtime import cuda_graphs, graph_cache
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
@@ -41,11 +42,12 @@ _graph_ids = itertools.count()
 def stats():
     """Cumulative counters: graphs_compiled, graphs_fallback, kernels_generated, fallback_ops, ..."""
     keys = ("graphs_compiled", "graphs_fallback", "kernels_generated", "fallback_ops", "extern_calls")
-    return {k: STATS[k] for k in keys} | dict(STATS)
+    return {k: STATS[k] for k in keys} | dict(STATS) | dict(cuda_graphs.COUNTS)
 
 
 def reset_stats():
     STATS.clear()
+    cuda_graphs.COUNTS.clear()
 
 
 def kiln_backend(gm, example_inputs, mode=None, options=None):
@@ -57,6 +59,8 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     that fails too, its error is raised as aot_eager would raise it, for Dynamo to handle (a graph break
     for data-dependent outputs) or for the user (an error eager raises too)."""
     opts = options if isinstance(options, Options) else Options.make(mode, options)
+    # (Dynamo's RestartAnalysis is no failure: it asks Dynamo to trace the frame again, as AOTAutograd's pass that
+    # turns float scalars into tensors does under dynamic=True: BERT's graph ran eagerly when it was caught)
     if opts.trace:   # torch.compile(backend="kiln", options={"trace": DIR}): Dynamo's events from now on
         install_dynamo_hooks(opts.trace)
     gid = next(_graph_ids)
@@ -67,7 +71,7 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     try:
         return compile_dynamo_graph(gm, example_inputs, opts, gid)
     except Exception as e:
-        if opts.strict:
+        if opts.strict or isinstance(e, RestartAnalysis):
             raise
         compiled = aot_eager(gm, example_inputs)
         stage, node = failure_site(e)
@@ -466,9 +470,11 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
                                      module.kernel_count, module.distinct_kernels)
         trace.finish()
         module.call._boxed_call = True   # takes the argument list itself and clears it, freeing inputs early
+        if opts.mode in cuda_graphs.MODES:
+            return cuda_graphs.graphed(module.call, gm, example_inputs, name, artifact.random_seeds)
         return module.call
     except Exception as e:
-        if opts.strict:
+        if opts.strict or isinstance(e, RestartAnalysis):
             raise
         op = getattr(getattr(where["lowering"], "current_node", None), "target", None) \
             if where["stage"] == "lowering" else None
@@ -512,6 +518,7 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         times["codegen"] = time.perf_counter() - started - times["lowering"] - times["scheduling"]
     artifact.output_strides = lowering.output_strides() if reports_strides else None
     artifact.fallback_ops = len(lowering.fallback_ops)
+    artifact.random_seeds = len(lowering.rng_seeds)
     artifact.extern_calls = sum(1 for s in sched.steps if not hasattr(s, "placements"))
     return artifact, profiler
 

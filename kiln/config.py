@@ -47,9 +47,9 @@ class Options:
             warn_once(f"kiln: unknown mode {mode!r}; expected one of {', '.join(MODES[1:])}; "
                       "compiling with the default mode")
             mode = None
-        elif mode not in (None, "default"):
-            warn_once(f"kiln: mode={mode!r} is accepted but not implemented yet (no CUDA graphs or autotuning); "
-                      "compiling with the default mode")
+        elif mode in ("max-autotune", "max-autotune-no-cudagraphs"):
+            warn_once(f"kiln: mode={mode!r} tunes nothing yet (kernels keep their default launch configurations)"
+                      + ("; its CUDA graphs are on" if mode == "max-autotune" else ""))
         options = dict(options or {})
         valid = [f.name for f in dataclasses.fields(Options) if f.name != "mode"]
         unknown = sorted(set(options) - set(valid))

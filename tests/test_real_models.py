@@ -43,3 +43,19 @@ def test_real_model(name, train):
     error = accuracy_error(result, eager, fp64)
     assert error is None, f"{name}: {error}"
     assert kiln.stats()["graphs_fallback"] == before["graphs_fallback"]
+
+
+def test_dynamo_restarts_pass_through_kiln():
+    """Under dynamic=True, AOTAutograd's pass that turns float scalars into tensors asks Dynamo to trace BERT's
+    frame again (TensorifyScalarRestartAnalysis): kiln caught it as a failure and ran the graph eagerly, where
+    options={"strict": True} let it through."""
+    torch._dynamo.reset()
+    w = workload("bert")
+    module = w.make_module("cpu", torch.float32, "tiny")
+    inputs = w.make_inputs("cpu", torch.float32, "tiny")
+    before = kiln.stats()
+    with torch.no_grad():
+        result = kiln.compile(module, dynamic=True)(*inputs)
+        torch.testing.assert_close(result, module(*inputs))
+    assert kiln.stats()["graphs_fallback"] == before["graphs_fallback"]
+    assert kiln.stats()["graphs_compiled"] > before["graphs_compiled"]

@@ -1,0 +1,231 @@
+"""mode="reduce-overhead": a compiled graph recorded as a CUDA graph after a warm-up call, then replayed.
+
+A replay launches the whole wrapper (kernels and library calls) at once, at the addresses it was recorded
+with. So each call of a recorded graph:
+- reads an input in place where its address is the recorded one (parameters, buffers, a static KV cache: any
+  input whose address was the same at the warm-up and at the recording, and stays so). Another input is copied
+  into a buffer the graph owns; an input read in place that moves makes the graph be recorded again, copying
+  that input from then on;
+- copies the inputs it mutates back from the graph's own buffer, where it has one;
+- returns fresh outputs: they are copied out of the graph's memory, storage by storage (outputs that view one
+  storage still view one), so that the next replay never overwrites a tensor the caller holds. That costs a
+  copy of the outputs (a forward's saved activations too), where Inductor hands out the graph's memory and
+  raises when an overwritten output is read; kiln chose never to hand it out.
+Since a replay leaves nothing behind that another graph reads, every graph of a device records into one
+memory pool: graphs split by breaks, and a forward and its backward, share their intermediates' memory.
+
+A graph is recorded once per shape (dynamic=True), at most MAX_RECORDINGS times in all; past that, new shapes
+run without a graph, with one warning. Graphs that cannot be recorded run as compiled, with one log line
+saying why (CPU tensors, random draws seeded on the host, a capture that fails)."""
+import collections
+import logging
+
+import torch
+
+log = logging.getLogger("kiln.cudagraphs")
+COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in kiln.stats())
+
+MODES = ("reduce-overhead", "max-autotune")   # the modes that record CUDA graphs
+MAX_RECORDINGS = 8   # per compiled graph: its shapes, and recordings again after an input moved
+
+_view = torch._C._dynamo.guards._reinterpret_tensor
+
+
+def graphed(call, gm, example_inputs, name, random_seeds):
+    """call (a compiled graph's boxed callable) replayed from recordings, or call itself with a log line saying
+    why it cannot be."""
+    devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
+    device = devices.pop() if len(devices) == 1 else None
+    if device is None:
+        reason = "it reads tensors on several devices" if devices else "it reads no tensor"
+    elif device.type not in RECORDERS:
+        reason = f"it runs on the {device.type.upper()}"
+    elif random_seeds:
+        reason = "it draws random numbers from seeds the wrapper takes on the host, which a replay would repeat"
+    else:
+        return GraphedCall(call, name, mutated_inputs(gm), shape_key_inputs(example_inputs),
+                           RECORDERS[device.type](device))
+    log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
+    return call
+
+
+def mutated_inputs(gm):
+    """The indices of the graph's inputs that its ops write into (AOTAutograd's copy_ back into a mutated
+    input, an optimizer's in-place update)."""
+    placeholders = {n: i for i, n in enumerate(gm.graph.find_nodes(op="placeholder"))}
+    written = set()
+    for node in gm.graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op != "call_function" or schema is None:
+            continue
+        for arg, value in zip(schema.arguments, node.args):
+            if arg.alias_info is not None and arg.alias_info.is_write:
+                for v in value if isinstance(value, (list, tuple)) else [value]:
+                    if v in placeholders:
+                        written.add(placeholders[v])
+        for key, value in node.kwargs.items():
+            arg = next((a for a in schema.arguments if a.name == key), None)
+            if arg is not None and arg.alias_info is not None and arg.alias_info.is_write and value in placeholders:
+                written.add(placeholders[value])
+    return sorted(written)
+
+
+def shape_key_inputs(example_inputs):
+    """The indices of the inputs that tell one shape from another: sizes passed as ints, tensors of symbolic
+    sizes. Empty for a graph of static shapes."""
+    def symbolic(a):
+        return isinstance(a, torch.SymInt) or isinstance(a, torch.Tensor) and any(
+            isinstance(n, torch.SymInt) for n in a.shape)
+    return [i for i, a in enumerate(example_inputs) if symbolic(a)]
+
+
+class GraphedCall:
+    """A compiled graph's boxed callable, replayed from a recording per shape."""
+
+    def __init__(self, call, name, mutated, key_inputs, recorder):
+        self.call, self.name, self.mutated, self.key_inputs, self.recorder = call, name, mutated, key_inputs, recorder
+        self.warm = {}         # shape key -> the inputs' addresses at the warm-up call
+        self.recordings = {}   # shape key -> Recording
+        self.copied = {}       # shape key -> indices of inputs to copy (their address moved once)
+        self.count = 0
+        self.disabled = None   # why nothing more is recorded
+        self._boxed_call = True
+
+    def __call__(self, args):
+        key = tuple(args[i] if not isinstance(args[i], torch.Tensor) else tuple(args[i].shape)
+                    for i in self.key_inputs)
+        recording = self.recordings.get(key)
+        if recording is not None:
+            outputs = recording.replay(args)
+            if outputs is not None:
+                COUNTS["cuda_graph_replays"] += 1
+                args.clear()
+                return outputs
+            moved = recording.moved(args)
+            log.info("kiln: %s records its CUDA graph again: input %s is not where it was recorded", self.name,
+                     ", ".join(map(str, moved)))
+            self.copied[key] = sorted(set(self.copied.get(key, ())) | set(moved))
+            del self.recordings[key]
+        elif key not in self.warm or self.disabled:
+            # the first call of a shape runs as compiled (it builds any kernel not yet built, starts cuBLAS),
+            # and shows which inputs keep their address
+            self.warm.setdefault(key, addresses(args))
+            return self.call(args)
+        if self.count >= MAX_RECORDINGS:
+            self.disabled = f"it was recorded {MAX_RECORDINGS} times (shapes, or inputs that moved)"
+            log.warning("kiln: %s runs without a CUDA graph from now on for new shapes: %s", self.name, self.disabled)
+            return self.call(args)
+        stable = {i for i, (a, b) in enumerate(zip(self.warm[key], addresses(args))) if a is not None and a == b}
+        in_place = sorted(stable - set(self.copied.get(key, ())))
+        try:
+            recording = Recording(self.recorder, self.call, args, in_place, self.mutated)
+        except Exception as e:   # noqa: BLE001 (an op that synchronizes, an input that cannot be copied, ...)
+            self.disabled = f"recording failed: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            log.warning("kiln: %s runs without a CUDA graph: %s", self.name, self.disabled)
+            self.warm[key] = addresses(args)
+            return self.call(args)
+        self.count += 1
+        COUNTS["cuda_graph_recordings"] += 1
+        self.recordings[key] = recording
+        outputs = recording.replay(args)   # (recording runs nothing: the first replay computes this call)
+        COUNTS["cuda_graph_replays"] += 1
+        args.clear()
+        return outputs
+
+
+def addresses(args):
+    return [a.data_ptr() if isinstance(a, torch.Tensor) else None for a in args]
+
+
+class Recording:
+    """One recorded graph: the inputs it reads in place (index, address) and the buffers it copies the others
+    into, and how each output is made from the graph's memory after a replay."""
+
+    def __init__(self, recorder, call, args, in_place, mutated):
+        self.in_place = [(i, args[i].data_ptr()) for i in in_place]
+        self.copied = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and i not in set(in_place)]
+        for i in self.copied:
+            if not dense(args[i]):
+                raise ValueError(f"input {i} overlaps itself or has gaps: it cannot be copied into a buffer")
+        self.static = [torch.empty_strided(args[i].shape, args[i].stride(), dtype=args[i].dtype,
+                                           device=args[i].device) for i in self.copied]
+        self.copied_back = [(i, s) for i, s in zip(self.copied, self.static) if i in set(mutated)]
+        inputs = list(args)
+        for i, s in zip(self.copied, self.static):
+            inputs[i] = s
+        self.replay_graph, outputs = recorder.record(call, inputs)
+        # each output as: ("value", v) | ("input", index, sizes, strides, offset from the input's) |
+        # ("memory", storage number, dtype, sizes, strides, storage offset)
+        storage_of = {inputs[i].untyped_storage().data_ptr(): i for i in range(len(inputs))
+                      if isinstance(inputs[i], torch.Tensor)}
+        self.memory, numbers, self.recipes = [], {}, []
+        for o in outputs:
+            if not isinstance(o, torch.Tensor):
+                self.recipes.append(("value", o))
+                continue
+            storage = o.untyped_storage()
+            if storage.data_ptr() in storage_of:
+                i = storage_of[storage.data_ptr()]
+                self.recipes.append(("input", i, o.shape, o.stride(), o.storage_offset() - inputs[i].storage_offset()))
+                continue
+            if storage.data_ptr() not in numbers:
+                numbers[storage.data_ptr()] = len(self.memory)
+                self.memory.append(torch.empty(0, dtype=torch.uint8, device=o.device).set_(storage))
+            self.recipes.append(("memory", numbers[storage.data_ptr()], o.dtype, o.shape, o.stride(),
+                                 o.storage_offset()))
+
+    def moved(self, args):
+        return [i for i, ptr in self.in_place if args[i].data_ptr() != ptr]
+
+    def replay(self, args):
+        """This call's outputs, or None where an input read in place is not where it was recorded."""
+        for i, ptr in self.in_place:
+            if args[i].data_ptr() != ptr:
+                return None
+        if self.copied:
+            torch._foreach_copy_(self.static, [args[i] for i in self.copied])
+        self.replay_graph()
+        if self.copied_back:
+            torch._foreach_copy_([args[i] for i, _ in self.copied_back], [s for _, s in self.copied_back])
+        fresh = [torch.empty_like(m) for m in self.memory]
+        if fresh:
+            torch._foreach_copy_(fresh, self.memory)
+        outputs = []
+        for recipe in self.recipes:
+            if recipe[0] == "value":
+                outputs.append(recipe[1])
+            elif recipe[0] == "input":
+                _, i, sizes, strides, offset = recipe
+                outputs.append(_view(args[i], sizes, strides, offset))
+            else:
+                _, number, dtype, sizes, strides, offset = recipe
+                outputs.append(_view(fresh[number].view(dtype), sizes, strides, offset))
+        return outputs
+
+
+def dense(t):
+    return t.numel() == 0 or torch._prims_common.is_non_overlapping_and_dense_or_false(t)
+
+
+class CudaRecorder:
+    """Records a callable as a CUDA graph into the device's shared memory pool (see above). The pool is a MemPool
+    held for the process: a pool named by a bare handle is released with the last graph recorded into it, and
+    recording into its handle again failed an assert in the allocator (a model's graphs freed, the next model's
+    recorded)."""
+    pools = {}
+
+    def __init__(self, device):
+        self.device = device
+
+    def record(self, call, inputs):
+        """(a function replaying the graph, the outputs as recorded, in the graph's memory)"""
+        with torch.cuda.device(self.device):
+            if self.device not in CudaRecorder.pools:
+                CudaRecorder.pools[self.device] = torch.cuda.MemPool()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, pool=CudaRecorder.pools[self.device].id):
+                outputs = call(list(inputs))
+        return graph.replay, outputs
+
+
+RECORDERS = {"cuda": CudaRecorder}   # by device type (tests add a CPU recorder that replays by running the call)

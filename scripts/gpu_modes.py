@@ -1,0 +1,214 @@
+"""torch.compile's modes on the GPU, kiln against Inductor in one process: reduce-overhead (CUDA graphs).
+
+    PYTHONPATH=. python3 scripts/gpu_modes.py --out DIR [--models gpt2,bert,...] [--batches 1,2] [--budget-s 480]
+
+1. Checks of kiln's recorded graphs on the GPU: outputs held across calls keep their values, mutated inputs
+   are updated, an input that moves is copied, a training step's gradients match eager's.
+2. The 50-tiny-op graph: the per-call time of eager, kiln's default mode and reduce-overhead, and Inductor's.
+3. The suite's transformers at batch 1 and 2 (bf16 inference, the models' full configs and sequence length):
+   eager, kiln (default), kiln and Inductor in reduce-overhead, timed in alternating rounds; the accuracy of a
+   replayed call (kiln.tools.accuracy) and peak memory beside kiln's default mode.
+Writes modes_reduce_overhead.json and .md under --out.
+"""
+import argparse
+import copy
+import dataclasses
+import json
+import logging
+import os
+import sys
+import tempfile
+import time
+
+for var in ("KILN_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):   # cold compiles
+    os.environ[var] = tempfile.mkdtemp(prefix=var.lower())
+
+import torch  # noqa: E402
+
+import kiln  # noqa: E402
+from kiln.tools import accuracy  # noqa: E402
+from kiln.tools.bench import _compile_time, _interleaved_times, _make_step, _peak_memory, _references  # noqa: E402
+from kiln.tools.workloads import workload  # noqa: E402
+
+TRANSFORMERS = "gpt2,bert,llama,t5,bart,distilbert,roberta"
+
+
+class Collected(logging.Handler):
+    """kiln's CUDA-graph log lines (why a graph is not recorded, or recorded again), for the row"""
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(record.getMessage()[:300])
+
+
+COLLECTED = Collected()
+logging.getLogger("kiln.cudagraphs").addHandler(COLLECTED)
+logging.getLogger("kiln.cudagraphs").setLevel(logging.INFO)
+
+
+def compiled(module, backend, mode):
+    """(static shapes: Dynamo would otherwise make a later model's sizes dynamic, having seen the wrapper's
+    frame with other sizes)"""
+    if backend == "eager":
+        return module
+    if backend == "kiln":
+        return kiln.compile(module, mode=mode, dynamic=False)
+    return torch.compile(module, mode=mode, dynamic=False)
+
+
+def checks():
+    """kiln's reduce-overhead against eager on small functions, on the GPU's real recordings."""
+    out = {}
+    torch._dynamo.reset()
+    kiln.reset_stats()
+    w = torch.randn(64, 64, device="cuda")
+
+    def f(x):
+        y = torch.relu(x @ w) + 1
+        return y, y.sum(0)
+    g = kiln.compile(f, mode="reduce-overhead")
+    xs = [torch.randn(32, 64, device="cuda") for _ in range(6)]
+    held = [g(x) for x in xs]
+    out["held_outputs_ok"] = all(torch.allclose(a, b, atol=1e-3, rtol=1e-3)
+                                 for x, outs in zip(xs, held) for a, b in zip(outs, f(x)))
+
+    def h(x, state):
+        state.mul_(0.5).add_(x)
+        return state * 2
+    g2 = kiln.compile(h, mode="reduce-overhead")
+    state, eager_state = torch.ones(128, device="cuda"), torch.ones(128, device="cuda")
+    ok = True
+    for step in range(5):
+        x = torch.full((128,), float(step), device="cuda")
+        ok &= torch.allclose(g2(x, state), h(x, eager_state)) and torch.allclose(state, eager_state)
+        fresh, eager_fresh = torch.full((128,), 3.0, device="cuda"), torch.full((128,), 3.0, device="cuda")
+        g2(x, fresh)
+        h(x, eager_fresh)
+        ok &= torch.allclose(fresh, eager_fresh)
+    out["mutated_inputs_ok"] = bool(ok)
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.GELU(), torch.nn.Linear(256, 1)).cuda()
+    reference = copy.deepcopy(model)
+    step = kiln.compile(model, mode="reduce-overhead")
+    for _ in range(4):
+        x = torch.randn(16, 64, device="cuda")
+        step(x).sum().backward()
+        reference(x).sum().backward()
+    out["training_grads_ok"] = all(torch.allclose(p.grad, q.grad, atol=1e-4, rtol=1e-4)
+                                   for p, q in zip(model.parameters(), reference.parameters()))
+    # a graph recorded after every earlier graph was freed (the pool outlives them)
+    del g, g2, step
+    import gc
+    gc.collect()
+    torch._dynamo.reset()
+    before = kiln.stats().get("cuda_graph_replays", 0)
+    g3 = kiln.compile(lambda t: t.sin() * 3, mode="reduce-overhead")
+    x = torch.randn(100, device="cuda")
+    ok = all(torch.allclose(g3(x), x.sin() * 3) for _ in range(3))
+    out["recorded_after_graphs_freed"] = bool(ok) and kiln.stats().get("cuda_graph_replays", 0) - before == 2
+    out["stats"] = {k: v for k, v in kiln.stats().items() if "cuda_graph" in k or k == "graphs_fallback"}
+    return out
+
+
+def tiny_ops(x):
+    """50 ops on a small tensor: reductions between pointwise ops, so that they take many kernels."""
+    for i in range(25):
+        x = x - x.mean(dim=i % 2, keepdim=True)
+        x = x * 1.01
+    return x
+
+
+def tiny_row():
+    x = torch.randn(64, 64, device="cuda")
+    steps = {}
+    for name, backend, mode in (("eager", "eager", None), ("kiln", "kiln", None),
+                                ("kiln_ro", "kiln", "reduce-overhead"), ("inductor_ro", "inductor", "reduce-overhead")):
+        torch._dynamo.reset()
+        fn = compiled(tiny_ops, backend, mode)
+        for _ in range(3):
+            fn(x)
+        steps[name] = (lambda fn: lambda: fn(x))(fn)
+    times = _interleaved_times(steps, "cuda")
+    row = {"workload": "50 tiny ops (64x64 fp32)"}
+    for name, t in times.items():
+        row[f"{name}_us"] = t["median_ms"] * 1e3
+    row["kiln_ro_over_kiln"] = row["kiln_ro_us"] / row["kiln_us"]
+    row["kiln_ro_vs_inductor_ro"] = row["inductor_ro_us"] / row["kiln_ro_us"]
+    return row
+
+
+def model_row(name, batch):
+    w = workload(name)
+    w = dataclasses.replace(w, sizes={**w.sizes, "small_batch": dict(w.sizes["gpu"], batch=batch)})
+    module = w.make_module("cuda", torch.bfloat16, "small_batch")
+    inputs = w.make_inputs("cuda", torch.bfloat16, "small_batch")
+    with accuracy.exact_float32():
+        fp64, eager, nudged = _references(module, inputs, False)
+    row = {"model": name, "batch": batch, "seq": w.sizes["gpu"].get("seq")}
+    steps = {}
+    for label, backend, mode in (("eager", "eager", None), ("kiln", "kiln", None),
+                                 ("kiln_ro", "kiln", "reduce-overhead"), ("inductor_ro", "inductor", "reduce-overhead")):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        COLLECTED.lines.clear()
+        try:
+            step = _make_step(compiled(copy.deepcopy(module), backend, mode), inputs, False)
+            _, row[f"{label}_compile_s"] = _compile_time(step, "cuda")
+            result = step()   # a replay, for the modes that record
+            row[f"{label}_accuracy"] = accuracy.accuracy_error(result, eager, fp64, nudged=nudged) or "ok"
+            row[f"{label}_peak_mib"] = (_peak_memory(step, "cuda") or 0) / 2 ** 20
+            if label == "kiln_ro":
+                stats = kiln.stats()
+                row["kiln_ro_replays"] = stats.get("cuda_graph_replays", 0)
+                row["kiln_ro_graphs_fallback"] = stats["graphs_fallback"]
+                row["kiln_ro_log"] = list(COLLECTED.lines)
+            steps[label] = step
+        except Exception as e:   # a row, never a crash
+            lines = [line for line in str(e).splitlines() if line.strip()]
+            row[f"{label}_error"] = f"{type(e).__name__}: {' | '.join(lines[:3])[:400]}"
+    for label, t in _interleaved_times(steps, "cuda").items():
+        row[f"{label}_ms"], row[f"{label}_speedup"] = t["median_ms"], t.get("speedup")
+    if "kiln_ro_ms" in row and "inductor_ro_ms" in row:
+        row["kiln_ro_vs_inductor_ro"] = row["inductor_ro_ms"] / row["kiln_ro_ms"]
+    if "kiln_ro_peak_mib" in row and row.get("kiln_peak_mib"):
+        row["kiln_ro_peak_over_default"] = row["kiln_ro_peak_mib"] / row["kiln_peak_mib"]
+    return row
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", required=True)
+    p.add_argument("--models", default=TRANSFORMERS)
+    p.add_argument("--batches", default="1,2")
+    p.add_argument("--budget-s", type=float, default=480)
+    p.add_argument("--skip-checks", action="store_true")
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    start = time.time()
+    result = {"metadata": {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+                           "date": time.strftime("%Y-%m-%d"), "command": "PYTHONPATH=. python3 " + " ".join(sys.argv)},
+              "checks": None if a.skip_checks else checks(), "rows": []}
+    print(json.dumps(result["checks"]), flush=True)
+    result["tiny"] = tiny_row()
+    print(json.dumps(result["tiny"]), flush=True)
+    for name in a.models.split(","):
+        for batch in map(int, a.batches.split(",")):
+            if time.time() - start > a.budget_s:
+                print(f"budget spent: {name} batch {batch} and later not run", flush=True)
+                break
+            try:
+                row = model_row(name, batch)
+            except Exception as e:
+                row = {"model": name, "batch": batch, "error": f"{type(e).__name__}: {str(e)[:200]}"}
+            result["rows"].append(row)
+            print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
+            torch.cuda.empty_cache()
+            with open(os.path.join(a.out, "modes_reduce_overhead.json"), "w") as f:
+                json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""torch.compile's modes: reduce-overhead's recorded graphs (kiln.runtime.cuda_graphs), checked on the CPU by a
+recorder that replays by running the call again into the memory it recorded, as a CUDA graph writes its outputs
+at the addresses it was recorded with; and what each mode logs where it does nothing."""
+import logging
+
+import pytest
+import torch
+
+import kiln
+from kiln.runtime import cuda_graphs
+
+
+class ReplayingRecorder:
+    """A CUDA graph's behaviour on the CPU: recording runs nothing (the inputs' values are put back after the
+    call that finds the outputs), and a replay writes its results into the recorded outputs' memory."""
+    recordings = 0
+
+    def __init__(self, device):
+        pass
+
+    def record(self, call, inputs):
+        ReplayingRecorder.recordings += 1
+        before = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
+        outputs = call(list(inputs))
+        for t, b in zip(inputs, before):
+            if isinstance(t, torch.Tensor):
+                t.copy_(b)
+
+        def replay():
+            for o, n in zip(outputs, call(list(inputs))):
+                if isinstance(o, torch.Tensor):
+                    o.copy_(n)
+        return replay, outputs
+
+
+@pytest.fixture
+def replaying(monkeypatch):
+    monkeypatch.setitem(cuda_graphs.RECORDERS, "cpu", ReplayingRecorder)
+    monkeypatch.setattr(ReplayingRecorder, "recordings", 0)
+    torch._dynamo.reset()
+    yield ReplayingRecorder
+    torch._dynamo.reset()
+
+
+def compiled(fn, **kwargs):
+    return kiln.compile(fn, mode="reduce-overhead", options={"graph_cache": False}, **kwargs)
+
+
+def test_outputs_held_by_the_caller_are_not_overwritten(replaying):
+    w = torch.randn(16, 16)
+
+    def f(x):
+        y = torch.relu(x @ w) + 1
+        return y, y.sum(0), x.t()   # two outputs, and a view of an input
+
+    g = compiled(f)
+    xs = [torch.randn(8, 16) for _ in range(5)]
+    held = [g(x) for x in xs]
+    assert replaying.recordings == 1
+    for x, outs in zip(xs, held):
+        for out, expected in zip(outs, f(x)):
+            torch.testing.assert_close(out, expected)
+    assert held[-1][2]._base is xs[-1] or held[-1][2].data_ptr() == xs[-1].data_ptr()   # still a view of x
+
+
+def test_outputs_that_view_one_storage_still_view_one(replaying):
+    def f(x):
+        y = x * 2
+        return y, y[1:]
+
+    g = compiled(f)
+    for _ in range(3):
+        a, b = g(torch.randn(4, 3))
+    assert b.untyped_storage().data_ptr() == a.untyped_storage().data_ptr()
+    a.zero_()
+    assert b.abs().sum() == 0
+
+
+def test_mutated_inputs_are_updated_whether_copied_or_read_in_place(replaying):
+    def f(x, state):
+        state.mul_(0.5).add_(x)
+        return state * 2
+
+    g = compiled(f)
+    state, eager_state = torch.ones(6), torch.ones(6)
+    for step in range(4):
+        x = torch.full((6,), float(step))   # a new tensor each call: copied into the graph's buffer
+        out = g(x, state)                     # state keeps its address: read and written in place
+        expected = f(x, eager_state)
+        torch.testing.assert_close(state, eager_state)
+        torch.testing.assert_close(out, expected)
+        fresh, eager_fresh = torch.full((6,), 3.0), torch.full((6,), 3.0)
+        g(x, fresh)                           # a new state each call: copied in, and back
+        f(x, eager_fresh)
+        torch.testing.assert_close(fresh, eager_fresh)
+    # once, and once more for each input found in place at first that moved after (the allocator may give x
+    # the same address twice, then another)
+    assert replaying.recordings <= 3
+
+
+def test_an_input_that_moves_is_copied_after_one_more_recording(replaying, caplog):
+    w = torch.nn.Parameter(torch.randn(5, 5))
+
+    def f(x):
+        return torch.tanh(x @ w)
+
+    g = compiled(f)
+    x = torch.randn(3, 5)
+    with torch.no_grad():
+        for _ in range(3):
+            g(x)
+        with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
+            w.data = torch.randn(5, 5)   # the parameter's memory moves
+            out = g(x)
+            torch.testing.assert_close(out, f(x))
+            w.data = torch.randn(5, 5)   # and moves again: now it is copied, not recorded again
+            torch.testing.assert_close(g(x), f(x))
+    assert replaying.recordings == 2
+    assert any("records its CUDA graph again" in r.getMessage() for r in caplog.records)
+
+
+def test_shapes_are_recorded_up_to_the_bound_with_one_warning(replaying, caplog, monkeypatch):
+    monkeypatch.setattr(cuda_graphs, "MAX_RECORDINGS", 2)
+
+    def f(x):
+        return (x * x).sum(-1)
+
+    g = compiled(f, dynamic=True)
+    with caplog.at_level(logging.WARNING, logger="kiln.cudagraphs"):
+        for n in (3, 4, 5, 6):
+            for _ in range(3):
+                x = torch.randn(2, n)
+                torch.testing.assert_close(g(x), f(x))
+    assert replaying.recordings == 2
+    warnings = [r for r in caplog.records if "without a CUDA graph" in r.getMessage()]
+    assert len(warnings) == 1
+
+
+def test_training_graphs_are_recorded_and_match_eager(replaying):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))
+    reference = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))
+    reference.load_state_dict(model.state_dict())
+    step = compiled(model)
+    losses = []
+    for i in range(3):
+        x = torch.randn(4, 8)
+        losses.append(step(x).sum())
+        losses[-1].backward()
+        reference(x).sum().backward()
+    assert replaying.recordings == 2   # the forward and the backward
+    for p, q in zip(model.parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, q.grad)
+
+
+def test_graphs_that_cannot_be_recorded_say_why(replaying, caplog):
+    def f(x):
+        return torch.nn.functional.dropout(x, 0.5, training=True) + 1
+
+    with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
+        compiled(f)(torch.randn(8))
+    assert replaying.recordings == 0
+    assert any("random numbers" in r.getMessage() for r in caplog.records)
+
+
+def test_a_cpu_graph_runs_without_recording_and_logs_it(caplog):
+    torch._dynamo.reset()
+    with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
+        x = torch.randn(4)
+        torch.testing.assert_close(compiled(lambda t: t.sin() * 2)(x), x.sin() * 2)
+    assert any("without a CUDA graph: it runs on the CPU" in r.getMessage() for r in caplog.records)
+
+
+def test_a_failed_recording_runs_the_graph_as_compiled(replaying, caplog, monkeypatch):
+    def fail(self, call, inputs):
+        raise RuntimeError("operation not permitted when stream is capturing")
+    monkeypatch.setattr(ReplayingRecorder, "record", fail)
+    g = compiled(lambda t: t.cos() + 1)
+    with caplog.at_level(logging.WARNING, logger="kiln.cudagraphs"):
+        for _ in range(3):
+            x = torch.randn(4)
+            torch.testing.assert_close(g(x), x.cos() + 1)
+    assert sum("recording failed" in r.getMessage() for r in caplog.records) == 1

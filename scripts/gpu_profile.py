@@ -1,12 +1,14 @@
 """Top CUDA kernels of kiln and Inductor for one workload, side by side (torch.profiler).
 
     PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bfloat16] [--trace DIR] [--timeline]
+        [--size gpu] [--batch N]
 
 --trace also writes kiln's trace of the workload (kernels, wrapper, per-kernel times) to DIR.
 --timeline also prints one step's GPU launches in order: the median duration of each and of the idle gap
 before it, and the step's span from the first start to the last end (20 steps back to back).
 """
 import argparse
+import dataclasses
 import json
 import statistics
 import tempfile
@@ -25,11 +27,14 @@ def main():
     p.add_argument("--train", action="store_true")
     p.add_argument("--dtype", default="float32")
     p.add_argument("--size", default="gpu")
+    p.add_argument("--batch", type=int, help="the size preset at this batch")
     p.add_argument("--trace", help="write kiln's trace, with per-kernel times, to this folder")
     p.add_argument("--timeline", action="store_true", help="print one step's launches in order, with gaps")
     a = p.parse_args()
     dtype = getattr(torch, a.dtype)
     w = W.workload(a.workload)
+    if a.batch:
+        w = dataclasses.replace(w, sizes={**w.sizes, a.size: dict(w.sizes[a.size], batch=a.batch)})
     m = w.make_module("cuda", dtype, a.size, train=a.train)
     xs = w.make_inputs("cuda", dtype, a.size)
     for name in ("inductor", "kiln"):

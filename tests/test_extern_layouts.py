@@ -102,3 +102,26 @@ def test_extern_argument_size_one_dims_keep_eager_strides():
         return strides_of(torch.logsumexp(x, -1, keepdim=True))
     x = torch.randn(2, 3, 4)
     torch.testing.assert_close(kiln_compile(fn)(x), fn(x))
+
+
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, check_grad, train):
+    """A product whose output rows are not 16-byte aligned (GPT-2's 50257 logits) is computed transposed, block
+    by block of rows, on the devices of TRANSPOSED_MATMUL_DEVICES (the CPU here, so that CI runs the path), and
+    read, returned with eager's strides, and differentiated as the product."""
+    import kiln.capture
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "TRANSPOSED_MATMUL_DEVICES", {"cpu"})
+    built = []
+    load = kiln.capture.load
+    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
+
+    def f(x, w):
+        y = x @ w.t()   # 36 rows of 37 floats: rows misaligned, columns aligned (3 blocks of 12 rows)
+        return y, torch.relu(y) * 2
+    x, w = torch.randn(2, 18, 24), torch.randn(37, 24)
+    if train:
+        check_grad(lambda *xs: sum(o.sum() for o in f(*xs)), x.requires_grad_(), w.requires_grad_())
+    else:
+        run_and_compare(f, [x, w])
+    assert any("(aligned rows" in c.wrapper_source for c in built)

@@ -181,3 +181,14 @@ def test_a_failed_recording_runs_the_graph_as_compiled(replaying, caplog, monkey
             x = torch.randn(4)
             torch.testing.assert_close(g(x), x.cos() + 1)
     assert sum("recording failed" in r.getMessage() for r in caplog.records) == 1
+
+
+@pytest.mark.parametrize("mode", ["max-autotune", "max-autotune-no-cudagraphs"])
+def test_the_autotune_modes_say_they_tune_nothing(mode, caplog):
+    from kiln import config
+    config.warn_once.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="kiln"):
+        options = config.Options.make(mode)
+    assert options.mode == mode
+    assert sum("tunes nothing" in r.getMessage() for r in caplog.records) == 1
+    assert (mode in cuda_graphs.MODES) == ("CUDA graphs are on" in caplog.text)

@@ -11,14 +11,15 @@ aten = torch.ops.aten
 
 
 class OpThen:
-    """A library call whose result the wrapper passes through `then` (named `label` in generated code). Both are
-    module-level functions or ATen ops, so that the graph cache can store the wrapper's scope."""
+    """A library call whose result the wrapper passes through `then`, if any (named `label` in generated code).
+    Both are module-level functions or ATen ops, so that the graph cache can store the wrapper's scope."""
 
     def __init__(self, op, then, label):
         self.op, self.then, self.label = op, then, label
 
     def __call__(self, *args, **kwargs):
-        return self.then(self.op(*args, **kwargs))
+        result = self.op(*args, **kwargs)
+        return result if self.then is None else self.then(result)
 
     def __str__(self):
         return self.label
@@ -121,3 +122,48 @@ LIBRARY_CALLS = {_overload(name) for names in EXTERNS.values() for name in names
 for _target in LIBRARY_CALLS:
     LOWERINGS[_target] = (lambda t: lambda out, *args, **kwargs: current().extern(t, args, kwargs, fallback=False))(
         _target)
+
+
+# Devices whose matmul libraries run a product with misaligned output rows slowly. cuBLAS picks its align-1
+# kernels when a row of the output is not a multiple of 16 bytes: GPT-2's logits (50257 words of bf16) took
+# 426 us at batch 1 on an H200, where the same product written transposed took 64 us.
+TRANSPOSED_MATMUL_DEVICES = {"cuda"}
+ALIGNMENT_BYTES = 16
+ROW_BLOCKS = 4   # an aligned-rows product is computed in this many blocks of rows: its memory is 1/4 of the output's
+
+
+@register(aten.mm.default)
+def lower_mm(out, a, b):
+    if rows_misaligned(out):
+        return current().extern(OpThen(aligned_rows_mm, None, "aten.mm.default (aligned rows: kiln.lowering.externs."
+                                       "aligned_rows_mm)"), (a, b), {}, fallback=False)
+    return current().extern(aten.mm.default, (a, b), {}, fallback=False)
+
+
+def rows_misaligned(out):
+    """Whether a matmul output's rows are misaligned for its device's library and its columns would not be."""
+    if not isinstance(out, torch.Tensor) or out.device.type not in TRANSPOSED_MATMUL_DEVICES or out.dim() != 2 or \
+            not all(isinstance(n, int) for n in out.shape):
+        return False
+    m, n = out.shape
+    return m > 1 and n > 1 and (n * out.dtype.itemsize) % ALIGNMENT_BYTES != 0 and \
+        (m * out.dtype.itemsize) % ALIGNMENT_BYTES == 0
+
+
+def aligned_rows_mm(a, b):
+    """A @ B laid out row-major, for an output whose rows are misaligned and whose columns are not: each block
+    of rows is computed transposed, B^T A_block^T, whose rows (a block's columns) are aligned, then copied into
+    the output transposed. In blocks, so that the transposed product adds a quarter of the output to the memory,
+    not all of it (written whole and copied by a kiln kernel, GPT-2's logits took twice eager's memory). A product
+    with a bias (addmm) is left to the library: blocks with a broadcast bias ran slower than its align-1 kernels
+    (DistilBERT's 30522-word head)."""
+    m, n = a.shape[0], b.shape[1]
+    out = torch.empty((m, n), dtype=a.dtype, device=a.device)
+    align = max(1, ALIGNMENT_BYTES // a.dtype.itemsize)
+    rows = -(-m // ROW_BLOCKS // align) * align
+    for i in range(0, m, rows):
+        product = torch.mm(b.t(), a[i:i + rows].t())
+        out[i:i + rows].copy_(product.t())
+        del product   # (before the next block's is allocated)
+    return out
+

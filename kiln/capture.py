@@ -24,6 +24,7 @@ from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elemen
                                  suggest_memory_format)
 from torch.fx.experimental.symbolic_shapes import is_concrete_int
 
+from kiln import freezing
 from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
@@ -119,10 +120,16 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
                     "layouts: %s: %s", gid, type(e).__name__, first_line(e))
         user_strides = None
 
+    frozen = freezing.frozen_inputs(gm, example_inputs) if opts.freezing else {}
+
     def compiler(kind):
         def compile_one(graph, inputs):
+            frozen_here = frozen if kind == "inference" else None
+            if frozen_here and len(inputs) != len(example_inputs):   # (effect tokens, subclasses: other inputs)
+                log.info("kiln: g%d_%s is not frozen: its inputs are not the Dynamo graph's", gid, kind)
+                frozen_here = None
             return compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (gm.code, before),
-                                 user_strides if kind != "backward" else None)
+                                 user_strides if kind != "backward" else None, frozen_here)
         return compile_one
 
     return aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
@@ -420,9 +427,11 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
     return found
 
 
-def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_strides=None):
+def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_strides=None, frozen=None):
     """An ATen graph -> a Python callable; on failure, the graph itself runs eagerly. A graph compiled before
-    (by this process or another, with the same kiln, torch and options) is loaded from the graph cache."""
+    (by this process or another, with the same kiln, torch and options) is loaded from the graph cache.
+    frozen: {input index: tensor} of the parameters and buffers an inference graph holds as constants
+    (options={"freezing": True}); such a graph is not cached (its key would have to hold their values)."""
     trace = GraphTrace(opts.trace, name)
     where = {"stage": "graph cache", "lowering": None}   # how far it got, for the log line of a failure
     try:
@@ -434,13 +443,19 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
                 trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
             else:
                 trace.stage("aot_forward", before)
+        if frozen:
+            where["stage"] = "freezing"
+            STATS["frozen_ops_folded"] += freezing.freeze(gm, frozen)
+            STATS["graphs_frozen"] += 1
+            where["stage"] = "graph cache"
         eliminate_common_subexpressions(gm)
         overlap_collectives(gm)
         context = torch._guards.TracingContext.try_get()
         reports_strides = context is not None and context.output_strides is not None   # a forward graph
         saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
         output_strides = user_output_strides(context, user_strides, gm.graph.output_node().args[0])
-        digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace)
+        digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace) \
+            if not frozen else None
         artifact, profiler = graph_cache.get(opts.kernel_cache_dir, digest) if digest else None, None
         from_cache = artifact is not None
         if from_cache:   # compiled for another graph of this program or another: named as this one

@@ -40,6 +40,7 @@ class Options:
     cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
     debug: bool = False               # Triton kernels built in Triton's debug mode (KILN_DEBUG=1)
     graph_cache: bool = True          # compiled graphs stored in the cache dir and loaded again (KILN_GRAPH_CACHE=0)
+    freezing: bool = False            # inference graphs: parameters and buffers are constants (KILN_FREEZING=1)
 
     @staticmethod
     def make(mode=None, options=None):
@@ -61,6 +62,7 @@ class Options:
         options.setdefault("target", os.environ.get("KILN_TARGET") or None)   # CI runs the suite with "triton"
         options.setdefault("debug", os.environ.get("KILN_DEBUG", "") == "1")
         options.setdefault("graph_cache", os.environ.get("KILN_GRAPH_CACHE", "1") != "0")
+        options.setdefault("freezing", os.environ.get("KILN_FREEZING", "") == "1")
         return Options(mode=mode, **options)
 
     @property

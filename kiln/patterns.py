@@ -386,3 +386,24 @@ def overlap_collectives(gm):
     if moved:
         gm.recompile()
     return moved
+
+
+def mutated_inputs(gm):
+    """The indices of the graph's inputs that its ops write into (AOTAutograd's copy_ back into a mutated
+    input, an optimizer's in-place update)."""
+    placeholders = {n: i for i, n in enumerate(gm.graph.find_nodes(op="placeholder"))}
+    written = set()
+    for node in gm.graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op != "call_function" or schema is None:
+            continue
+        for arg, value in zip(schema.arguments, node.args):
+            if arg.alias_info is not None and arg.alias_info.is_write:
+                for v in value if isinstance(value, (list, tuple)) else [value]:
+                    if v in placeholders:
+                        written.add(placeholders[v])
+        for key, value in node.kwargs.items():
+            arg = next((a for a in schema.arguments if a.name == key), None)
+            if arg is not None and arg.alias_info is not None and arg.alias_info.is_write and value in placeholders:
+                written.add(placeholders[value])
+    return sorted(written)

@@ -8,7 +8,9 @@
 3. The suite's transformers at batch 1 and 2 (bf16 inference, the models' full configs and sequence length):
    eager, kiln (default), kiln and Inductor in reduce-overhead, timed in alternating rounds; the accuracy of a
    replayed call (kiln.tools.accuracy) and peak memory beside kiln's default mode.
-Writes modes_reduce_overhead.json and .md under --out.
+4. With --freezing M1,M2 (conv models, bf16 inference at the suite's GPU size): eager, kiln and Inductor each
+   with and without freezing (kiln: options={"freezing": True}; Inductor: its freezing config), in one process.
+Writes modes_reduce_overhead.json (and modes_freezing.json) under --out.
 """
 import argparse
 import copy
@@ -178,6 +180,43 @@ def model_row(name, batch):
     return row
 
 
+def freezing_row(name, device):
+    """(on the CPU: the quick size in float32, as `kiln bench` runs the suite there)"""
+    import torch._inductor.config as inductor_config   # (a script: kiln itself never names Inductor)
+    w = workload(name)
+    dtype, size = (torch.bfloat16, "gpu") if device == "cuda" else (torch.float32, "quick")
+    module = w.make_module(device, dtype, size)
+    inputs = w.make_inputs(device, dtype, size)
+    with accuracy.exact_float32():
+        fp64, eager, nudged = _references(module, inputs, False)
+    row = {"model": name, "device": device, "batch": w.sizes[size]["batch"]}
+    steps = {}
+    for label in ("eager", "kiln", "kiln_frozen", "inductor", "inductor_frozen"):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        inductor_config.freezing = label == "inductor_frozen"
+        try:
+            m = copy.deepcopy(module)
+            fn = m if label == "eager" else kiln.compile(m, options={"freezing": label == "kiln_frozen"}) \
+                if label.startswith("kiln") else torch.compile(m)
+            step = _make_step(fn, inputs, False)
+            _, row[f"{label}_compile_s"] = _compile_time(step, device)
+            row[f"{label}_accuracy"] = accuracy.accuracy_error(step(), eager, fp64, nudged=nudged) or "ok"
+            row[f"{label}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+            if label == "kiln_frozen":
+                row["kiln_frozen_ops_folded"] = kiln.stats().get("frozen_ops_folded", 0)
+            steps[label] = step
+        except Exception as e:   # a row, never a crash
+            lines = [line for line in str(e).splitlines() if line.strip()]
+            row[f"{label}_error"] = f"{type(e).__name__}: {' | '.join(lines[:3])[:400]}"
+    inductor_config.freezing = False
+    for label, t in _interleaved_times(steps, device).items():
+        row[f"{label}_ms"], row[f"{label}_speedup"] = t["median_ms"], t.get("speedup")
+    if "kiln_frozen_ms" in row and "inductor_frozen_ms" in row:
+        row["kiln_frozen_vs_inductor_frozen"] = row["inductor_frozen_ms"] / row["kiln_frozen_ms"]
+    return row
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", required=True)
@@ -185,12 +224,29 @@ def main():
     p.add_argument("--batches", default="1,2")
     p.add_argument("--budget-s", type=float, default=480)
     p.add_argument("--skip-checks", action="store_true")
+    p.add_argument("--freezing", default="", help="conv models to run with and without freezing (only those)")
+    p.add_argument("--device", default="cuda", help="with --freezing: cuda, or cpu (quick sizes, float32)")
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     start = time.time()
-    result = {"metadata": {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+    result = {"metadata": {"device": torch.cuda.get_device_name() if a.device == "cuda" else "cpu",
+                           "torch": torch.__version__, "load": os.getloadavg()[0],
                            "date": time.strftime("%Y-%m-%d"), "command": "PYTHONPATH=. python3 " + " ".join(sys.argv)},
-              "checks": None if a.skip_checks else checks(), "rows": []}
+              "checks": None, "rows": []}
+    if a.freezing:
+        rows = []
+        for name in a.freezing.split(","):
+            if time.time() - start > a.budget_s:
+                break
+            try:
+                rows.append(freezing_row(name, a.device))
+            except Exception as e:
+                rows.append({"model": name, "error": f"{type(e).__name__}: {str(e)[:200]}"})
+            print(json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in rows[-1].items()}), flush=True)
+            with open(os.path.join(a.out, f"modes_freezing_{a.device}.json"), "w") as f:
+                json.dump({"metadata": result["metadata"], "rows": rows}, f, indent=1)
+        return
+    result["checks"] = None if a.skip_checks else checks()
     print(json.dumps(result["checks"]), flush=True)
     result["tiny"] = tiny_row()
     print(json.dumps(result["tiny"]), flush=True)

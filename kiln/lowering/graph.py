@@ -6,10 +6,12 @@ import operator
 
 import sympy
 import torch
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 from torch.multiprocessing.reductions import StorageWeakRef
 from torch.utils.checkpoint import CheckpointPolicy
 
 from kiln import ir
+from kiln.freezing import FROZEN_PREFIX, is_frozen
 from kiln.ir import ops, product, sym
 from kiln.lowering.values import (RUNNING, as_lazy, dense_meta_strides, is_tensor, Lazy, LoweringError,
                                   LOWERINGS, meta_strides, reads_of, same_strides, static_ints, traced_meta_strides,
@@ -67,6 +69,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.eager_output_strides = output_strides or {}   # output index -> the strides eager gives the user
         self.buffers = []             # ComputedBuffer | ExternKernel in program order
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
+        self.frozen = {}              # name -> (InputBuffer, tensor): constants the wrapper holds (kiln.freezing)
         self.fallback_ops = []
         self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
@@ -80,6 +83,8 @@ class GraphLowering(torch.fx.Interpreter):
         for b in self.graph_inputs:
             if isinstance(b, ir.InputBuffer) and b.name == name:
                 return b
+        if name in self.frozen:
+            return self.frozen[name][0]
         for b in self.buffers:
             for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b]):
                 if o is not None and o.name == name:
@@ -168,8 +173,19 @@ class GraphLowering(torch.fx.Interpreter):
     def get_attr(self, target, args, kwargs):
         value = super().get_attr(target, args, kwargs)
         if isinstance(value, torch.Tensor) and value.layout == torch.strided:
+            if is_frozen(target) and value.numel() != 1:
+                return self.frozen_value(target, value)
             return constant_value(self, value)
         return value
+
+    def frozen_value(self, name, tensor):
+        """A frozen parameter, or what was computed from parameters only (kiln.freezing): a buffer that the
+        wrapper reads from its globals, as it reads an input, and never writes or reuses."""
+        layout = ir.Layout(tensor.dtype, tensor.device, [sym(s) for s in tensor.shape],
+                           [sym(s) for s in tensor.stride()])
+        buf = ir.InputBuffer(name, layout, sym(tensor.storage_offset()))
+        self.frozen[name] = (buf, tensor)
+        return View(buf, buf.layout.sizes, buf.layout.strides)
 
     def call_function(self, target, args, kwargs):
         if target is operator.getitem:
@@ -426,11 +442,21 @@ class GraphLowering(torch.fx.Interpreter):
         return View(copy.buffer, list(value.sizes), strides, copy.offset)
 
     def realize_strided(self, value, strides):
-        """value as a buffer with these strides: a copy if it is a view laid out otherwise."""
+        """value as a buffer with these strides: a copy if it is a view laid out otherwise. The copy of a frozen
+        constant is made now, once (a convolution's channels-last weight), not by the wrapper at every call."""
         if isinstance(value, View):
             live = [(a, b) for a, b, s in zip(value.strides, strides, value.sizes) if s != 1]
             if all(sympy.expand(a - b) == 0 for a, b in live):
                 return value
+            if value.buffer.name in self.frozen and all(
+                    isinstance(x, sympy.Integer) for x in (*value.sizes, *value.strides, value.offset, *strides)):
+                tensor = self.frozen[value.buffer.name][1]
+                with unset_fake_temporarily():
+                    view = torch.as_strided(tensor, [int(n) for n in value.sizes], [int(st) for st in value.strides],
+                                            tensor.storage_offset() + int(value.offset))
+                    relaid = torch.empty_strided(view.shape, [int(st) for st in strides], dtype=view.dtype,
+                                                 device=view.device).copy_(view)
+                return self.frozen_value(f"{FROZEN_PREFIX}relaid_{len(self.frozen)}", relaid)
             value = as_lazy(value)
         return self.realize(value, strides)
 
@@ -569,7 +595,6 @@ class Constant:
 
 def constant_value(low, value):
     """A one-element constant is inlined into kernels; a larger one is an extern the wrapper runs."""
-    from torch._subclasses.fake_tensor import unset_fake_temporarily
     sizes = [sym(s) for s in value.shape]
     with unset_fake_temporarily():   # lowering runs under AOTAutograd's fake mode; value is real
         if value.numel() == 1 and not value.is_complex():

@@ -22,6 +22,8 @@ import logging
 
 import torch
 
+from kiln.patterns import mutated_inputs
+
 log = logging.getLogger("kiln.cudagraphs")
 COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in kiln.stats())
 
@@ -47,27 +49,6 @@ def graphed(call, gm, example_inputs, name, random_seeds):
                            RECORDERS[device.type](device))
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
     return call
-
-
-def mutated_inputs(gm):
-    """The indices of the graph's inputs that its ops write into (AOTAutograd's copy_ back into a mutated
-    input, an optimizer's in-place update)."""
-    placeholders = {n: i for i, n in enumerate(gm.graph.find_nodes(op="placeholder"))}
-    written = set()
-    for node in gm.graph.nodes:
-        schema = getattr(node.target, "_schema", None)
-        if node.op != "call_function" or schema is None:
-            continue
-        for arg, value in zip(schema.arguments, node.args):
-            if arg.alias_info is not None and arg.alias_info.is_write:
-                for v in value if isinstance(value, (list, tuple)) else [value]:
-                    if v in placeholders:
-                        written.add(placeholders[v])
-        for key, value in node.kwargs.items():
-            arg = next((a for a in schema.arguments if a.name == key), None)
-            if arg is not None and arg.alias_info is not None and arg.alias_info.is_write and value in placeholders:
-                written.add(placeholders[value])
-    return sorted(written)
 
 
 def shape_key_inputs(example_inputs):

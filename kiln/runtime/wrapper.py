@@ -158,6 +158,7 @@ class WrapperCode:
     def generate(self):
         g = self.graph
         w = self.lines.append
+        self.globals.update({name: tensor for name, (_, tensor) in g.frozen.items()})   # read by name, as inputs
         names = [b.name if isinstance(b, ir.InputBuffer) else f"_sym{i}" for i, b in enumerate(g.graph_inputs)]
         w("def call(args):")
         w(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = args" if names else "    pass")

@@ -101,8 +101,21 @@ def checks():
         reference(x).sum().backward()
     out["training_grads_ok"] = all(torch.allclose(p.grad, q.grad, atol=1e-4, rtol=1e-4)
                                    for p, q in zip(model.parameters(), reference.parameters()))
+    # random draws: each replay draws a new dropout mask, and a training step's backward uses its forward's
+    drop = kiln.compile(lambda t: torch.nn.functional.dropout(t, 0.5, training=True), mode="reduce-overhead")
+    ones = torch.ones(1 << 16, device="cuda")
+    masks = [drop(ones) != 0 for _ in range(5)]
+    out["replays_draw_new_masks"] = all(0.45 < m.float().mean().item() < 0.55 for m in masks) and \
+        not torch.equal(masks[3], masks[4])
+    consistent = True
+    for _ in range(4):
+        x = torch.ones(1 << 16, device="cuda", requires_grad=True)
+        y = drop(x)
+        y.sum().backward()
+        consistent &= torch.equal(y.detach(), x.grad)   # y = x * mask * 2 and dy/dx = mask * 2, at x = 1
+    out["dropout_backward_matches_forward"] = bool(consistent)
     # a graph recorded after every earlier graph was freed (the pool outlives them)
-    del g, g2, step
+    del g, g2, step, drop
     import gc
     gc.collect()
     torch._dynamo.reset()
@@ -250,7 +263,7 @@ def main():
     print(json.dumps(result["checks"]), flush=True)
     result["tiny"] = tiny_row()
     print(json.dumps(result["tiny"]), flush=True)
-    for name in a.models.split(","):
+    for name in filter(None, a.models.split(",")):
         for batch in map(int, a.batches.split(",")):
             if time.time() - start > a.budget_s:
                 print(f"budget spent: {name} batch {batch} and later not run", flush=True)

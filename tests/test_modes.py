@@ -153,14 +153,18 @@ def test_training_graphs_are_recorded_and_match_eager(replaying):
         torch.testing.assert_close(p.grad, q.grad)
 
 
-def test_graphs_that_cannot_be_recorded_say_why(replaying, caplog):
+def test_random_graphs_are_recorded_and_draw_anew_at_each_replay(replaying):
+    """kiln's kernels read their seeds from a tensor the graph draws on its device at each call (a CUDA graph
+    replays that draw with fresh offsets): dropout is recorded, and each replay draws another mask."""
     def f(x):
-        return torch.nn.functional.dropout(x, 0.5, training=True) + 1
+        return torch.nn.functional.dropout(x, 0.5, training=True)
 
-    with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
-        compiled(f)(torch.randn(8))
-    assert replaying.recordings == 0
-    assert any("random numbers" in r.getMessage() for r in caplog.records)
+    g = compiled(f)
+    x = torch.ones(4096)
+    masks = [g(x) != 0 for _ in range(4)]
+    assert replaying.recordings == 1
+    assert all(0.45 < m.float().mean() < 0.55 for m in masks)
+    assert not torch.equal(masks[2], masks[3])   # two replays
 
 
 def test_a_cpu_graph_runs_without_recording_and_logs_it(caplog):

@@ -141,7 +141,7 @@ class KernelWriter:
         self.scope = Scope()
         self.counter = 0
         self.args = {}            # buffer name -> "in" / "out"
-        self.symbols = set()      # size and seed symbols the kernel needs as arguments
+        self.symbols = set()      # size symbols the kernel needs as arguments
         self.placement = None
         self.remap = None
         self.r_offset = 0         # added to the reduction index r0 (a lane of a split row loop)
@@ -270,8 +270,8 @@ class KernelWriter:
         return self._random("randn", seed, offset)
 
     def _random(self, kind, seed, offset):
-        self.symbols.add(seed.name)
-        return self.emit(self.OPS[kind].format(seed.name, self.print_index(self.index(offset))), torch.float32)
+        """seed: the value loaded from the graph's seeds (GraphLowering.new_seed)"""
+        return self.emit(self.OPS[kind].format(seed, self.print_index(self.index(offset))), torch.float32)
 
     def __getattr__(self, op):
         if op not in self.OPS:

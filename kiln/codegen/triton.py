@@ -860,7 +860,7 @@ def warmup_args(info, graph):
     """A launch's arguments as Triton's warmup takes them, to build the kernel before the graph's first call:
     buffers as their dtypes, sizes at the values the graph was traced with (what a first call most likely
     has: Triton specializes ints that are 1 or divisible by 16, and builds another variant where a call's
-    differ). None where a value is not known before the call (a random seed)."""
+    differ). None where a size has no hint."""
     hints = {s: graph.size_hint(sympy.Symbol(s)) for s in info["symbols"]}
     if None in hints.values():
         return None

@@ -71,7 +71,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.frozen = {}              # name -> (InputBuffer, tensor): constants the wrapper holds (kiln.freezing)
         self.fallback_ops = []
-        self.rng_seeds = []           # sympy symbols the wrapper binds to fresh seeds each call
+        self.seeds = {}               # device -> (Seeds, its buffer): the random seeds drawn at each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
         self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
         self.size_hints = {}          # symbolic size name -> its value in the traced example (see size_hint)
@@ -177,6 +177,20 @@ class GraphLowering(torch.fx.Interpreter):
                 return self.frozen_value(target, value)
             return constant_value(self, value)
         return value
+
+    def new_seed(self, device):
+        """A seed for one random op: one element of the seeds the wrapper draws once per call on the op's device
+        (an extern, Seeds, placed before the graph's first random op). Drawn on the device, by torch's generator,
+        a CUDA graph's replay draws them anew (mode="reduce-overhead")."""
+        if device not in self.seeds:
+            buf = ir.Buffer(self.new_name(), ir.Layout(torch.int64, device, [sympy.Integer(0)], [sympy.Integer(1)]))
+            self.seeds[device] = (Seeds(device), buf)
+            self.buffers.append(ir.ExternKernel(self.new_name("extern"), self.seeds[device][0], (), {}, [buf], False,
+                                                False, origins=("random seeds",)))
+        seeds, buf = self.seeds[device]
+        seeds.count += 1
+        buf.layout.sizes[0] = sympy.Integer(seeds.count)
+        return View(buf, [sympy.Integer(1)], [sympy.Integer(1)], sympy.Integer(seeds.count - 1))
 
     def frozen_value(self, name, tensor):
         """A frozen parameter, or what was computed from parameters only (kiln.freezing): a buffer that the
@@ -577,6 +591,20 @@ def lower_with_effects(low, token, op, *args, **kwargs):
                                        {k: ref(v) for k, v in kwargs.items()}, [None], False, fallback,
                                        origins=(str(op),)))
     return (token,) + (None,) * (len(meta) - 1)
+
+
+class Seeds:
+    """The extern drawing a graph's random seeds at each call, from torch's default generator of the device:
+    torch.manual_seed makes runs repeatable."""
+
+    def __init__(self, device):
+        self.device, self.count = device, 0
+
+    def __call__(self):
+        return torch.randint(2 ** 31 - 1, (self.count,), dtype=torch.int64, device=self.device)
+
+    def __repr__(self):
+        return f"random seeds ({self.count})"
 
 
 class Constant:

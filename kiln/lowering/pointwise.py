@@ -347,19 +347,13 @@ def lower_uniform(out, shape, *, low, high, dtype, device, stride=None, generato
         draw(idx), ops.constant(float(high - low), f32)), ops.constant(float(low), f32)), out.dtype, f32), 1)
 
 
-def new_seed():
-    lowering = current()
-    seed = sympy.Symbol(f"seed{len(lowering.rng_seeds)}", integer=True, nonnegative=True)
-    lowering.rng_seeds.append(seed)
-    return seed
-
-
 def random_value(kind, out):
-    """A loader drawing one float32 from kind ("rand" or "randn") per element of out."""
-    seed = new_seed()
+    """A loader drawing one float32 from kind ("rand" or "randn") per element of out, from a seed of its own
+    (an element of the graph's seeds: GraphLowering.new_seed)."""
+    seed = current().new_seed(out.device)
     sizes = [sym(s) for s in out.shape]
     draw = getattr(ops, kind)
-    return lambda idx: draw(seed, ir.strided_index(idx, ir.contiguous_strides(sizes)))
+    return lambda idx: draw(seed.load([sympy.Integer(0)]), ir.strided_index(idx, ir.contiguous_strides(sizes)))
 
 
 @register(prims.normal.default)

@@ -16,7 +16,9 @@ memory pool: graphs split by breaks, and a forward and its backward, share their
 
 A graph is recorded once per shape (dynamic=True), at most MAX_RECORDINGS times in all; past that, new shapes
 run without a graph, with one warning. Graphs that cannot be recorded run as compiled, with one log line
-saying why (CPU tensors, random draws seeded on the host, a capture that fails)."""
+saying why (CPU tensors, a capture that fails). Random draws take their seeds from a tensor drawn on the device at
+each call (lowering.graph.Seeds), by torch's generator, which CUDA graphs replay with fresh offsets: a replayed
+dropout draws a new mask."""
 import collections
 import logging
 
@@ -33,7 +35,7 @@ MAX_RECORDINGS = 8   # per compiled graph: its shapes, and recordings again afte
 _view = torch._C._dynamo.guards._reinterpret_tensor
 
 
-def graphed(call, gm, example_inputs, name, random_seeds):
+def graphed(call, gm, example_inputs, name):
     """call (a compiled graph's boxed callable) replayed from recordings, or call itself with a log line saying
     why it cannot be."""
     devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
@@ -42,8 +44,6 @@ def graphed(call, gm, example_inputs, name, random_seeds):
         reason = "it reads tensors on several devices" if devices else "it reads no tensor"
     elif device.type not in RECORDERS:
         reason = f"it runs on the {device.type.upper()}"
-    elif random_seeds:
-        reason = "it draws random numbers from seeds the wrapper takes on the host, which a replay would repeat"
     else:
         return GraphedCall(call, name, mutated_inputs(gm), shape_key_inputs(example_inputs),
                            RECORDERS[device.type](device))

@@ -33,7 +33,6 @@ class Artifact:
     output_strides: list = None  # a forward graph's outputs' strides, reported to AOTAutograd for the backward
     extern_calls: int = 0
     fallback_ops: int = 0
-    random_seeds: int = 0       # seeds the wrapper draws on the host at each call (no CUDA graph replays them)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""

@@ -86,11 +86,6 @@ def index_error(flags, sites):
     raise IndexError(f"index {index} is out of bounds for size {size} (in kiln kernel {kernel}: {', '.join(ops)})")
 
 
-def new_seed():
-    # drawn from torch's default generator, so torch.manual_seed makes runs repeatable
-    return int(torch.randint(2 ** 31 - 1, (), dtype=torch.int64))
-
-
 def graph_device(graph):
     """The graph's CUDA device (where its kernels run and its index checks are made), else the CPU."""
     devices = {b.layout.device for b in graph.graph_inputs if hasattr(b, "layout")} | {
@@ -100,7 +95,7 @@ def graph_device(graph):
 
 def base_globals():
     """What every wrapper's source names."""
-    return {"torch": torch, "math": math, "_view": view, "_seed": new_seed, "_restrided": restrided,
+    return {"torch": torch, "math": math, "_view": view, "_restrided": restrided,
             "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
             "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
 
@@ -166,8 +161,6 @@ class WrapperCode:
         self.bind_symbols(names)
         for name, expr in g.float_scalars.items():
             w(f"    {name} = float({pyexpr(expr)})")
-        for seed in g.rng_seeds:
-            w(f"    {seed.name} = _seed()")
         reuse, in_place, dead_after = self.plan_memory()
         self.read = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")} | {
             r for step in self.sched.steps for r in (step.reads() if not isinstance(step, Kernel) else

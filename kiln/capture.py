@@ -486,7 +486,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         trace.finish()
         module.call._boxed_call = True   # takes the argument list itself and clears it, freeing inputs early
         if opts.mode in cuda_graphs.MODES:
-            return cuda_graphs.graphed(module.call, gm, example_inputs, name)
+            return cuda_graphs.graphed(module.call, gm, example_inputs, name, artifact.devices)
         return module.call
     except Exception as e:
         if opts.strict or isinstance(e, RestartAnalysis):
@@ -533,6 +533,8 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         times["codegen"] = time.perf_counter() - started - times["lowering"] - times["scheduling"]
     artifact.output_strides = lowering.output_strides() if reports_strides else None
     artifact.fallback_ops = len(lowering.fallback_ops)
+    artifact.devices = tuple(sorted({o.layout.device.type for b in lowering.buffers
+                                     for o in getattr(b, "outputs", [b]) if o is not None}))
     artifact.extern_calls = sum(1 for s in sched.steps if not hasattr(s, "placements"))
     return artifact, profiler
 

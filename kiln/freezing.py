@@ -1,10 +1,10 @@
-"""options={"freezing": True}: an inference graph's parameters and buffers become constants.
+"""options={"freezing": True}: an inference graph's parameters become constants.
 
 What depends only on them is computed once, at compile time, instead of at every call: casts of the weights
-(autocast's bf16 copies), transposes, batch norm's scale from its running variance, and, in lowering, the
-layouts kiln gives library calls (a convolution's channels-last weight). The user's module keeps its own
-parameters, unchanged; the compiled graph reads them, or what was computed from them, as they were at compile
-time (as torch.compile's freezing does, changing them afterwards is not seen).
+(autocast's bf16 copies), transposes, and, in lowering, the layouts kiln gives library calls (a convolution's
+channels-last weight). The user's module keeps its own parameters, unchanged. Dynamo guards the identity of
+each frozen parameter (another module, or a parameter replaced, compiles anew); changing a parameter's values in
+place after compiling is not supported, as with torch.compile's freezing: what was folded keeps the old values.
 """
 import logging
 import re
@@ -17,17 +17,25 @@ from kiln.patterns import mutated_inputs
 log = logging.getLogger("kiln")
 
 FROZEN_PREFIX = "_kiln_frozen_"
-# a parameter or buffer of a module, as Dynamo names the source of a graph input (nn modules inlined)
-MODULE_STATE = re.compile(r"\._(parameters|buffers)\[")
+# a parameter of a module, as Dynamo names the source of a graph input (nn modules inlined). Not buffers: a
+# buffer that another graph of the same forward writes (a counter before a graph break) would be frozen stale.
+MODULE_PARAMETER = re.compile(r"\._parameters\[")
 
 
 def frozen_inputs(dynamo_gm, example_inputs):
-    """{index of a Dynamo graph input: its tensor} for the inputs that are parameters or buffers of a module."""
+    """{index of a Dynamo graph input: its tensor} for the inputs that are parameters of a module, each guarded
+    by identity: Dynamo passes inlined modules' parameters as unguarded inputs, so without the guard a frozen
+    graph ran another module's weights, or a replaced parameter's old ones. {} where no guard can be added."""
+    from torch._dynamo.guards import GuardBuilder
+    context = torch._guards.TracingContext.try_get()
+    if context is None:
+        return {}
     placeholders = dynamo_gm.graph.find_nodes(op="placeholder")
     found = {}
     for i, (node, value) in enumerate(zip(placeholders, example_inputs)):
         source = getattr(node.meta.get("grapharg"), "source", None)
-        if isinstance(value, torch.Tensor) and source is not None and MODULE_STATE.search(source.name):
+        if isinstance(value, torch.Tensor) and source is not None and MODULE_PARAMETER.search(source.name):
+            context.guards_context.dynamo_guards.add(source.make_guard(GuardBuilder.ID_MATCH))
             found[i] = value
     return found
 

@@ -196,3 +196,30 @@ def test_the_autotune_modes_say_they_tune_nothing(mode, caplog):
     assert options.mode == mode
     assert sum("tunes nothing" in r.getMessage() for r in caplog.records) == 1
     assert (mode in cuda_graphs.MODES) == ("CUDA graphs are on" in caplog.text)
+
+
+def test_an_empty_output_keeps_its_dtype(replaying):
+    """Every empty storage has address 0: an empty output was taken for a view of an empty input of another dtype."""
+    def f(x, e):
+        return x * 2, e.float() + 1
+
+    g = compiled(f)
+    x, e = torch.randn(3), torch.zeros(0, dtype=torch.long)
+    for _ in range(3):
+        out = g(x, e)[1]
+        assert out.dtype == torch.float32 and out.shape == (0,)
+    assert replaying.recordings == 1
+
+
+def test_an_output_viewing_an_input_is_rebuilt_from_that_input(replaying):
+    """Two inputs that view one storage: an output viewing the second is rebuilt as a view of the second."""
+    def f(a, b):
+        return b[1:], a + 1
+
+    g = compiled(f)
+    base = torch.randn(10)
+    for _ in range(3):
+        a, b = base[:4], base[4:]
+        out = g(a, b)[0]
+        torch.testing.assert_close(out, b[1:])
+        assert out.data_ptr() == b[1:].data_ptr()

@@ -35,15 +35,18 @@ MAX_RECORDINGS = 8   # per compiled graph: its shapes, and recordings again afte
 _view = torch._C._dynamo.guards._reinterpret_tensor
 
 
-def graphed(call, gm, example_inputs, name):
+def graphed(call, gm, example_inputs, name, computes_on=()):
     """call (a compiled graph's boxed callable) replayed from recordings, or call itself with a log line saying
-    why it cannot be."""
+    why it cannot be. computes_on: the device types of the graph's buffers."""
     devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
     device = devices.pop() if len(devices) == 1 else None
     if device is None:
         reason = "it reads tensors on several devices" if devices else "it reads no tensor"
     elif device.type not in RECORDERS:
         reason = f"it runs on the {device.type.upper()}"
+    elif set(computes_on) - {device.type}:
+        reason = f"part of it runs on the {'/'.join(sorted(set(computes_on) - {device.type})).upper()}, which a " \
+                 "replay would not run"
     else:
         return GraphedCall(call, name, mutated_inputs(gm), shape_key_inputs(example_inputs),
                            RECORDERS[device.type](device))
@@ -135,18 +138,19 @@ class Recording:
         for i, s in zip(self.copied, self.static):
             inputs[i] = s
         self.replay_graph, outputs = recorder.record(call, inputs)
-        # each output as: ("value", v) | ("input", index, sizes, strides, offset from the input's) |
-        # ("memory", storage number, dtype, sizes, strides, storage offset)
-        storage_of = {inputs[i].untyped_storage().data_ptr(): i for i in range(len(inputs))
-                      if isinstance(inputs[i], torch.Tensor)}
+        # each output as: ("value", v) | ("empty", sizes, strides, dtype, device) | ("input", index, sizes,
+        # strides, offset from the input's) | ("memory", storage number, dtype, sizes, strides, storage offset)
         self.memory, numbers, self.recipes = [], {}, []
         for o in outputs:
             if not isinstance(o, torch.Tensor):
                 self.recipes.append(("value", o))
                 continue
             storage = o.untyped_storage()
-            if storage.data_ptr() in storage_of:
-                i = storage_of[storage.data_ptr()]
+            if storage.nbytes() == 0:   # (every empty storage has address 0: it views nothing)
+                self.recipes.append(("empty", o.shape, o.stride(), o.dtype, o.device))
+                continue
+            i = next((i for i, t in enumerate(inputs) if isinstance(t, torch.Tensor) and within(o, t)), None)
+            if i is not None:
                 self.recipes.append(("input", i, o.shape, o.stride(), o.storage_offset() - inputs[i].storage_offset()))
                 continue
             if storage.data_ptr() not in numbers:
@@ -175,6 +179,9 @@ class Recording:
         for recipe in self.recipes:
             if recipe[0] == "value":
                 outputs.append(recipe[1])
+            elif recipe[0] == "empty":
+                _, sizes, strides, dtype, device = recipe
+                outputs.append(torch.empty_strided(sizes, strides, dtype=dtype, device=device))
             elif recipe[0] == "input":
                 _, i, sizes, strides, offset = recipe
                 outputs.append(_view(args[i], sizes, strides, offset))
@@ -182,6 +189,19 @@ class Recording:
                 _, number, dtype, sizes, strides, offset = recipe
                 outputs.append(_view(fresh[number].view(dtype), sizes, strides, offset))
         return outputs
+
+
+def within(o, t):
+    """Whether tensor o views memory inside tensor t's own span, in t's storage: o is then rebuilt as a view of
+    whatever tensor is passed there next (an input's storage may hold more than the input)."""
+    if o.untyped_storage().data_ptr() != t.untyped_storage().data_ptr() or t.numel() == 0:
+        return False
+    return t.data_ptr() <= o.data_ptr() and o.data_ptr() + span(o) <= t.data_ptr() + span(t)
+
+
+def span(t):
+    """The bytes from t's first element to the end of its last."""
+    return (sum((n - 1) * st for n, st in zip(t.shape, t.stride())) + 1) * t.element_size() if t.numel() else 0
 
 
 def dense(t):

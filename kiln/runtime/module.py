@@ -33,6 +33,7 @@ class Artifact:
     output_strides: list = None  # a forward graph's outputs' strides, reported to AOTAutograd for the backward
     extern_calls: int = 0
     fallback_ops: int = 0
+    devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""

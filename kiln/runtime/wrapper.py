@@ -8,6 +8,7 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 from torch.utils._sympy.printers import PythonPrinter
 
 from kiln import ir
+from kiln.lowering.externs import copy_exact
 from kiln.scheduler import Kernel
 
 
@@ -96,7 +97,7 @@ def graph_device(graph):
 def base_globals():
     """What every wrapper's source names."""
     return {"torch": torch, "math": math, "_view": view, "_restrided": restrided,
-            "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
+            "_copy_exact": copy_exact, "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
             "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
 
 
@@ -328,7 +329,9 @@ class WrapperCode:
 
     def output(self, o):
         if isinstance(o, ir.TensorRef) or hasattr(o, "buffer"):
-            return self.tensor(o.buffer, o.sizes, o.strides, o.offset)
+            value = self.tensor(o.buffer, o.sizes, o.strides, o.offset)
+            # a frozen constant is the same tensor at every call: the caller gets a copy of its own
+            return f"_copy_exact({value})" if o.buffer.name in self.graph.frozen else value
         if isinstance(o, sympy.Expr):
             return pyexpr(o)
         return repr(o)

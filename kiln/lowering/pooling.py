@@ -88,6 +88,13 @@ def pool_params(n, kernel_size, stride, padding):
     return kernel, (expand(stride, None) if stride else kernel), expand(padding, 0)
 
 
+# Devices where a max-pool's computed input is stored once and read by each window, not computed again for each
+# window it falls in (9 times in a 3x3 window of stride 2). On the CPU, HF ResNet's stem (batch norm + ReLU inlined
+# into its max-pool, over NCHW rows strided across the channels) took 169 us of a 0.66 ms call; stored first, the
+# call took 0.52 ms. The GPU keeps it inlined, which saves the stored tensor's round trip (not measured against).
+WINDOW_INPUT_STORED = {"cpu"}
+
+
 @register(aten.max_pool2d_with_indices.default, aten.max_pool3d_with_indices.default)
 def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """Each window's maximum and the flat spatial index of where it is, as eager's kernels pick it: the
@@ -102,6 +109,8 @@ def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_m
     spatial_in = list(x.sizes[-n:])
     lead = len(sizes) - n
     acc, i64 = opmath(out[0].dtype), torch.int64
+    if isinstance(x, Lazy) and x.opcount > 1 and x.device.type in WINDOW_INPUT_STORED:
+        x = current().realize(x)
 
     def window(idx):
         zero = ops.constant(0, i64)

@@ -31,7 +31,7 @@ from kiln.ir import format_ir
 from kiln.patterns import eliminate_common_subexpressions, kind, overlap_collectives, rewrite_attention, rewrite_identity_calls
 from kiln.runtime import cuda_graphs, graph_cache
 from kiln.runtime.module import build_cpp, build_triton, load
-from kiln.runtime.wrapper import graph_device
+from kiln.runtime.wrapper import graph_device, graph_devices
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
 
 log = logging.getLogger("kiln")
@@ -60,8 +60,6 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     that fails too, its error is raised as aot_eager would raise it, for Dynamo to handle (a graph break
     for data-dependent outputs) or for the user (an error eager raises too)."""
     opts = options if isinstance(options, Options) else Options.make(mode, options)
-    # (Dynamo's RestartAnalysis is no failure: it asks Dynamo to trace the frame again, as AOTAutograd's pass that
-    # turns float scalars into tensors does under dynamic=True: BERT's graph ran eagerly when it was caught)
     if opts.trace:   # torch.compile(backend="kiln", options={"trace": DIR}): Dynamo's events from now on
         install_dynamo_hooks(opts.trace)
     gid = next(_graph_ids)
@@ -72,6 +70,8 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     try:
         return compile_dynamo_graph(gm, example_inputs, opts, gid)
     except Exception as e:
+        # Dynamo's RestartAnalysis is no failure: it asks Dynamo to trace the frame again, as AOTAutograd's pass
+        # that turns float scalars into tensors does under dynamic=True (BERT's graph ran eagerly when it was caught)
         if opts.strict or isinstance(e, RestartAnalysis):
             raise
         compiled = aot_eager(gm, example_inputs)
@@ -430,7 +430,7 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
 def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_strides=None, frozen=None):
     """An ATen graph -> a Python callable; on failure, the graph itself runs eagerly. A graph compiled before
     (by this process or another, with the same kiln, torch and options) is loaded from the graph cache.
-    frozen: {input index: tensor} of the parameters and buffers an inference graph holds as constants
+    frozen: {input index: tensor} of the parameters an inference graph holds as constants
     (options={"freezing": True}); such a graph is not cached (its key would have to hold their values)."""
     trace = GraphTrace(opts.trace, name)
     where = {"stage": "graph cache", "lowering": None}   # how far it got, for the log line of a failure
@@ -533,8 +533,7 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         times["codegen"] = time.perf_counter() - started - times["lowering"] - times["scheduling"]
     artifact.output_strides = lowering.output_strides() if reports_strides else None
     artifact.fallback_ops = len(lowering.fallback_ops)
-    artifact.devices = tuple(sorted({o.layout.device.type for b in lowering.buffers
-                                     for o in getattr(b, "outputs", [b]) if o is not None}))
+    artifact.devices = tuple(sorted({d.type for d in graph_devices(lowering)}))
     artifact.extern_calls = sum(1 for s in sched.steps if not hasattr(s, "placements"))
     return artifact, profiler
 

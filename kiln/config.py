@@ -40,7 +40,7 @@ class Options:
     cache_dir: str | None = None      # kernel cache (KILN_CACHE_DIR)
     debug: bool = False               # Triton kernels built in Triton's debug mode (KILN_DEBUG=1)
     graph_cache: bool = True          # compiled graphs stored in the cache dir and loaded again (KILN_GRAPH_CACHE=0)
-    freezing: bool = False            # inference graphs: parameters and buffers are constants (KILN_FREEZING=1)
+    freezing: bool = False            # inference graphs: parameters are constants (KILN_FREEZING=1)
 
     @staticmethod
     def make(mode=None, options=None):

@@ -6,15 +6,12 @@ channels-last weight). The user's module keeps its own parameters, unchanged. Dy
 each frozen parameter (another module, or a parameter replaced, compiles anew); changing a parameter's values in
 place after compiling is not supported, as with torch.compile's freezing: what was folded keeps the old values.
 """
-import logging
 import re
 
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln.patterns import mutated_inputs
-
-log = logging.getLogger("kiln")
 
 FROZEN_PREFIX = "_kiln_frozen_"
 # a parameter of a module, as Dynamo names the source of a graph input (nn modules inlined). Not buffers: a

@@ -397,13 +397,10 @@ def mutated_inputs(gm):
         schema = getattr(node.target, "_schema", None)
         if node.op != "call_function" or schema is None:
             continue
-        for arg, value in zip(schema.arguments, node.args):
-            if arg.alias_info is not None and arg.alias_info.is_write:
-                for v in value if isinstance(value, (list, tuple)) else [value]:
-                    if v in placeholders:
-                        written.add(placeholders[v])
-        for key, value in node.kwargs.items():
-            arg = next((a for a in schema.arguments if a.name == key), None)
-            if arg is not None and arg.alias_info is not None and arg.alias_info.is_write and value in placeholders:
-                written.add(placeholders[value])
+        by_name = {a.name: a for a in schema.arguments}
+        passed = [*zip(schema.arguments, node.args), *((by_name.get(k), v) for k, v in node.kwargs.items())]
+        for arg, value in passed:
+            if arg is not None and arg.alias_info is not None and arg.alias_info.is_write:
+                written |= {placeholders[v] for v in (value if isinstance(value, (list, tuple)) else [value])
+                            if isinstance(v, torch.fx.Node) and v in placeholders}
     return sorted(written)

@@ -127,13 +127,14 @@ class Recording:
 
     def __init__(self, recorder, call, args, in_place, mutated):
         self.in_place = [(i, args[i].data_ptr()) for i in in_place]
-        self.copied = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and i not in set(in_place)]
+        in_place, mutated = set(in_place), set(mutated)
+        self.copied = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and i not in in_place]
         for i in self.copied:
             if not dense(args[i]):
                 raise ValueError(f"input {i} overlaps itself or has gaps: it cannot be copied into a buffer")
         self.static = [torch.empty_strided(args[i].shape, args[i].stride(), dtype=args[i].dtype,
                                            device=args[i].device) for i in self.copied]
-        self.copied_back = [(i, s) for i, s in zip(self.copied, self.static) if i in set(mutated)]
+        self.copied_back = [(i, s) for i, s in zip(self.copied, self.static) if i in mutated]
         inputs = list(args)
         for i, s in zip(self.copied, self.static):
             inputs[i] = s

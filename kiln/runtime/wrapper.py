@@ -87,11 +87,15 @@ def index_error(flags, sites):
     raise IndexError(f"index {index} is out of bounds for size {size} (in kiln kernel {kernel}: {', '.join(ops)})")
 
 
+def graph_devices(graph):
+    """The devices of the graph's inputs and buffers."""
+    return {b.layout.device for b in graph.graph_inputs if hasattr(b, "layout")} | {
+        o.layout.device for b in graph.buffers for o in getattr(b, "outputs", [b]) if o is not None}
+
+
 def graph_device(graph):
     """The graph's CUDA device (where its kernels run and its index checks are made), else the CPU."""
-    devices = {b.layout.device for b in graph.graph_inputs if hasattr(b, "layout")} | {
-        o.layout.device for b in graph.buffers for o in getattr(b, "outputs", [b]) if o is not None}
-    return next((d for d in devices if d.type == "cuda"), torch.device("cpu"))
+    return next((d for d in graph_devices(graph) if d.type == "cuda"), torch.device("cpu"))
 
 
 def base_globals():

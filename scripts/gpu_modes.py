@@ -155,37 +155,51 @@ def tiny_row():
     return row
 
 
+def measure(row, module, inputs, device, variants):
+    """Fills row for each variant (label -> (compile: a module -> the callable to run, extras: () -> more fields)),
+    each run on its own copy of module: its compile time, the accuracy of a later call (a replay, for the modes
+    that record), its peak memory; then all of them timed together in alternating rounds."""
+    with accuracy.exact_float32():
+        fp64, eager, nudged = _references(module, inputs, False)
+    steps = {}
+    for label, (make, extras) in variants.items():
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        COLLECTED.lines.clear()
+        try:
+            step = _make_step(make(copy.deepcopy(module)), inputs, False)
+            _, row[f"{label}_compile_s"] = _compile_time(step, device)
+            row[f"{label}_accuracy"] = accuracy.accuracy_error(step(), eager, fp64, nudged=nudged) or "ok"
+            row[f"{label}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+            row.update({f"{label}_{k}": v for k, v in extras().items()})
+            steps[label] = step
+        except Exception as e:   # a row, never a crash
+            lines = [line for line in str(e).splitlines() if line.strip()]
+            row[f"{label}_error"] = f"{type(e).__name__}: {' | '.join(lines[:3])[:400]}"
+    for label, t in _interleaved_times(steps, device).items():
+        row[f"{label}_ms"], row[f"{label}_speedup"] = t["median_ms"], t.get("speedup")
+    return row
+
+
+def nothing():
+    return {}
+
+
 def model_row(name, batch):
     w = workload(name)
     w = dataclasses.replace(w, sizes={**w.sizes, "small_batch": dict(w.sizes["gpu"], batch=batch)})
     module = w.make_module("cuda", torch.bfloat16, "small_batch")
     inputs = w.make_inputs("cuda", torch.bfloat16, "small_batch")
-    with accuracy.exact_float32():
-        fp64, eager, nudged = _references(module, inputs, False)
-    row = {"model": name, "batch": batch, "seq": w.sizes["gpu"].get("seq")}
-    steps = {}
-    for label, backend, mode in (("eager", "eager", None), ("kiln", "kiln", None),
-                                 ("kiln_ro", "kiln", "reduce-overhead"), ("inductor_ro", "inductor", "reduce-overhead")):
-        torch._dynamo.reset()
-        kiln.reset_stats()
-        COLLECTED.lines.clear()
-        try:
-            step = _make_step(compiled(copy.deepcopy(module), backend, mode), inputs, False)
-            _, row[f"{label}_compile_s"] = _compile_time(step, "cuda")
-            result = step()   # a replay, for the modes that record
-            row[f"{label}_accuracy"] = accuracy.accuracy_error(result, eager, fp64, nudged=nudged) or "ok"
-            row[f"{label}_peak_mib"] = (_peak_memory(step, "cuda") or 0) / 2 ** 20
-            if label == "kiln_ro":
-                stats = kiln.stats()
-                row["kiln_ro_replays"] = stats.get("cuda_graph_replays", 0)
-                row["kiln_ro_graphs_fallback"] = stats["graphs_fallback"]
-                row["kiln_ro_log"] = list(COLLECTED.lines)
-            steps[label] = step
-        except Exception as e:   # a row, never a crash
-            lines = [line for line in str(e).splitlines() if line.strip()]
-            row[f"{label}_error"] = f"{type(e).__name__}: {' | '.join(lines[:3])[:400]}"
-    for label, t in _interleaved_times(steps, "cuda").items():
-        row[f"{label}_ms"], row[f"{label}_speedup"] = t["median_ms"], t.get("speedup")
+
+    def recorded():
+        stats = kiln.stats()
+        return {"replays": stats.get("cuda_graph_replays", 0), "graphs_fallback": stats["graphs_fallback"],
+                "log": list(COLLECTED.lines)}
+    row = measure({"model": name, "batch": batch, "seq": w.sizes["gpu"].get("seq")}, module, inputs, "cuda", {
+        "eager": (lambda m: m, nothing),
+        "kiln": (lambda m: compiled(m, "kiln", None), nothing),
+        "kiln_ro": (lambda m: compiled(m, "kiln", "reduce-overhead"), recorded),
+        "inductor_ro": (lambda m: compiled(m, "inductor", "reduce-overhead"), nothing)})
     if "kiln_ro_ms" in row and "inductor_ro_ms" in row:
         row["kiln_ro_vs_inductor_ro"] = row["inductor_ro_ms"] / row["kiln_ro_ms"]
     if "kiln_ro_peak_mib" in row and row.get("kiln_peak_mib"):
@@ -200,31 +214,22 @@ def freezing_row(name, device):
     dtype, size = (torch.bfloat16, "gpu") if device == "cuda" else (torch.float32, "quick")
     module = w.make_module(device, dtype, size)
     inputs = w.make_inputs(device, dtype, size)
-    with accuracy.exact_float32():
-        fp64, eager, nudged = _references(module, inputs, False)
-    row = {"model": name, "device": device, "batch": w.sizes[size]["batch"]}
-    steps = {}
-    for label in ("eager", "kiln", "kiln_frozen", "inductor", "inductor_frozen"):
-        torch._dynamo.reset()
-        kiln.reset_stats()
-        inductor_config.freezing = label == "inductor_frozen"
-        try:
-            m = copy.deepcopy(module)
-            fn = m if label == "eager" else kiln.compile(m, options={"freezing": label == "kiln_frozen"}) \
-                if label.startswith("kiln") else torch.compile(m)
-            step = _make_step(fn, inputs, False)
-            _, row[f"{label}_compile_s"] = _compile_time(step, device)
-            row[f"{label}_accuracy"] = accuracy.accuracy_error(step(), eager, fp64, nudged=nudged) or "ok"
-            row[f"{label}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
-            if label == "kiln_frozen":
-                row["kiln_frozen_ops_folded"] = kiln.stats().get("frozen_ops_folded", 0)
-            steps[label] = step
-        except Exception as e:   # a row, never a crash
-            lines = [line for line in str(e).splitlines() if line.strip()]
-            row[f"{label}_error"] = f"{type(e).__name__}: {' | '.join(lines[:3])[:400]}"
-    inductor_config.freezing = False
-    for label, t in _interleaved_times(steps, device).items():
-        row[f"{label}_ms"], row[f"{label}_speedup"] = t["median_ms"], t.get("speedup")
+
+    def inductor(freezing):
+        def make(m):
+            inductor_config.freezing = freezing   # (read when the first call compiles, in this variant's turn)
+            return torch.compile(m)
+        return make
+    try:
+        row = measure({"model": name, "device": device, "batch": w.sizes[size]["batch"]}, module, inputs, device, {
+            "eager": (lambda m: m, nothing),
+            "kiln": (lambda m: kiln.compile(m), nothing),
+            "kiln_frozen": (lambda m: kiln.compile(m, options={"freezing": True}),
+                            lambda: {"ops_folded": kiln.stats().get("frozen_ops_folded", 0)}),
+            "inductor": (inductor(False), nothing),
+            "inductor_frozen": (inductor(True), nothing)})
+    finally:
+        inductor_config.freezing = False
     if "kiln_frozen_ms" in row and "inductor_frozen_ms" in row:
         row["kiln_frozen_vs_inductor_frozen"] = row["inductor_frozen_ms"] / row["kiln_frozen_ms"]
     return row

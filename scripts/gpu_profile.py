@@ -1,8 +1,9 @@
 """Top CUDA kernels of kiln and Inductor for one workload, side by side (torch.profiler).
 
     PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bfloat16] [--trace DIR] [--timeline]
-        [--size gpu] [--batch N]
+        [--size gpu] [--batch N] [--top N] [--host]
 
+--host also lists the Python functions that take the host's time (cProfile of 20 steps).
 --trace also writes kiln's trace of the workload (kernels, wrapper, per-kernel times) to DIR.
 --timeline also prints one step's GPU launches in order: the median duration of each and of the idle gap
 before it, and the step's span from the first start to the last end (20 steps back to back).
@@ -30,6 +31,8 @@ def main():
     p.add_argument("--batch", type=int, help="the size preset at this batch")
     p.add_argument("--trace", help="write kiln's trace, with per-kernel times, to this folder")
     p.add_argument("--timeline", action="store_true", help="print one step's launches in order, with gaps")
+    p.add_argument("--host", action="store_true", help="also list the Python functions of 20 steps' host time")
+    p.add_argument("--top", type=int, default=14, help="how many of the top kernels to list")
     a = p.parse_args()
     dtype = getattr(torch, a.dtype)
     w = W.workload(a.workload)
@@ -43,7 +46,8 @@ def main():
             m, options={"trace": a.trace, "trace_profile": True} if a.trace else None)
 
         def step():
-            out = f(*xs)
+            with torch.enable_grad() if a.train else torch.no_grad():   # (inference as the suite times it)
+                out = f(*xs)
             if a.train and not getattr(m, "steps_itself", False):   # (a training step runs its own backward)
                 out.backward()
         for _ in range(3):
@@ -60,6 +64,8 @@ def main():
             walls.append((time.perf_counter() - t0) / 10)
         print(f"===== {name}: host {statistics.median(hosts) * 1e3:.3f} ms per step, wall "
               f"{statistics.median(walls) * 1e3:.3f} ms (10 steps, then a sync; median of 5)")
+        if a.host:
+            host_profile(step)
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
             for _ in range(5):
                 step()
@@ -68,10 +74,26 @@ def main():
         events = [e for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA]
         print(f"{sum(e.count for e in events) / 5:.0f} GPU kernels and copies per step, "
               f"{sum(e.device_time_total for e in events) / 5 / 1e3:.3f} ms of GPU time")
-        for e in sorted(events, key=lambda e: -e.device_time_total)[:14]:
+        for e in sorted(events, key=lambda e: -e.device_time_total)[:a.top]:
             print(f"{e.device_time_total / 5:10.1f}  x{e.count // 5:<3} {e.key[:90]}")
         if a.timeline:
             timeline(name, step)
+
+
+def host_profile(step, steps=20):
+    """The functions that take the host's time in a step (cProfile, own time first), for the wrapper's cost."""
+    import cProfile
+    import io
+    import pstats
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(steps):
+        step()
+    prof.disable()
+    torch.cuda.synchronize()
+    text = io.StringIO()
+    pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(25)
+    print("\n".join(line for line in text.getvalue().splitlines() if line.strip())[:6000])
 
 
 def timeline(name, step, steps=20):

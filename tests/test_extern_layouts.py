@@ -125,3 +125,49 @@ def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, check_grad, tr
     else:
         run_and_compare(f, [x, w])
     assert any("(aligned rows" in c.wrapper_source for c in built)
+
+
+@pytest.mark.parametrize("conv", ["2d", "1d", "transposed", "grouped"])
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+def test_convolution_bias_added_by_a_kernel(monkeypatch, check, check_grad, conv, train):
+    """On the devices of BIAS_ADDED_APART (cuDNN's: the CPU here, so that CI runs the path), a convolution runs
+    without its bias, and the bias is added over the channels by kiln's kernel of the output's consumer: one
+    launch fewer per convolution, and the same values and gradients as eager's."""
+    import kiln.capture
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "BIAS_ADDED_APART", {"cpu"})
+    built = []
+    load = kiln.capture.load
+    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
+    x, w, b, args = {
+        "2d": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 3, 3), torch.randn(4), ([1, 2], [1, 0], [1, 1], False, [0, 0], 1)),
+        "1d": (torch.randn(3, 4, 9), torch.randn(5, 4, 3), torch.randn(5), ([1], [1], [1], False, [0], 1)),
+        "transposed": (torch.randn(2, 4, 5, 5), torch.randn(4, 3, 2, 2), torch.randn(3), ([2, 2], [0, 0], [1, 1], True, [1, 1], 1)),
+        "grouped": (torch.randn(2, 6, 8, 8), torch.randn(6, 1, 3, 3), torch.randn(6), ([1, 1], [1, 1], [1, 1], False, [0, 0], 6)),
+    }[conv]
+
+    def f(x, w, b):
+        return F.gelu(torch.ops.aten.convolution(x, w, b, *args))
+    if train:
+        check_grad(lambda *xs: f(*xs).sum(), x.requires_grad_(), w.requires_grad_(), b.requires_grad_())
+    else:
+        check(f, x, w, b)
+    sources = [c.wrapper_source for c in built if "aten.convolution.default" in c.wrapper_source]
+    assert sources and all(", None, [" in s for s in sources), sources   # the extern is called without the bias
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64])
+@pytest.mark.parametrize("shape", [(5, 7), (64, 64), (100, 37), (3, 130)])
+def test_transposed_copy_kernel(monkeypatch, dtype, shape):
+    """The tiled kernel that copies an aligned-rows product's transposed blocks into the output (run here by
+    Triton's interpreter) writes exactly the block's rows, partial tiles included, and nothing around them."""
+    from kiln.runtime.transposed_copy import copy_transposed, kernel
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    kernel.cache_clear()   # (built under the interpreter)
+    m, n = shape
+    product = (torch.randn(n, m) * 100).to(dtype)
+    out = torch.full((m + 2, n), -1).to(dtype)
+    copy_transposed(out[1:m + 1], product.t())
+    kernel.cache_clear()
+    assert torch.equal(out[1:m + 1], product.t())
+    assert (out[0] == -1).all() and (out[-1] == -1).all()

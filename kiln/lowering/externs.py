@@ -4,8 +4,10 @@ import sympy
 import torch
 
 from kiln import ir
-from kiln.ir import sym
-from kiln.lowering.values import current, LOWERINGS, register, same_strides, View
+from kiln.ir import ops, sym
+from kiln.lowering.pointwise import opmath
+from kiln.lowering.values import current, Lazy, LOWERINGS, register, same_strides, View
+from kiln.runtime.transposed_copy import copy_transposed
 
 aten = torch.ops.aten
 
@@ -66,8 +68,27 @@ def runs_channels_last(g, out):
         out.dim() == 4 and out.dtype != torch.float64
 
 
+# device types whose convolution library adds a bias in a pass of its own over the output (cuDNN: one more
+# launch per convolution, 40 in a ConvNeXt). There kiln convolves without the bias and adds it in a kernel of
+# its own, which fuses the add into the output's consumers (a norm, an activation, a residual add).
+BIAS_ADDED_APART = {"cuda"}
+
+
 @register(aten.convolution.default)
-def lower_convolution(out, x, weight, *args):
+def lower_convolution(out, x, weight, bias, *args):
+    if bias is None or out.device.type not in BIAS_ADDED_APART:
+        return convolve(out, x, weight, bias, *args)
+    y = convolve(out, x, weight, None, *args)
+    compute = opmath(out.dtype)
+
+    def loader(idx):   # y + bias over the channels (dim 1), rounded once, as eager's separate add rounds
+        total = ops.add(*(v if t.dtype == compute else ops.to_dtype(v, compute, t.dtype)
+                          for t, v in ((y, y.load(idx)), (bias, bias.load([idx[1]])))))
+        return total if compute == out.dtype else ops.to_dtype(total, out.dtype, compute)
+    return Lazy(list(y.sizes), out.dtype, out.device, loader, 1 + y.opcount + bias.opcount)
+
+
+def convolve(out, x, weight, *args):
     """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
     (its NCHW kernels transpose internally); on the CPU, inference graphs do (oneDNN's). The input and weight
     copies fuse into their producers; consumers of the output write eager's layout, and activations saved for
@@ -153,7 +174,7 @@ def rows_misaligned(out):
 def aligned_rows_mm(a, b):
     """A @ B laid out row-major, for an output whose rows are misaligned and whose columns are not: each block
     of rows is computed transposed, B^T A_block^T, whose rows (a block's columns) are aligned, then copied into
-    the output transposed. In blocks, so that the transposed product adds a quarter of the output to the memory,
+    the output transposed (by a tiled kernel: kiln.runtime.transposed_copy). In blocks, so that the transposed product adds a quarter of the output to the memory,
     not all of it (written whole and copied by a kiln kernel, GPT-2's logits took twice eager's memory). A product
     with a bias (addmm) is left to the library: blocks with a broadcast bias ran slower than its align-1 kernels
     (DistilBERT's 30522-word head)."""
@@ -163,7 +184,7 @@ def aligned_rows_mm(a, b):
     rows = -(-m // ROW_BLOCKS // align) * align
     for i in range(0, m, rows):
         product = torch.mm(b.t(), a[i:i + rows].t())
-        out[i:i + rows].copy_(product.t())
+        copy_transposed(out[i:i + rows], product.t())
         del product   # (before the next block's is allocated)
     return out
 

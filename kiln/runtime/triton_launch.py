@@ -8,6 +8,7 @@ import concurrent.futures
 import functools
 import hashlib
 import logging
+import operator
 import os
 import tempfile
 import types
@@ -107,10 +108,11 @@ class Launcher:
     def specialization(self, args):
         """The device; each pointer's dtype and 16-byte alignment; whether each int is 1 or divisible by 16; and
         each constexpr's value (the block sizes: the same kernel text launches with others at other sizes)."""
-        return (args[self.pointers[0]].device.index if self.pointers else 0,
-                tuple((args[i].dtype, args[i].data_ptr() % 16 == 0) for i in self.pointers),
-                tuple((args[i] == 1, args[i] % 16 == 0) for i in self.ints),
-                tuple(args[i] for i in self.exact))
+        pointers = self.pick_pointers(args)   # (itemgetters and list comprehensions: this runs at every launch)
+        return (pointers[0].get_device() if pointers else 0,
+                tuple([(p.dtype, p.data_ptr() % 16 == 0) for p in pointers]),
+                tuple([(i == 1, i % 16 == 0) for i in self.pick_ints(args)]),
+                self.pick_exact(args))
 
     def __call__(self, grid, *args):
         key = self.specialization(args) if self.pointers is not None else None
@@ -133,7 +135,15 @@ class Launcher:
                 self.exact = ints if constexprs is None else [i for i in ints if i in constexprs]
                 self.ints = [i for i in ints if i not in self.exact]
                 self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
+                self.pick_pointers, self.pick_ints, self.pick_exact = map(picker, (self.pointers, self.ints, self.exact))
             self.compiled[self.specialization(args)] = compiled
+
+
+def picker(indices):
+    """A function returning the arguments at these indices, as a tuple."""
+    if len(indices) == 1:
+        return lambda args, i=indices[0]: (args[i],)
+    return operator.itemgetter(*indices) if indices else lambda args: ()
 
 
 def get_raw_stream(device):

@@ -8,7 +8,7 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 from torch.utils._sympy.printers import PythonPrinter
 
 from kiln import ir
-from kiln.lowering.externs import copy_exact
+from kiln.lowering.externs import copy_exact, OpThen
 from kiln.scheduler import Kernel
 
 
@@ -317,7 +317,10 @@ class WrapperCode:
 
     def extern(self, step):
         args = [self.arg(a) for a in step.args] + [f"{k}={self.arg(v)}" for k, v in step.kwargs.items()]
-        fn = self.const(step.target)
+        target = step.target
+        if isinstance(target, OpThen):
+            target = OpThen(python_binding(target.op, step.args, step.kwargs), target.then, target.label)
+        fn = self.const(python_binding(target, step.args, step.kwargs) if not step.fallback else target)
         outs = [o.name if o is not None else "_" for o in step.outputs]
         lhs = (", ".join(outs) + ("," if len(outs) == 1 else "")) if step.returns_tuple else outs[0]
         call = self.timed(step.name, f"{fn}({', '.join(args)})")
@@ -340,3 +343,27 @@ class WrapperCode:
             return pyexpr(o)
         return repr(o)
 
+
+def python_binding(op, args, kwargs):
+    """The ATen op's Python binding (torch.convolution for aten.convolution.default), which parses its arguments
+    in C++: a convolution's call costs 3 us of host time where the OpOverload's boxed call costs 7, and a CNN
+    calls a hundred. Only for default overloads (the binding may not offer the others), and where no other
+    overload of the op could take these arguments (mm.dtype takes three), so that the binding resolves to this
+    one; else the op itself."""
+    if not isinstance(op, torch._ops.OpOverload) or op.namespace != "aten" or op._overloadname != "default":
+        return op
+    name = op._schema.name.split("::")[1]
+    binding = getattr(torch._C._VariableFunctions, name, None)
+    packet = getattr(torch.ops.aten, name)
+    others = [getattr(packet, o)._schema for o in packet.overloads() if o != op._overloadname]
+    if binding is None or any(takes(schema, len(args), kwargs) for schema in others):
+        return op
+    return binding
+
+
+def takes(schema, positional, kwargs):
+    """Whether a schema binds a call of this many positional arguments and these keywords."""
+    params = [a for a in schema.arguments if not a.kwarg_only]
+    given = {a.name for a in params[:positional]} | set(kwargs)
+    return positional <= len(params) and set(kwargs) <= {a.name for a in schema.arguments} and \
+        all(a.name in given or a.has_default_value() for a in schema.arguments)

@@ -140,10 +140,13 @@ def test_convolution_bias_added_by_a_kernel(monkeypatch, check, check_grad, conv
     load = kiln.capture.load
     monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
     x, w, b, args = {
-        "2d": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 3, 3), torch.randn(4), ([1, 2], [1, 0], [1, 1], False, [0, 0], 1)),
+        "2d": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 3, 3), torch.randn(4),
+               ([1, 2], [1, 0], [1, 1], False, [0, 0], 1)),
         "1d": (torch.randn(3, 4, 9), torch.randn(5, 4, 3), torch.randn(5), ([1], [1], [1], False, [0], 1)),
-        "transposed": (torch.randn(2, 4, 5, 5), torch.randn(4, 3, 2, 2), torch.randn(3), ([2, 2], [0, 0], [1, 1], True, [1, 1], 1)),
-        "grouped": (torch.randn(2, 6, 8, 8), torch.randn(6, 1, 3, 3), torch.randn(6), ([1, 1], [1, 1], [1, 1], False, [0, 0], 6)),
+        "transposed": (torch.randn(2, 4, 5, 5), torch.randn(4, 3, 2, 2), torch.randn(3),
+                       ([2, 2], [0, 0], [1, 1], True, [1, 1], 1)),
+        "grouped": (torch.randn(2, 6, 8, 8), torch.randn(6, 1, 3, 3), torch.randn(6),
+                    ([1, 1], [1, 1], [1, 1], False, [0, 0], 6)),
     }[conv]
 
     def f(x, w, b):
@@ -156,13 +159,19 @@ def test_convolution_bias_added_by_a_kernel(monkeypatch, check, check_grad, conv
     assert sources and all(", None, [" in s for s in sources), sources   # the extern is called without the bias
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64, torch.complex64])
 @pytest.mark.parametrize("shape", [(5, 7), (64, 64), (100, 37), (3, 130)])
-def test_transposed_copy_kernel(monkeypatch, dtype, shape):
+@pytest.mark.parametrize("wide", [False, True], ids=["32-bit", "64-bit"])
+def test_transposed_copy_kernel(monkeypatch, dtype, shape, wide):
     """The tiled kernel that copies an aligned-rows product's transposed blocks into the output (run here by
-    Triton's interpreter) writes exactly the block's rows, partial tiles included, and nothing around them."""
+    Triton's interpreter) writes exactly the block's rows, partial tiles included, and nothing around them; so
+    does its variant with 64-bit offsets (used past 2**31 elements, here forced). Complex blocks, which Triton has
+    no type for, are copied by ATen."""
+    from kiln.runtime import transposed_copy
     from kiln.runtime.transposed_copy import copy_transposed, kernel
     monkeypatch.setenv("TRITON_INTERPRET", "1")
+    if wide:
+        monkeypatch.setattr(transposed_copy, "WIDE_FROM", 0)
     kernel.cache_clear()   # (built under the interpreter)
     m, n = shape
     product = (torch.randn(n, m) * 100).to(dtype)

@@ -76,12 +76,12 @@ BIAS_ADDED_APART = {"cuda"}
 
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, bias, *args):
-    if bias is None or out.device.type not in BIAS_ADDED_APART:
+    if bias is None or not isinstance(out, torch.Tensor) or out.device.type not in BIAS_ADDED_APART:
         return convolve(out, x, weight, bias, *args)
     y = convolve(out, x, weight, None, *args)
     compute = opmath(out.dtype)
 
-    def loader(idx):   # y + bias over the channels (dim 1), rounded once, as eager's separate add rounds
+    def loader(idx):   # y + bias over the channels (dim 1), rounded once, as cuDNN's separate add rounds
         total = ops.add(*(v if t.dtype == compute else ops.to_dtype(v, compute, t.dtype)
                           for t, v in ((y, y.load(idx)), (bias, bias.load([idx[1]])))))
         return total if compute == out.dtype else ops.to_dtype(total, out.dtype, compute)
@@ -174,10 +174,10 @@ def rows_misaligned(out):
 def aligned_rows_mm(a, b):
     """A @ B laid out row-major, for an output whose rows are misaligned and whose columns are not: each block
     of rows is computed transposed, B^T A_block^T, whose rows (a block's columns) are aligned, then copied into
-    the output transposed (by a tiled kernel: kiln.runtime.transposed_copy). In blocks, so that the transposed product adds a quarter of the output to the memory,
-    not all of it (written whole and copied by a kiln kernel, GPT-2's logits took twice eager's memory). A product
-    with a bias (addmm) is left to the library: blocks with a broadcast bias ran slower than its align-1 kernels
-    (DistilBERT's 30522-word head)."""
+    the output transposed (by a tiled kernel: kiln.runtime.transposed_copy). In blocks, so that the transposed
+    product adds a quarter of the output to the memory, not all of it (written whole and copied by a kiln kernel,
+    GPT-2's logits took twice eager's memory). A product with a bias (addmm) is left to the library: blocks with a
+    broadcast bias ran slower than its align-1 kernels (DistilBERT's 30522-word head)."""
     m, n = a.shape[0], b.shape[1]
     out = torch.empty((m, n), dtype=a.dtype, device=a.device)
     align = max(1, ALIGNMENT_BYTES // a.dtype.itemsize)

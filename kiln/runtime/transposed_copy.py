@@ -1,14 +1,18 @@
 """A copy between two layouts whose unit strides differ (a column-major block into a row-major output), as one
-Triton kernel of square tiles: each tile is read along its columns and written along its rows, both coalesced,
-Triton moving it between the two through shared memory. ATen's strided copy walks the output in order and
-reads the source at a stride: 350 us for one 1024 x 50257 bf16 block of GPT-2's logits on an H200, where this
-kernel takes 88 us and a contiguous copy of as many bytes 56 (tiles of 64 x 64: 108 us; 128 x 128 with 8 warps:
-87; bench/NOTES.md 44)."""
+Triton kernel of tiles: each tile is read along its columns and written along its rows, both coalesced, Triton
+moving it between the two through shared memory. ATen's strided copy walks the output in order and reads the
+source at a stride: 350 us for one 1024 x 50257 bf16 block of GPT-2's logits on an H200, where this kernel takes
+88 us and a contiguous copy of as many bytes 56 (tiles of 64 x 64: 108 us; 128 x 128 with 8 warps: 87;
+bench/NOTES.md 44)."""
+import contextlib
 import functools
+import os
 
 import torch
 
 ROWS, COLUMNS = 64, 128   # a tile
+WIDE_FROM = 2 ** 31       # offsets (in elements) from which the kernel computes them in 64 bits
+MAX_GRID_Y = 65535        # CUDA's limit on a grid's second dimension (the column tiles)
 
 
 @functools.cache
@@ -18,9 +22,11 @@ def kernel():
 
     @triton.jit
     def transposed_copy(src, dst, rows, cols, src_row_stride, src_col_stride, dst_row_stride,
-                        ROWS: tl.constexpr, COLUMNS: tl.constexpr):
+                        ROWS: tl.constexpr, COLUMNS: tl.constexpr, WIDE: tl.constexpr):
         r = tl.program_id(0) * ROWS + tl.arange(0, ROWS)[:, None]
         c = tl.program_id(1) * COLUMNS + tl.arange(0, COLUMNS)[None, :]
+        if WIDE:   # offsets past 2**31 elements: 32-bit products would wrap and address memory outside the tensors
+            r, c = r.to(tl.int64), c.to(tl.int64)
         inside = (r < rows) & (c < cols)
         tile = tl.load(src + r * src_row_stride + c * src_col_stride, mask=inside)
         tl.store(dst + r * dst_row_stride + c, tile, mask=inside)
@@ -28,14 +34,16 @@ def kernel():
 
 
 def copy_transposed(dst, src):
-    """dst.copy_(src) for 2-D tensors of one dtype, dst with unit column stride: by the tiled kernel where
-    Triton can run it (CUDA, or its interpreter), else by ATen."""
-    import os
+    """dst.copy_(src) for 2-D tensors of one real dtype, dst with unit column stride: by the tiled kernel where
+    Triton can run it (CUDA, or its interpreter; Triton has no complex types), else by ATen."""
     if not (dst.is_cuda or os.environ.get("TRITON_INTERPRET") == "1") or dst.stride(1) != 1 or \
-            src.dtype != dst.dtype or dst.shape != src.shape:
+            min(*src.stride(), *dst.stride()) < 0 or src.dtype != dst.dtype or dst.is_complex() or \
+            dst.shape != src.shape or -(-dst.shape[1] // COLUMNS) > MAX_GRID_Y:
         return dst.copy_(src)
     rows, cols = dst.shape
     grid = (-(-rows // ROWS), -(-cols // COLUMNS))
-    kernel()[grid](src, dst, rows, cols, src.stride(0), src.stride(1), dst.stride(0), ROWS=ROWS, COLUMNS=COLUMNS,
-                   num_warps=4)
+    reach = max((rows - 1) * src.stride(0) + (cols - 1) * src.stride(1), (rows - 1) * dst.stride(0) + cols)
+    with torch.cuda.device(dst.device) if dst.is_cuda else contextlib.nullcontext():   # (its device's stream)
+        kernel()[grid](src, dst, rows, cols, src.stride(0), src.stride(1), dst.stride(0), ROWS=ROWS, COLUMNS=COLUMNS,
+                       WIDE=reach >= WIDE_FROM, num_warps=4)
     return dst

@@ -317,8 +317,8 @@ class WrapperCode:
 
     def extern(self, step):
         args = [self.arg(a) for a in step.args] + [f"{k}={self.arg(v)}" for k, v in step.kwargs.items()]
-        target = step.target
-        if isinstance(target, OpThen):
+        target = step.target   # a library call through its Python binding where that is the same op
+        if isinstance(target, OpThen) and not step.fallback:
             target = OpThen(python_binding(target.op, step.args, step.kwargs), target.then, target.label)
         fn = self.const(python_binding(target, step.args, step.kwargs) if not step.fallback else target)
         outs = [o.name if o is not None else "_" for o in step.outputs]

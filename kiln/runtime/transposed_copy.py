@@ -6,9 +6,10 @@ source at a stride: 350 us for one 1024 x 50257 bf16 block of GPT-2's logits on 
 bench/NOTES.md 44)."""
 import contextlib
 import functools
-import os
 
 import torch
+
+from kiln.runtime.triton_launch import interpreting
 
 ROWS, COLUMNS = 64, 128   # a tile
 WIDE_FROM = 2 ** 31       # offsets (in elements) from which the kernel computes them in 64 bits
@@ -36,7 +37,7 @@ def kernel():
 def copy_transposed(dst, src):
     """dst.copy_(src) for 2-D tensors of one real dtype, dst with unit column stride: by the tiled kernel where
     Triton can run it (CUDA, or its interpreter; Triton has no complex types), else by ATen."""
-    if not (dst.is_cuda or os.environ.get("TRITON_INTERPRET") == "1") or dst.stride(1) != 1 or \
+    if not (dst.is_cuda or interpreting()) or dst.stride(1) != 1 or \
             min(*src.stride(), *dst.stride()) < 0 or src.dtype != dst.dtype or dst.is_complex() or \
             dst.shape != src.shape or -(-dst.shape[1] // COLUMNS) > MAX_GRID_Y:
         return dst.copy_(src)

@@ -320,7 +320,9 @@ class WrapperCode:
         target = step.target   # a library call through its Python binding where that is the same op
         if isinstance(target, OpThen) and not step.fallback:
             target = OpThen(python_binding(target.op, step.args, step.kwargs), target.then, target.label)
-        fn = self.const(python_binding(target, step.args, step.kwargs) if not step.fallback else target)
+        elif not step.fallback:
+            target = python_binding(target, step.args, step.kwargs)
+        fn = self.const(target)
         outs = [o.name if o is not None else "_" for o in step.outputs]
         lhs = (", ".join(outs) + ("," if len(outs) == 1 else "")) if step.returns_tuple else outs[0]
         call = self.timed(step.name, f"{fn}({', '.join(args)})")

@@ -6,6 +6,7 @@ Reductions of (N, R), pointwise buffers of N*R elements ("full" level, inside th
 pointwise buffers of N elements ("outer" level, between the loops) can share a kernel, as long as
 every value read inside the kernel is read at the index where the kernel wrote it.
 """
+import copy
 import dataclasses
 import logging
 
@@ -108,17 +109,48 @@ class SchedulerNode:
             subs[vars_[g[-1]]] = e
         return lambda expr: ir.simplify_index(sympy.sympify(expr).xreplace(subs))
 
+    def split_for(self, inner_numel):
+        """This node with one merged dim group cut in two, so that its innermost groups hold inner_numel
+        elements, or None. Any run of a merged group's dims is walked as one index too: a residual sum merged
+        into one flat dim still joins the layer norm over its rows."""
+        sizes = self.buf.node.sizes
+        inner = sympy.Integer(1)
+        for i in range(len(self.groups) - 1, -1, -1):
+            g = self.groups[i]
+            for j in range(len(g) - 1, 0, -1):
+                if sympy.expand(inner * ir.product([sizes[d] for d in g[j:]]) - inner_numel) == 0:
+                    twin = copy.copy(self)
+                    twin.groups = self.groups[:i] + [g[:j], g[j:]] + self.groups[i + 1:]
+                    twin.sizes = [ir.product([sizes[d] for d in h]) for h in twin.groups]
+                    return twin
+            inner = inner * self.sizes[i]
+        return None
+
 
 @dataclasses.dataclass(eq=False)
 class Placement:
-    """Where a node sits in its kernel: its level, loop segment, and its index in kernel vars."""
+    """Where a node sits in its kernel: its level, loop segment, and its index in kernel vars.
+
+    recomputed: the reads of values this kernel computes, made at another index than the one they are
+    computed at: (name, index in the node's vars) -> (the producer's placement, the substitution of the
+    kernel's vars that takes the producer's index to the one read)."""
     node: SchedulerNode
     level: str           # "full" (inside the R loops) or "outer"
     kernel_index: list   # per merged dim, an expression in kernel vars
     segment: int = 0
+    recomputed: dict = dataclasses.field(default_factory=dict)
 
     def remap(self):
         return self.node.remap(self.kernel_index)
+
+    def loads(self):
+        """(name, index in kernel vars) of every load it makes from memory, those of recomputed values included."""
+        remap = self.remap()
+        out = [(n, remap(e)) for n, e in self.node.buf.analysis.loads if (n, e) not in self.recomputed]
+        for src, at in self.recomputed.values():
+            src_remap = src.remap()
+            out += [(n, ir.simplify_index(src_remap(e).xreplace(at))) for n, e in src.node.buf.analysis.loads]
+        return out
 
 
 class Kernel:
@@ -170,6 +202,9 @@ class Kernel:
             return Placement(node, "full", index), "same iteration space"
         if eq(node.numel, N * R):
             k = split_point(node.sizes, R)
+            if k is None and node.split_for(R) is not None:
+                node = node.split_for(R)
+                k = split_point(node.sizes, R)
             if k is None:   # mapping it through a flat index would cost a division per element and coalescing
                 return None, f"different loop structure: {fmt(ir.product(node.sizes))} does not split as {fmt(N)}x{fmt(R)}"
             return Placement(node, "full", ir.unflatten(self.x, node.sizes[:k]) + ir.unflatten(self.r, node.sizes[k:])), \
@@ -180,7 +215,9 @@ class Kernel:
         return None, f"different iteration space {fmt(node.numel)} vs {space}"
 
     def check_reads(self, placement):
-        """Every value placement reads from this kernel must be the one written at the same index."""
+        """Every value placement reads from this kernel must be the one written at the same index, or one it
+        can compute again where it reads it (placement.recomputed, filled here). Returns the placements it
+        depends on, or why it does not fit."""
         produced = self.produced()
         node = placement.node
         remap = placement.remap()
@@ -190,12 +227,39 @@ class Kernel:
                 continue
             src = produced[name]
             written = src.remap()(src.node.buf.analysis.store_index)
-            if sympy.expand(remap(expr) - written) != 0:
-                return f"reads {name} at another index than {name} is written"
-            if src.level == "full" and not src.node.is_reduction and placement.level == "outer":
-                return f"needs all of {name} at once (outer-level use of a per-element value)"
+            read = remap(expr)
+            if sympy.expand(read - written) != 0 or (
+                    src.level == "full" and not src.node.is_reduction and placement.level == "outer"):
+                at = self.recompute_at(src, read, written)
+                if at is None:
+                    return f"reads {name} at another index than {name} is written" if \
+                        sympy.expand(read - written) != 0 else \
+                        f"needs all of {name} at once (outer-level use of a per-element value)"
+                placement.recomputed[(name, expr)] = (src, at)
+                continue
             deps.append(src)
         return deps
+
+    def recompute_at(self, src, read, written):
+        """The substitution {r0: k} that takes src's index to read, where src's value can be computed again
+        there; else None. That is a pointwise value computed from memory alone (nothing this kernel computes
+        or writes), read at a fixed position k of its row: a layer norm's shift is its row's first element,
+        and with the residual sum before it in the same kernel, that element is the sum of two loads."""
+        n = src.node
+        written_here = set(self.produced()) | {q.node.writes_into for q in self.placements}
+        if n.is_reduction or n.alone or n.writes_into or src.level != "full" or n.reads & written_here:
+            return None
+        r = self.r
+        written = sympy.expand(written)
+        step = written.coeff(r)
+        rest = sympy.expand(written - step * r)
+        if step == 0 or step.free_symbols or rest.has(r):
+            return None
+        k = sympy.expand((read - rest) / step)
+        R = ir.static_numel([self.rnumel])
+        if not k.is_Integer or k < 0 or (k != 0 and (R is None or k >= R)):
+            return None
+        return {r: k}
 
     def overwrite_clash(self, placement, deps):
         """Why placement, which stores into a graph input, may not run in this kernel: some node here
@@ -203,8 +267,7 @@ class Kernel:
         name, seg = placement.node.buf.mutates, self.segment_for(placement, deps)
         written = placement.remap()(placement.node.buf.analysis.store_index)
         for q in self.placements:
-            if any(n == name and (q.segment > seg or sympy.expand(q.remap()(e) - written) != 0)
-                   for n, e in q.node.buf.analysis.loads):
+            if any(n == name and (q.segment > seg or sympy.expand(e - written) != 0) for n, e in q.loads()):
                 return f"{q.node.name} reads the old {name} elsewhere or later than it is overwritten"
         return None
 

@@ -104,11 +104,12 @@ def test_extern_argument_size_one_dims_keep_eager_strides():
     torch.testing.assert_close(kiln_compile(fn)(x), fn(x))
 
 
+@pytest.mark.parametrize("bias", [False, True], ids=["mm", "addmm"])
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
-def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, check_grad, train):
-    """A product whose output rows are not 16-byte aligned (GPT-2's 50257 logits) is computed transposed, block
-    by block of rows, on the devices of TRANSPOSED_MATMUL_DEVICES (the CPU here, so that CI runs the path), and
-    read, returned with eager's strides, and differentiated as the product."""
+def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, check_grad, train, bias):
+    """A product whose output rows are not 16-byte aligned (GPT-2's 50257 logits; with a bias, DeBERTa's 128100)
+    is computed transposed, block by block of rows, on the devices of TRANSPOSED_MATMUL_DEVICES (the CPU here, so
+    that CI runs the path), and read, returned with eager's strides, and differentiated as the product."""
     import kiln.capture
     from kiln.lowering import externs
     monkeypatch.setattr(externs, "TRANSPOSED_MATMUL_DEVICES", {"cpu"})
@@ -116,15 +117,18 @@ def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, check_grad, tr
     load = kiln.capture.load
     monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
 
-    def f(x, w):
-        y = x @ w.t()   # 36 rows of 37 floats: rows misaligned, columns aligned (3 blocks of 12 rows)
+    def f(x, w, b):
+        # 36 rows of 37 floats: rows misaligned, columns aligned (3 blocks of 12 rows)
+        y = F.linear(x, w, b if bias else None)
         return y, torch.relu(y) * 2
-    x, w = torch.randn(2, 18, 24), torch.randn(37, 24)
+    x, w, b = torch.randn(2, 18, 24), torch.randn(37, 24), torch.randn(37)
     if train:
-        check_grad(lambda *xs: sum(o.sum() for o in f(*xs)), x.requires_grad_(), w.requires_grad_())
+        check_grad(lambda *xs: sum(o.sum() for o in f(*xs)), x.requires_grad_(), w.requires_grad_(),
+                   b.requires_grad_())
     else:
-        run_and_compare(f, [x, w])
-    assert any("(aligned rows" in c.wrapper_source for c in built)
+        run_and_compare(f, [x, w, b])
+    op = "aten.addmm.default (aligned rows" if bias else "aten.mm.default (aligned rows"
+    assert any(op in c.wrapper_source for c in built)
 
 
 @pytest.mark.parametrize("conv", ["2d", "1d", "transposed", "grouped"])
@@ -162,11 +166,12 @@ def test_convolution_bias_added_by_a_kernel(monkeypatch, check, check_grad, conv
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64, torch.complex64])
 @pytest.mark.parametrize("shape", [(5, 7), (64, 64), (100, 37), (3, 130)])
 @pytest.mark.parametrize("wide", [False, True], ids=["32-bit", "64-bit"])
-def test_transposed_copy_kernel(monkeypatch, dtype, shape, wide):
+@pytest.mark.parametrize("bias", [False, True], ids=["copy", "bias"])
+def test_transposed_copy_kernel(monkeypatch, dtype, shape, wide, bias):
     """The tiled kernel that copies an aligned-rows product's transposed blocks into the output (run here by
     Triton's interpreter) writes exactly the block's rows, partial tiles included, and nothing around them; so
     does its variant with 64-bit offsets (used past 2**31 elements, here forced). Complex blocks, which Triton has
-    no type for, are copied by ATen."""
+    no type for, are copied by ATen. With a bias, each column gets its bias, added in float32 and rounded once."""
     from kiln.runtime import transposed_copy
     from kiln.runtime.transposed_copy import copy_transposed, kernel
     monkeypatch.setenv("TRITON_INTERPRET", "1")
@@ -175,8 +180,14 @@ def test_transposed_copy_kernel(monkeypatch, dtype, shape, wide):
     kernel.cache_clear()   # (built under the interpreter)
     m, n = shape
     product = (torch.randn(n, m) * 100).to(dtype)
+    b = (torch.randn(n) * 100).to(dtype) if bias else None
     out = torch.full((m + 2, n), -1).to(dtype)
-    copy_transposed(out[1:m + 1], product.t())
+    copy_transposed(out[1:m + 1], product.t(), b)
     kernel.cache_clear()
-    assert torch.equal(out[1:m + 1], product.t())
+    expected = product.t() if b is None else (product.t().float() + b.float()).to(dtype) \
+        if dtype.is_floating_point else product.t() + b
+    if b is not None and dtype == torch.bfloat16:   # (Triton's interpreter rounds float32 to bf16 toward 0)
+        torch.testing.assert_close(out[1:m + 1], expected, atol=0, rtol=2 ** -7)
+    else:
+        assert torch.equal(out[1:m + 1], expected)
     assert (out[0] == -1).all() and (out[-1] == -1).all()

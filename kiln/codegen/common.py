@@ -213,6 +213,9 @@ class KernelWriter:
 
     # -- the ops handler
     def load(self, name, index):
+        again = self.placement.recomputed.get((name, index)) if self.placement else None
+        if again is not None:
+            return self.recompute(*again)
         # a value this kernel computed earlier in scope is reused: the scheduler checked its index
         local = self.scope.lookup(("local", name))
         if local is not None:
@@ -292,6 +295,17 @@ class KernelWriter:
         with ir.use_handler(self):
             value = node.buf.node.run(node.dvars, node.rvars)
         return value
+
+    def recompute(self, src, at):
+        """src's value computed again at another index (scheduler.Kernel.recompute_at): its body, its index
+        substituted by at, read from memory where the node being generated reads it."""
+        remap, src_remap = self.remap, src.remap()
+        self.remap = lambda expr: ir.simplify_index(src_remap(expr).xreplace(at))
+        try:
+            node = src.node
+            return node.buf.node.run(node.dvars, node.rvars)
+        finally:
+            self.remap = remap
 
     def store_index(self, placement):
         self.remap = placement.remap()

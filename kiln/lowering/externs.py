@@ -161,6 +161,17 @@ def lower_mm(out, a, b):
     return current().extern(aten.mm.default, (a, b), {}, fallback=False)
 
 
+@register(aten.addmm.default)
+def lower_addmm(out, bias, a, b, **scales):
+    """A product with a bias over its columns (a language model's head: DeBERTa's 128100 words, DistilBERT's
+    30522) and misaligned rows: its blocks computed transposed, the bias added as they are copied back."""
+    if rows_misaligned(out) and all(v == 1 for v in scales.values()) and len(getattr(bias, "sizes", ())) == 1 and \
+            sympy.expand(bias.sizes[0] - out.shape[1]) == 0:
+        return current().extern(OpThen(aligned_rows_mm, None, "aten.addmm.default (aligned rows: kiln.lowering."
+                                       "externs.aligned_rows_mm)"), (a, b, bias), {}, fallback=False)
+    return current().extern(aten.addmm.default, (bias, a, b), scales, fallback=False)
+
+
 def rows_misaligned(out):
     """Whether a matmul output's rows are misaligned for its device's library and its columns would not be."""
     if not isinstance(out, torch.Tensor) or out.device.type not in TRANSPOSED_MATMUL_DEVICES or out.dim() != 2 or \
@@ -171,20 +182,21 @@ def rows_misaligned(out):
         (m * out.dtype.itemsize) % ALIGNMENT_BYTES == 0
 
 
-def aligned_rows_mm(a, b):
-    """A @ B laid out row-major, for an output whose rows are misaligned and whose columns are not: each block
-    of rows is computed transposed, B^T A_block^T, whose rows (a block's columns) are aligned, then copied into
-    the output transposed (by a tiled kernel: kiln.runtime.transposed_copy). In blocks, so that the transposed
-    product adds a quarter of the output to the memory, not all of it (written whole and copied by a kiln kernel,
-    GPT-2's logits took twice eager's memory). A product with a bias (addmm) is left to the library: blocks with a
-    broadcast bias ran slower than its align-1 kernels (DistilBERT's 30522-word head)."""
+def aligned_rows_mm(a, b, bias=None):
+    """A @ B (+ bias over the columns) laid out row-major, for an output whose rows are misaligned and whose
+    columns are not: each block of rows is computed transposed, B^T A_block^T, whose rows (a block's columns)
+    are aligned, then copied into the output transposed, the bias added on the way (by a tiled kernel:
+    kiln.runtime.transposed_copy; a library's addmm of the transposed block broadcasts the bias down its
+    columns, which ran slower than its align-1 kernels on DistilBERT's 30522-word head). In blocks, so that the
+    transposed product adds a quarter of the output to the memory, not all of it (written whole and copied by a
+    kiln kernel, GPT-2's logits took twice eager's memory)."""
     m, n = a.shape[0], b.shape[1]
     out = torch.empty((m, n), dtype=a.dtype, device=a.device)
     align = max(1, ALIGNMENT_BYTES // a.dtype.itemsize)
     rows = -(-m // ROW_BLOCKS // align) * align
     for i in range(0, m, rows):
         product = torch.mm(b.t(), a[i:i + rows].t())
-        copy_transposed(out[i:i + rows], product.t())
+        copy_transposed(out[i:i + rows], product.t(), bias)
         del product   # (before the next block's is allocated)
     return out
 

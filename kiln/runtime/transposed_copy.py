@@ -22,29 +22,34 @@ def kernel():
     import triton.language as tl
 
     @triton.jit
-    def transposed_copy(src, dst, rows, cols, src_row_stride, src_col_stride, dst_row_stride,
-                        ROWS: tl.constexpr, COLUMNS: tl.constexpr, WIDE: tl.constexpr):
+    def transposed_copy(src, dst, bias, rows, cols, src_row_stride, src_col_stride, dst_row_stride,
+                        ROWS: tl.constexpr, COLUMNS: tl.constexpr, WIDE: tl.constexpr, BIAS: tl.constexpr):
         r = tl.program_id(0) * ROWS + tl.arange(0, ROWS)[:, None]
         c = tl.program_id(1) * COLUMNS + tl.arange(0, COLUMNS)[None, :]
         if WIDE:   # offsets past 2**31 elements: 32-bit products would wrap and address memory outside the tensors
             r, c = r.to(tl.int64), c.to(tl.int64)
         inside = (r < rows) & (c < cols)
         tile = tl.load(src + r * src_row_stride + c * src_col_stride, mask=inside)
+        if BIAS:   # added in float32 and rounded once, as a matmul library's epilogue does
+            tile = (tile.to(tl.float32) + tl.load(bias + c, mask=c < cols).to(tl.float32)).to(tile.dtype)
         tl.store(dst + r * dst_row_stride + c, tile, mask=inside)
     return transposed_copy
 
 
-def copy_transposed(dst, src):
-    """dst.copy_(src) for 2-D tensors of one real dtype, dst with unit column stride: by the tiled kernel where
-    Triton can run it (CUDA, or its interpreter; Triton has no complex types), else by ATen."""
+def copy_transposed(dst, src, bias=None):
+    """dst.copy_(src), or dst = src + bias with bias a row of dst's columns, for 2-D tensors of one real dtype,
+    dst with unit column stride: by the tiled kernel where Triton can run it (CUDA, or its interpreter; Triton
+    has no complex types), else by ATen."""
     if not (dst.is_cuda or interpreting()) or dst.stride(1) != 1 or \
             min(*src.stride(), *dst.stride()) < 0 or src.dtype != dst.dtype or dst.is_complex() or \
-            dst.shape != src.shape or -(-dst.shape[1] // COLUMNS) > MAX_GRID_Y:
-        return dst.copy_(src)
+            dst.shape != src.shape or -(-dst.shape[1] // COLUMNS) > MAX_GRID_Y or \
+            bias is not None and (bias.dtype != dst.dtype or bias.stride(0) != 1 or not dst.is_floating_point()):
+        return dst.copy_(src) if bias is None else torch.add(src, bias, out=dst)
     rows, cols = dst.shape
     grid = (-(-rows // ROWS), -(-cols // COLUMNS))
     reach = max((rows - 1) * src.stride(0) + (cols - 1) * src.stride(1), (rows - 1) * dst.stride(0) + cols)
     with torch.cuda.device(dst.device) if dst.is_cuda else contextlib.nullcontext():   # (its device's stream)
-        kernel()[grid](src, dst, rows, cols, src.stride(0), src.stride(1), dst.stride(0), ROWS=ROWS, COLUMNS=COLUMNS,
-                       WIDE=reach >= WIDE_FROM, num_warps=4)
+        kernel()[grid](src, dst, src if bias is None else bias, rows, cols, src.stride(0), src.stride(1),
+                       dst.stride(0), ROWS=ROWS, COLUMNS=COLUMNS, WIDE=reach >= WIDE_FROM, BIAS=bias is not None,
+                       num_warps=4)
     return dst

@@ -295,6 +295,17 @@ def test_residual_add_and_the_next_layer_norm_are_one_kernel(mode, tmp_path):
     launches = [line for line in wrapper.splitlines() if re.search(r"\bkernel_\w+\(", line)]
     # the first norm, a sum and the next norm per layer after it, and the last sum
     assert len(launches) == n_layers + 1, "\n".join(launches)
+    # The sum may not be written over the matmul output it adds: the norm reads that output again at each
+    # row's first element, after the sum's store there (on a GPU, some lanes of a program then see the sum and
+    # others the output: GPT-2, Whisper, timm's ViT and Swin lost their accuracy). On the CPU and in Triton's
+    # interpreter every lane sees the same shift, and any shift gives the same statistics: so it is checked here.
+    lines = wrapper.splitlines()
+    products = {line.split("=")[0].strip() for line in lines if "aten.addmm" in line}
+    for i, line in enumerate(lines):
+        over = re.search(r"written over (\w+), which dies here", line)
+        if over and over.group(1) in products:
+            launch = next(x for x in lines[i + 1:] if re.search(r"\bkernel_\w+\(", x))
+            assert "layer_norm" not in launch, f"{line}\n{launch}"
     if mode == "dynamic":
         assert compiled(make_tensor((3, 5, 64))).shape == (3, 5, 64)
 

@@ -31,10 +31,11 @@ def compile_blocks(n, monkeypatch):
 
 
 def test_identical_kernels_are_defined_once(monkeypatch):
-    launched4, defined4 = compile_blocks(4, monkeypatch)
-    launched8, defined8 = compile_blocks(8, monkeypatch)
-    assert launched8 > launched4   # each block launches its kernels ...
-    assert defined8 == defined4 < launched4   # ... defined once for all the blocks
+    # (the first blocks' kernels differ: their sums are computed inline before the residual stream is stored)
+    launched6, defined6 = compile_blocks(6, monkeypatch)
+    launched10, defined10 = compile_blocks(10, monkeypatch)
+    assert launched10 > launched6   # each block launches its kernels ...
+    assert defined10 == defined6 < launched6   # ... defined once for all the blocks
 
 
 # -------------------------------------------------------------------------------- the graph cache

@@ -91,7 +91,30 @@ def _table():
         table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
     table[aten.native_layer_norm.default] = _zero_bias_layer_norm(table[aten.native_layer_norm.default])
     table.update(_foreach_table())
+    table[aten._amp_foreach_non_finite_check_and_unscale.default] = _amp_unscale
+    table[aten._amp_update_scale.default] = _amp_update_scale
     return table
+
+
+def _amp_unscale(grads, found_inf, inv_scale):
+    """GradScaler's unscale_: each gradient times inv_scale (in float32 at least, rounded once: a 0-d tensor does
+    not promote), and found_inf set to 1 where any gradient holds an inf or a NaN, as eager's kernel does."""
+    nonfinite = [torch.logical_not(torch.isfinite(g)).any() for g in grads]
+    found = found_inf
+    if nonfinite:
+        found = torch.where(torch.stack(nonfinite).any(), torch.ones_like(found_inf), found_inf)
+    return [g * inv_scale for g in grads], found
+
+
+def _amp_update_scale(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval):
+    """GradScaler's update: after a step with infs the scale backs off and the count of good steps restarts; after
+    growth_interval good steps it grows, unless that would make it infinite."""
+    found = found_inf != 0
+    successful = growth_tracker + 1
+    grows = successful == growth_interval
+    grown = scale * growth_factor
+    new_scale = torch.where(found, scale * backoff_factor, torch.where(grows & torch.isfinite(grown), grown, scale))
+    return new_scale, torch.where(found | grows, torch.zeros_like(growth_tracker), successful)
 
 
 # the per-tensor function of a foreach op not named torch.<its name without _foreach_>

@@ -225,6 +225,78 @@ def test_accumulated_clipped_steps_compiled():
     assert after["graphs_fallback"] == before["graphs_fallback"] and after["fallback_ops"] == before["fallback_ops"]
 
 
+@pytest.mark.parametrize("case", ["finite", "inf", "nan", "found_before"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
+def test_amp_unscale_and_update_scale_compiled(dtype, case):
+    """GradScaler's ops, as AMP's compiled steps reach kiln (functionalized: _amp_foreach_non_finite_check_and_unscale
+    and _amp_update_scale; their nested list result failed kiln's lowering, and the graph ran eagerly): gradients
+    unscaled, found_inf set where any holds an inf or a NaN, and the scale backed off, kept or grown (growth to an
+    infinite scale refused), exactly as eager's kernels do, with no graph or op run eagerly."""
+    torch._dynamo.reset()
+
+    def step(grads, found_inf, inv_scale, scale, tracker):
+        torch._amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale)
+        torch._amp_update_scale_(scale, tracker, found_inf, 2.0, 0.5, 3)
+        return grads, found_inf, scale, tracker
+
+    def inputs(tracker, scale=2.0 ** 10):
+        g = torch.Generator().manual_seed(0)
+        grads = [(torch.randn(*shape, generator=g) * 1000).to(dtype) for shape in ((5, 7), (3,), (2, 3, 4))]
+        if case in ("inf", "nan"):
+            grads[1][2] = float(case)
+        found = torch.full((), 1.0 if case == "found_before" else 0.0)
+        return grads, found, torch.full((), 1 / scale), torch.full((), scale), torch.full((), tracker, dtype=torch.int32)
+    before = kiln.stats()
+    compiled = kiln_compile(step)
+    for tracker, scale in ((0, 2.0 ** 10), (2, 2.0 ** 10), (2, 3e38)):   # kept, grown, growth past float32's range
+        actual, expected = compiled(*inputs(tracker, scale)), step(*inputs(tracker, scale))
+        torch.testing.assert_close(actual, expected, rtol=0, atol=0, equal_nan=True)
+    after = kiln.stats()
+    assert after["graphs_fallback"] == before["graphs_fallback"] and after["fallback_ops"] == before["fallback_ops"]
+
+
+def test_grad_scaler_skips_the_step_with_an_inf_as_eager_does():
+    """A GradScaler training loop around a kiln-compiled model and clipping (Dynamo runs GradScaler's own methods
+    eagerly, for every backend): the step whose gradients hold an inf leaves the parameters as they were, the scale
+    backs off, and the other steps' parameters pass the accuracy rule against eager's and fp64."""
+    from kiln.tools import accuracy
+    torch._dynamo.reset()
+
+    def run(compiled, dtype=torch.float32):
+        torch.manual_seed(0)
+        model = small_model().to(dtype)
+        model[4] = torch.nn.Identity()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, foreach=True)
+        scaler = torch.amp.GradScaler("cpu", init_scale=2.0 ** 8, growth_interval=2)
+
+        def clip():
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5, foreach=True)
+        forward, clip_ = (kiln_compile(model), kiln_compile(clip)) if compiled else (model, clip)
+        x = torch.randn(16, 24, generator=torch.Generator().manual_seed(3), dtype=dtype)
+        seen = []
+        for i in range(4):
+            optimizer.zero_grad(set_to_none=True)
+            scaler.scale(forward(x).pow(2).mean()).backward()
+            if i == 2:
+                next(model.parameters()).grad.view(-1)[0] = float("inf")
+            scaler.unscale_(optimizer)
+            clip_()
+            held = [p.detach().clone() for p in model.parameters()]
+            scaler.step(optimizer)
+            scaler.update()
+            if i == 2:
+                assert all(torch.equal(a, p) for a, p in zip(held, model.parameters())), "the step with an inf ran"
+            seen.append(scaler.get_scale())
+        return seen, [p.detach().clone() for p in model.parameters()]
+    before = kiln.stats()
+    (scales, actual), (eager_scales, eager) = run(True), run(False)
+    assert scales == eager_scales == [2.0 ** 8, 2.0 ** 9, 2.0 ** 8, 2.0 ** 8]
+    error = accuracy.accuracy_error(actual, eager, run(False, torch.float64)[1])
+    assert error is None, error
+    after = kiln.stats()
+    assert after["graphs_fallback"] == before["graphs_fallback"] and after["fallback_ops"] == before["fallback_ops"]
+
+
 @pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.float32])
 def test_fma_is_exact_for_integers(dtype):
     """x.add_(y, alpha=a) with a tensor alpha traces to prims.fma (as Adam's exp_avg_sq update does): integers

@@ -253,6 +253,28 @@ def test_residual_stream_is_stored_once_per_layer(tmp_path):
     assert most <= 4, f"a kernel reads or writes {most} computed buffers"
 
 
+@pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton", reason="C++ kernels' loops")
+@pytest.mark.parametrize("case", ["sum", "batch_norm_train"])
+def test_a_row_of_contiguous_runs_is_reduced_run_by_run_in_cpp(monkeypatch, case):
+    """A channel of an NCHW tensor is N runs of H x W. Walked as one reduction index, each element's address
+    divided it back into (n, hw), and nothing vectorized (MobileNetV2's training batch norms: 578 us for 0.8 MB).
+    In C++ each run is now reduced by a contiguous loop of its own, then the runs' results are combined."""
+    import kiln.capture
+    built = []
+    load = kiln.capture.load
+    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
+    x = make_tensor((4, 8, 12, 12))
+    if case == "sum":
+        compiled_kernels(lambda x: x.sum((0, 2, 3)), x)
+    else:
+        w, b, mean, var = make_tensor((8,)), make_tensor((8,)), torch.zeros(8), torch.ones(8)
+        compiled_kernels(lambda x, w, b, m, v: F.batch_norm(x, m.clone(), v.clone(), w, b, training=True),
+                         x, w, b, mean, var)
+    source = "\n".join(c.kernel_source for c in built)
+    loads = re.findall(r"in_ptr\d+\[([^\]]*r0[^\]]*)\]", source)
+    assert loads and not any("/" in index or "%" in index for index in loads), loads
+
+
 def test_a_sum_and_the_layer_norm_of_it_are_one_kernel():
     """The sum is stored (an output) and normalized: its loop is merged flat ([rows * n]), and it joins the
     norm's kernel over [rows, n] with its flat dim walked as two."""

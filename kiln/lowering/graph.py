@@ -32,6 +32,14 @@ log = logging.getLogger("kiln.fallback")
 REALIZE_OPCOUNT = 96
 REALIZE_SHARED_OPCOUNT = 12
 REALIZE_SHARED_READS = 1
+# In C++, a small value computed from the graph's own results, that a user this many times larger reads broadcast,
+# and that costs this many ops, is stored: inlined, it is computed again at every element it is read at (a training
+# batch norm's per-channel scale and shift: a square root and divisions in double, at each element of MobileNetV2's
+# padded batch norm + hardtanh, inside the pad's masked loop where nothing is hoisted: 564 us for 0.8 MB). Stored,
+# it is computed once per channel, in the epilogue of the kernel that reduces the statistics. (One computed from
+# graph inputs alone, an inference batch norm's, would take a kernel of its own; a GPU recomputes it for free.)
+BROADCAST_REALIZE_FACTOR = 16
+BROADCAST_REALIZE_OPCOUNT = 4
 
 
 EQUALITY = (aten.eq.Tensor, aten.ne.Tensor)
@@ -127,9 +135,21 @@ class GraphLowering(torch.fx.Interpreter):
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
         if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or compared_for_equality(n) or
                                         len(n.users) > 1 and (value.opcount > REALIZE_SHARED_OPCOUNT or
-                                                              self.computed_reads(value) > REALIZE_SHARED_READS)):
+                                                              self.computed_reads(value) > REALIZE_SHARED_READS) or
+                                        self.read_broadcast(n, value)):
             value = self.realize(value, self.strides_for_users(n, value))
         return value
+
+    def read_broadcast(self, n, value):
+        """Whether a C++ user reads value, computed from the graph's results, broadcast BROADCAST_REALIZE_FACTOR
+        times over, and it costs enough ops to be computed once instead."""
+        numel = ir.static_numel(value.sizes)
+        if value.opcount < BROADCAST_REALIZE_OPCOUNT or numel is None or self.on_triton(value.device) or \
+                not self.computed_reads(value):
+            return False
+        wide = [u.meta.get("val") for u in n.users]
+        return any(isinstance(w, torch.Tensor) and ir.static_numel([sym(s) for s in w.shape], 0) >=
+                   BROADCAST_REALIZE_FACTOR * max(numel, 1) for w in wide)
 
     def strides_for_users(self, n, value):
         """The layout to store a value in: the channels-last one that a convolution reading it will run in,

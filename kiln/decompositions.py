@@ -108,12 +108,14 @@ def _amp_unscale(grads, found_inf, inv_scale):
 
 def _amp_update_scale(scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval):
     """GradScaler's update: after a step with infs the scale backs off and the count of good steps restarts; after
-    growth_interval good steps it grows, unless that would make it infinite."""
+    growth_interval good steps it grows, unless that would make it infinite. The factors multiply in double and
+    the product is rounded once, as eager's CPU kernel does (its CUDA kernel multiplies in float: the same for
+    factors float holds exactly, as GradScaler's defaults 2.0 and 0.5)."""
     found = found_inf != 0
     successful = growth_tracker + 1
     grows = successful == growth_interval
-    grown = scale * growth_factor
-    new_scale = torch.where(found, scale * backoff_factor, torch.where(grows & torch.isfinite(grown), grown, scale))
+    grown, backed_off = ((scale.double() * f).to(scale.dtype) for f in (growth_factor, backoff_factor))   # (as eager)
+    new_scale = torch.where(found, backed_off, torch.where(grows & torch.isfinite(grown), grown, scale))
     return new_scale, torch.where(found | grows, torch.zeros_like(growth_tracker), successful)
 
 

@@ -202,9 +202,9 @@ class Kernel:
             return Placement(node, "full", index), "same iteration space"
         if eq(node.numel, N * R):
             k = split_point(node.sizes, R)
-            if k is None and node.split_for(R) is not None:
-                node = node.split_for(R)
-                k = split_point(node.sizes, R)
+            twin = node.split_for(R) if k is None else None
+            if twin is not None:
+                node, k = twin, split_point(twin.sizes, R)
             if k is None:   # mapping it through a flat index would cost a division per element and coalescing
                 return None, f"different loop structure: {fmt(ir.product(node.sizes))} does not split as {fmt(N)}x{fmt(R)}"
             return Placement(node, "full", ir.unflatten(self.x, node.sizes[:k]) + ir.unflatten(self.r, node.sizes[k:])), \
@@ -228,25 +228,26 @@ class Kernel:
             src = produced[name]
             written = src.remap()(src.node.buf.analysis.store_index)
             read = remap(expr)
-            if sympy.expand(read - written) != 0 or (
-                    src.level == "full" and not src.node.is_reduction and placement.level == "outer"):
-                at = self.recompute_at(src, read, written)
+            elsewhere = sympy.expand(read - written) != 0
+            if elsewhere or src.level == "full" and not src.node.is_reduction and placement.level == "outer":
+                at = self.recompute_at(src, read, written, placement)
                 if at is None:
-                    return f"reads {name} at another index than {name} is written" if \
-                        sympy.expand(read - written) != 0 else \
+                    return f"reads {name} at another index than {name} is written" if elsewhere else \
                         f"needs all of {name} at once (outer-level use of a per-element value)"
                 placement.recomputed[(name, expr)] = (src, at)
                 continue
             deps.append(src)
         return deps
 
-    def recompute_at(self, src, read, written):
+    def recompute_at(self, src, read, written, reader):
         """The substitution {r0: k} that takes src's index to read, where src's value can be computed again
         there; else None. That is a pointwise value computed from memory alone (nothing this kernel computes
         or writes), read at a fixed position k of its row: a layer norm's shift is its row's first element,
-        and with the residual sum before it in the same kernel, that element is the sum of two loads."""
+        and with the residual sum before it in the same kernel, that element is the sum of two loads. Not where
+        this kernel writes over what src reads, the reader itself included (a copy_ into an input, of a value
+        that recomputes an element of that input: it would read the element after its own store)."""
         n = src.node
-        written_here = set(self.produced()) | {q.node.writes_into for q in self.placements}
+        written_here = set(self.produced()) | {q.node.writes_into for q in self.placements + [reader]}
         if n.is_reduction or n.alone or n.writes_into or src.level != "full" or n.reads & written_here:
             return None
         r = self.r
@@ -257,7 +258,7 @@ class Kernel:
             return None
         k = sympy.expand((read - rest) / step)
         R = ir.static_numel([self.rnumel])
-        if not k.is_Integer or k < 0 or (k != 0 and (R is None or k >= R)):
+        if not k.is_Integer or k < 0 or (k >= R if R is not None else k != 0):
             return None
         return {r: k}
 

@@ -289,6 +289,21 @@ def test_a_costly_per_channel_value_is_computed_once_per_channel_in_cpp(tmp_path
     assert padded and not any("sqrt" in source for source in padded), padded
 
 
+def test_a_copy_into_an_input_never_recomputes_a_value_from_that_input():
+    """a.copy_(s - s[:, :1] + s.sum(1)) with s computed from a: the kernel that stores into a must not compute
+    s[:, :1] again from a, which it reads after its own stores into a's row (269 off at (4, 64), reviewer's case)."""
+    def fn(a, b):
+        s = a + b
+        for _ in range(7):   # (enough ops, and two users: s is stored)
+            s = s * 1.01 + 0.5
+        a.copy_(s - s[:, :1] + s.sum(1, keepdim=True))
+        return a
+    for shape in [(4, 64), (4, 300)]:
+        a, b = make_tensor(shape), make_tensor(shape)
+        expected = fn(a.clone(), b)
+        compare_results(kiln_compile(fn)(a, b), expected)
+
+
 def test_a_sum_and_the_layer_norm_of_it_are_one_kernel():
     """The sum is stored (an output) and normalized: its loop is merged flat ([rows * n]), and it joins the
     norm's kernel over [rows, n] with its flat dim walked as two."""

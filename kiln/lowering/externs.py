@@ -208,8 +208,8 @@ def lower_addmm(out, bias, a, b, **scales):
     30522) and misaligned rows: its blocks computed transposed, the bias added as they are copied back."""
     if rows_misaligned(out) and all(v == 1 for v in scales.values()) and len(getattr(bias, "sizes", ())) == 1 and \
             sympy.expand(bias.sizes[0] - out.shape[1]) == 0:
-        return current().extern(OpThen(aligned_rows_mm, None, "aten.addmm.default (aligned rows: kiln.lowering."
-                                       "externs.aligned_rows_mm)"), (a, b, bias), {}, fallback=False)
+        return current().extern(OpThen(aligned_rows_addmm, None, "aten.addmm.default (aligned rows: kiln.lowering."
+                                       "externs.aligned_rows_addmm)"), (bias, a, b), {}, fallback=False)
     return current().extern(aten.addmm.default, (bias, a, b), scales, fallback=False)
 
 
@@ -221,6 +221,10 @@ def rows_misaligned(out):
     m, n = out.shape
     return m > 1 and n > 1 and (n * out.dtype.itemsize) % ALIGNMENT_BYTES != 0 and \
         (m * out.dtype.itemsize) % ALIGNMENT_BYTES == 0
+
+
+def aligned_rows_addmm(bias, a, b):   # (addmm's argument order: the extern pairs them with the traced node's)
+    return aligned_rows_mm(a, b, bias)
 
 
 def aligned_rows_mm(a, b, bias=None):

@@ -141,8 +141,9 @@ class GraphLowering(torch.fx.Interpreter):
         return value
 
     def read_broadcast(self, n, value):
-        """Whether a C++ user reads value, computed from the graph's results, broadcast BROADCAST_REALIZE_FACTOR
-        times over, and it costs enough ops to be computed once instead."""
+        """Whether value, computed from the graph's results and costing enough ops, has a C++ user
+        BROADCAST_REALIZE_FACTOR times its size (so that it reads value broadcast, or repeats it): it is then
+        computed once instead."""
         numel = ir.static_numel(value.sizes)
         if value.opcount < BROADCAST_REALIZE_OPCOUNT or numel is None or self.on_triton(value.device) or \
                 not self.computed_reads(value):

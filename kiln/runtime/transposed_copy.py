@@ -14,6 +14,7 @@ from kiln.runtime.triton_launch import interpreting
 ROWS, COLUMNS = 64, 128   # a tile
 WIDE_FROM = 2 ** 31       # offsets (in elements) from which the kernel computes them in 64 bits
 MAX_GRID_Y = 65535        # CUDA's limit on a grid's second dimension (the column tiles)
+BIAS_DTYPES = (torch.float32, torch.float16, torch.bfloat16)   # added by the kernel in float32; others by ATen
 
 
 @functools.cache
@@ -30,20 +31,21 @@ def kernel():
             r, c = r.to(tl.int64), c.to(tl.int64)
         inside = (r < rows) & (c < cols)
         tile = tl.load(src + r * src_row_stride + c * src_col_stride, mask=inside)
-        if BIAS:   # added in float32 and rounded once, as a matmul library's epilogue does
+        if BIAS:   # added in float32 (float16, bfloat16 or float32 blocks), the sum rounded to the block's type
             tile = (tile.to(tl.float32) + tl.load(bias + c, mask=c < cols).to(tl.float32)).to(tile.dtype)
         tl.store(dst + r * dst_row_stride + c, tile, mask=inside)
     return transposed_copy
 
 
 def copy_transposed(dst, src, bias=None):
-    """dst.copy_(src), or dst = src + bias with bias a row of dst's columns, for 2-D tensors of one real dtype,
+    """dst.copy_(src), or dst = src + bias with bias a row of dst's columns (the product already rounded to its
+    type, as eager's addmm does not: within an ulp of it), for 2-D tensors of one real dtype,
     dst with unit column stride: by the tiled kernel where Triton can run it (CUDA, or its interpreter; Triton
     has no complex types), else by ATen."""
     if not (dst.is_cuda or interpreting()) or dst.stride(1) != 1 or \
             min(*src.stride(), *dst.stride()) < 0 or src.dtype != dst.dtype or dst.is_complex() or \
             dst.shape != src.shape or -(-dst.shape[1] // COLUMNS) > MAX_GRID_Y or \
-            bias is not None and (bias.dtype != dst.dtype or bias.stride(0) != 1 or not dst.is_floating_point()):
+            bias is not None and (bias.dtype != dst.dtype or bias.stride(0) != 1 or dst.dtype not in BIAS_DTYPES):
         return dst.copy_(src) if bias is None else torch.add(src, bias, out=dst)
     rows, cols = dst.shape
     grid = (-(-rows // ROWS), -(-cols // COLUMNS))

@@ -60,13 +60,14 @@ def reads_only_where_written(kernel, out, src):
     store = writer.remap()(writer.node.buf.analysis.store_index)
     # (a value computed again at another index reads its inputs there: a layer norm's shift, the first element
     # of a residual sum, read the matmul output that the sum was written over, and GPT-2 lost its accuracy)
-    readers = [p for p in kernel.placements if any(name == src for name, _ in p.loads())]
+    reads = {p: [index for name, index in p.loads() if name == src] for p in kernel.placements}
+    readers = [p for p in kernel.placements if reads[p]]
     for p in readers:
         n = p.node
         if (p is not writer and n.name not in feeding) or n.is_reduction or n.scatter or n.scan or \
                 (p.level, p.segment) != (writer.level, writer.segment):
             return False
-        if any(sympy.expand(index - store) != 0 for name, index in p.loads() if name == src):
+        if any(sympy.expand(index - store) != 0 for index in reads[p]):
             return False
     return bool(readers)
 

@@ -1,6 +1,7 @@
 """Optimizer steps compiled by kiln: the _foreach_* ops (torch's foreach OpInfos), and whole optimizer steps
 (SGD, Adam, AdamW, Adagrad, RMSprop; foreach and single-tensor) against eager after several steps."""
 import copy
+import os
 
 import pytest
 import torch
@@ -248,9 +249,11 @@ def test_amp_unscale_and_update_scale_compiled(dtype, case):
         return grads, found, torch.full((), 1 / scale), torch.full((), scale), torch.full((), tracker, dtype=torch.int32)
     before = kiln.stats()
     compiled = kiln_compile(step)
+    # (Triton's interpreter rounds float32 to bfloat16 toward 0: an ulp off eager's rounding to nearest)
+    ulp = 2 ** -7 if dtype == torch.bfloat16 and os.environ.get("TRITON_INTERPRET") == "1" else 0
     for tracker, scale in ((0, 2.0 ** 10), (2, 2.0 ** 10), (2, 3e38)):   # kept, grown, growth past float32's range
         actual, expected = compiled(*inputs(tracker, scale)), step(*inputs(tracker, scale))
-        torch.testing.assert_close(actual, expected, rtol=0, atol=0, equal_nan=True)
+        torch.testing.assert_close(actual, expected, rtol=ulp, atol=ulp and 1e-37, equal_nan=True)
     after = kiln.stats()
     assert after["graphs_fallback"] == before["graphs_fallback"] and after["fallback_ops"] == before["fallback_ops"]
 

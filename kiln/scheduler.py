@@ -148,9 +148,14 @@ class Placement:
         remap = self.remap()
         out = [(n, remap(e)) for n, e in self.node.buf.analysis.loads if (n, e) not in self.recomputed]
         for src, at in self.recomputed.values():
-            src_remap = src.remap()
-            out += [(n, ir.simplify_index(src_remap(e).xreplace(at))) for n, e in src.node.buf.analysis.loads]
+            src_remap = src.remap_at(at)
+            out += [(n, src_remap(e)) for n, e in src.node.buf.analysis.loads]
         return out
+
+    def remap_at(self, at):
+        """remap() with the kernel's vars then substituted by at: its index where its value is recomputed."""
+        remap = self.remap()
+        return lambda expr: ir.simplify_index(remap(expr).xreplace(at))
 
 
 class Kernel:

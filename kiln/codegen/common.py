@@ -299,8 +299,7 @@ class KernelWriter:
     def recompute(self, src, at):
         """src's value computed again at another index (scheduler.Kernel.recompute_at): its body, its index
         substituted by at, read from memory where the node being generated reads it."""
-        remap, src_remap = self.remap, src.remap()
-        self.remap = lambda expr: ir.simplify_index(src_remap(expr).xreplace(at))
+        remap, self.remap = self.remap, src.remap_at(at)
         try:
             node = src.node
             return node.buf.node.run(node.dvars, node.rvars)

@@ -152,6 +152,20 @@ class Placement:
             out += [(n, src_remap(e)) for n, e in src.node.buf.analysis.loads]
         return out
 
+    def row_steps(self, x, r):
+        """(step along r, step along x) in elements of the first load that walks a reduction's row (kernel vars
+        x and r), or None. Probed numerically: index expressions may hold divisions that hide a unit stride from
+        symbolic inspection; the x step is given only if it is the same at each probed row."""
+        remap = self.remap()
+        for _, e in self.node.buf.analysis.loads:
+            e = remap(e)
+            if not e.has(r) or e.free_symbols - {x, r}:
+                continue
+            at = lambda i, j: e.subs({x: i, r: j})  # noqa: E731
+            x_steps = {at(i + 1, 0) - at(i, 0) for i in range(3)}
+            return at(0, 1) - at(0, 0), x_steps.pop() if len(x_steps) == 1 else None
+        return None
+
     def remap_at(self, at):
         """remap() with the kernel's vars then substituted by at: its index where its value is recomputed."""
         remap = self.remap()
@@ -192,6 +206,17 @@ class Kernel:
     def origins(self):
         """The ATen ops its nodes compute, each named once."""
         return list(dict.fromkeys(o for n in self.nodes for o in n.origins))
+
+    def row_steps(self):
+        """How its first reduction walks its rows (Placement.row_steps), which its tiles are shaped for."""
+        return next((p.row_steps(self.x, self.r) for p in self.placements if p.node.is_reduction), None)
+
+    def walks_rows_alike(self, node):
+        """Whether reduction node, placed here, walks its rows as this reduction kernel's do: then it shares its
+        launch even with no data in common (a batch norm sums the pieces of its split mean and variance in two
+        such reductions)."""
+        placement, _ = self.place(node) if node.is_reduction and self.is_reduction else (None, None)
+        return placement is not None and placement.row_steps(self.x, self.r) == self.row_steps()
 
     def place(self, node):
         """A Placement for node in this kernel, or a reason why it does not fit."""
@@ -427,10 +452,10 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                        f"{MAX_HORIZONTAL_READS} share a loop)")
                 continue
             held_long = k != len(steps) - 1 and (node.nbytes is None or node.nbytes > HOIST_MAX_BYTES)
-            if not related and (held_long or step.is_reduction):
+            if not related and (held_long or step.is_reduction and not step.walks_rows_alike(node)):
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
                        "no shared data; moving it earlier would hold a large output longer" if held_long
-                       else "no shared data; a reduction kernel's tiles are shaped for its rows")
+                       else "no shared data; a reduction kernel's tiles are shaped for its rows, which it walks otherwise")
                 continue
             target = step
             if not step.is_reduction and node.is_reduction:

@@ -186,7 +186,8 @@ def test_backward_convolutions_run_channels_last_where_their_forwards_did(monkey
     weight are passed channels-last, and the gradients come back channels-last (cuDNN otherwise relays out the
     traced NCHW gradient, the weight and its results in copies of its own: 110 launches in timm ResNet-18's
     training step). The weight's gradient leaves the graph in the parameter's layout, and every gradient and
-    running statistic matches eager's. A grouped (depthwise) convolution too."""
+    running statistic matches eager's. A grouped (depthwise) convolution too, and the first convolution, whose
+    input is the user's NCHW image: the forward and the backward copy it to channels-last."""
     monkeypatch.setattr(externs, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
@@ -196,7 +197,7 @@ def test_backward_convolutions_run_channels_last_where_their_forwards_did(monkey
     compiled = kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})
     run_fwd_bwd(None, [x], module=model, compiled=compiled, tol=(2e-4, 2e-4), grad_tol=(1e-3, 1e-3))
     backward = next(tmp_path.glob("*backward/wrapper.py")).read_text()
-    assert backward.count("aten.convolution_backward.default (channels-last)") == 2, backward
+    assert backward.count("aten.convolution_backward.default (channels-last)") == 3, backward
     assert [(p.grad.stride(), p.stride()) for p in model.parameters() if p.grad.stride() != p.stride()] == []
 
 

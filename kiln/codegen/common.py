@@ -154,24 +154,6 @@ class KernelWriter:
         AdamW step passed 1184)."""
         return node.buf.mutates or node.name
 
-    def row_steps(self):
-        """(step along r0, step along x0) in elements of the first load a reduction walks its row with, or
-        None. Probed numerically at a few points: index expressions may hold divisions that hide a unit
-        stride from symbolic inspection; the x0 step is 1 only if it is 1 at each probed row."""
-        x, r = self.kernel.x, self.kernel.r
-        for p in self.kernel.placements:
-            if not p.node.is_reduction:
-                continue
-            remap = p.remap()
-            for _, e in p.node.buf.analysis.loads:
-                e = remap(e)
-                if not e.has(r) or e.free_symbols - {x, r}:
-                    continue
-                at = lambda i, j: e.subs({x: i, r: j})  # noqa: E731
-                x_steps = {at(i + 1, 0) - at(i, 0) for i in range(3)}
-                return at(0, 1) - at(0, 0), x_steps.pop() if len(x_steps) == 1 else None
-        return None
-
     # -- variables and scopes
     def fresh(self, prefix="tmp"):
         self.counter += 1

@@ -519,7 +519,7 @@ class CppKernel(KernelWriter):
         header.lines += declarations.lines
         self.scope = header
         length = stretch if lanes > 1 else rnumel
-        steps = self.row_steps()
+        steps = self.kernel.row_steps()
         block = SUM_BLOCK if steps is None or steps[0] == 1 else STRIDED_SUM_BLOCK
         self.loop(members, lane_accs, bodies, self.print_index(length),
                   block=block if not length.is_Integer or length > block else None)

@@ -606,7 +606,7 @@ class TritonKernel(KernelWriter):
 
     def rows_interleaved(self):
         """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last)."""
-        steps = self.row_steps()
+        steps = self.kernel.row_steps()
         return steps is not None and steps[0] != 1 and steps[1] == 1
 
     def generate(self, part=False):

@@ -93,13 +93,16 @@ def convolve(out, x, weight, *args):
     (its NCHW kernels transpose internally); on the CPU, inference graphs do (oneDNN's). The input and weight
     copies fuse into their producers; consumers of the output write eager's layout, and activations saved for
     the backward keep channels-last (the forward reports their strides). Backward graphs keep the traced layouts.
-    A graph input (an image) is read as the caller laid it out: a channels-last copy of it would be one
-    more pass over it, and a second copy held beside cuDNN's workspace at the stem (DeiT's bf16 inference
-    peaked there, 9 MiB above eager)."""
+    An inference graph reads a graph input (an image) as the caller laid it out: a channels-last copy of it
+    would be one more pass over it, and a second copy held beside cuDNN's workspace at the stem (DeiT's bf16
+    inference peaked there, 9 MiB above eager). A training forward copies it, small beside the activations it
+    saves: its stem's batch norm, activation and pooling then run channels-last, and so do their backward and
+    the stem's own (timm ResNet-18's NCHW stem cost 1.8 ms of GPU time in those kernels, and cuDNN relaid its
+    gradients)."""
     g = current()
     target = aten.convolution.default
-    if not runs_channels_last(g, out) or isinstance(x, View) and isinstance(x.buffer, ir.InputBuffer) and \
-            not same_strides(x.strides, channels_last_strides(x.sizes), x.sizes):
+    if not runs_channels_last(g, out) or g.inference and isinstance(x, View) and \
+            isinstance(x.buffer, ir.InputBuffer) and not same_strides(x.strides, channels_last_strides(x.sizes), x.sizes):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
     x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
@@ -120,25 +123,25 @@ def lower_convolution_backward(out, grad, x, weight, *args):
     weight are passed channels-last too, and the gradients come back so. Given the traced NCHW gradient, cuDNN
     relaid it and the weight into NHWC and its results back, in copy kernels of its own: 110 launches and 1.1 ms
     of timm ResNet-18's fp32 training step on an H100, where Inductor's took 0.1. The gradient's copy fuses
-    into its producer (a batch norm's or an activation's backward)."""
+    into its producer (a batch norm's or an activation's backward). A saved input that is the user's image
+    (which the forward copied to channels-last) is copied again."""
     g = current()
     target = aten.convolution_backward.default
-    if g.inference or g.saved_from is not None or not runs_channels_last_backward(out[0], x):
+    if g.inference or g.saved_from is not None or not runs_channels_last_backward(x):
         return g.extern(target, (grad, x, weight, *args), {}, fallback=False)
-    grad, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
-                    for fx, v in zip((g.current_node.args[0], g.current_node.args[2]), (grad, weight)))
+    grad, x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
+                       for fx, v in zip(g.current_node.args[:3], (grad, x, weight)))
     strides = [gradient_strides([sym(s) for s in m.shape]) if isinstance(m, torch.Tensor) and m.dim() == 4 else
                None if m is None else [sym(s) for s in m.stride()] for m in out]
     return g.extern(OpThen(target, gradients_in_channels_last, f"{target} (channels-last)"), (grad, x, weight, *args),
                     {}, fallback=False, out_strides=strides)
 
 
-def runs_channels_last_backward(grad_input, x):
-    """Whether a backward graph's convolution with this saved input runs channels-last: its forward did."""
-    return isinstance(grad_input, torch.Tensor) and grad_input.dim() == 4 and grad_input.dtype != torch.float64 and \
-        CHANNELS_LAST_DEVICES.get(grad_input.device.type, False) and isinstance(x, View) and \
-        same_strides(x.strides, channels_last_strides(x.sizes), x.sizes) and \
-        not same_strides(x.strides, ir.contiguous_strides(x.sizes), x.sizes)
+def runs_channels_last_backward(x):
+    """Whether a backward graph's convolution with this saved input runs channels-last: its forward did, as every
+    4-D convolution of a training forward does on such a device."""
+    return isinstance(x, View) and len(x.sizes) == 4 and x.dtype != torch.float64 and \
+        CHANNELS_LAST_DEVICES.get(x.device.type, False)
 
 
 def gradient_strides(sizes):

@@ -14,8 +14,8 @@ from kiln import ir
 from kiln.freezing import FROZEN_PREFIX, is_frozen
 from kiln.ir import ops, product, sym
 from kiln.lowering.values import (RUNNING, as_lazy, dense_meta_strides, is_tensor, Lazy, LoweringError,
-                                  LOWERINGS, meta_strides, reads_of, same_strides, static_ints, traced_meta_strides,
-                                  View)
+                                  LOWERINGS, meta_strides, read_steps, reads_of, same_strides, static_ints,
+                                  traced_meta_strides, View)
 from kiln.lowering.pointwise import ops_fn, pointwise_value
 from kiln.lowering.externs import channels_last_strides, LIBRARY_CALLS, runs_channels_last, unaliased
 
@@ -155,11 +155,23 @@ class GraphLowering(torch.fx.Interpreter):
     def strides_for_users(self, n, value):
         """The layout to store a value in: the channels-last one that a convolution reading it will run in,
         where one does (its other users read any layout). Stored as eager lays it out, it would be copied
-        for the convolution, and a training step would save both copies for its backward."""
+        for the convolution, and a training step would save both copies for its backward. Likewise, a
+        value computed from channels-last reads is stored channels-last where eager (not knowing kiln ran the
+        convolutions so) says NCHW, unless the graph returns it: a backward graph's sum of two convolutions'
+        gradients, stored NCHW, made ResNet's batch norm backward read it across the rows."""
         if any(u.target is aten.convolution.default and u.args[0] is n and runs_channels_last(self, u.meta.get("val"))
                for u in n.users):
             return channels_last_strides(value.sizes)
+        if self.free_layout(n) and len(value.sizes) == 4 and reads_channels_last(value) and \
+                not same_strides(value.strides, channels_last_strides(value.sizes), value.sizes):
+            return channels_last_strides(value.sizes)
         return None
+
+    def free_layout(self, n):
+        """Whether kiln may lay out n's value as it likes: the graph does not return it, or returns it only as an
+        activation saved for the backward (whose strides the forward reports)."""
+        returned = [k for u in n.users if u.op == "output" for k, v in enumerate(u.args[0]) if v is n]
+        return not returned or self.saved_from is not None and all(k >= self.saved_from for k in returned)
 
     def computed_reads(self, value):
         """How many buffers computed in this graph a value reads (graph inputs stay alive regardless)."""
@@ -354,6 +366,9 @@ class GraphLowering(torch.fx.Interpreter):
         if isinstance(value, View) and (value.strides == strides or ir.static_numel(value.sizes) == 0 or (
                 saved and value.offset == 0 and meta.storage_offset() == 0 and static_ints(value.strides))):
             return value
+        if saved and isinstance(value, Lazy) and len(value.sizes) == 4 and static_ints(value.sizes) and \
+                reads_channels_last(value):   # (as strides_for_users: a ReLU's output that its backward reads)
+            strides = channels_last_strides(value.sizes)
         return self.realize_strided(value, strides)
 
     def output_strides(self):
@@ -524,6 +539,14 @@ def replay_views(views, base_view, base_meta):
     except RuntimeError:
         return None
     return t
+
+
+def reads_channels_last(value):
+    """Whether the first read of value that moves along every dim is laid out channels-last."""
+    for steps in read_steps(value):
+        if all(st != 0 for st, n in zip(steps, value.sizes) if n != 1):
+            return same_strides(steps, channels_last_strides(value.sizes), value.sizes)
+    return False
 
 
 def propagated_strides(meta, target, args, kwargs):

@@ -129,6 +129,24 @@ def as_lazy(value):
     return Lazy(list(value.sizes), value.dtype, value.device, value.load, 1, value.origins)
 
 
+def read_steps(value):
+    """How far each memory read of value moves along each of its dims, in elements: a view's strides; for a computed
+    value, one list per load (probed from index 0: divisions of reshaped views hide steps from symbolic
+    inspection), leaving out loads through computed indices."""
+    if isinstance(value, View):
+        return [list(value.strides)]
+    probe = ir.ComputedBuffer("probe", ir.Layout(value.dtype, value.device, list(value.sizes),
+                                                 ir.contiguous_strides(value.sizes)), node=ir.Pointwise(value.sizes, value.load))
+    idx = probe.analysis.vars[0]
+    origin = {v: 0 for v in idx}
+    steps = []
+    for _, e in probe.analysis.loads:
+        if e.free_symbols <= set(idx):
+            start = e.subs(origin)
+            steps.append([e.subs({**origin, v: 1}) - start for v in idx])
+    return steps
+
+
 def reads_of(value):
     """The buffers a value loads."""
     if isinstance(value, View):

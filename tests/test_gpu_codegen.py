@@ -1,0 +1,121 @@
+"""What kiln generates for a CUDA device, checked without one: graphs traced on fake CUDA tensors are lowered,
+scheduled and turned into Triton kernels and their wrapper, which are read, not run. Launch shapes and layouts
+that only the GPU path chooses (split reductions, channels-last buffers) are tested here; CI has no GPU."""
+import re
+
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.fx.experimental.proxy_tensor import make_fx
+
+from kiln import capture
+from kiln.config import Options
+from kiln.decompositions import kiln_decompositions
+from kiln.tools.trace import GraphTrace
+
+
+def cuda_wrapper(fn, *layouts, graph="inference", saved_from=1):
+    return cuda_artifact(fn, *layouts, graph=graph, saved_from=saved_from).wrapper_source
+
+
+def cuda_artifact(fn, *layouts, graph="inference", saved_from=1):
+    """What kiln generates for fn on float32 CUDA inputs of these (sizes, strides), as an inference graph, a
+    training step's backward, or its forward, whose results from index saved_from on are saved for the backward
+    (and whose output strides it reports)."""
+    mode = FakeTensorMode()
+    with mode:
+        args = [torch.empty_strided(sizes, strides, device="cuda") for sizes, strides in layouts]
+        gm = make_fx(lambda *a: as_tuple(fn(*a)), decomposition_table=kiln_decompositions())(*args)
+        opts = Options.make(options={"target": "triton", "trace": None})
+        forward = graph == "forward"
+        artifact, _ = capture.generate(gm, args, opts, f"g_{graph}", GraphTrace(None, "g"),
+                                       saved_from if forward else None, None, forward, {}, {})
+    return artifact
+
+
+def as_tuple(result):
+    return result if isinstance(result, tuple) else (result,)
+
+
+def launches(wrapper):
+    """(kernel, number of programs) of each launch, in order."""
+    found = re.findall(r"(kernel_\w+)\((.*?), \w+[,)]", wrapper)
+    return [(name, eval(grid)) for name, grid in found]
+
+
+def channels_last(n, c, h, w):
+    return (n, c, h, w), (h * w * c, 1, w * c, c)
+
+
+def test_channels_last_rows_of_a_computed_value_are_split():
+    """A batch norm's backward sums an activation's gradient that eager lays out NCHW but kiln's kernels read
+    channels-last: judged by eager's layout, the 25088 rows of 128 channels were not split, and ran on 2
+    programs (ResNet's training step: 550 us each, where 196 programs take ~60)."""
+    def relu_backward_sum(x, grad):
+        contiguous = torch.contiguous_format
+        return torch.where(x.clone(memory_format=contiguous) <= 0, 0, grad.clone(memory_format=contiguous)).sum([0, 2, 3])
+    wrapper = cuda_wrapper(relu_backward_sum, channels_last(32, 128, 28, 28), channels_last(32, 128, 28, 28))
+    (_, programs), (_, combining) = launches(wrapper)
+    assert programs >= 128 and combining == 2, wrapper
+
+
+def test_a_shared_value_read_channels_last_is_stored_so():
+    """A backward graph's sum of two gradients that kiln's convolutions return channels-last, where eager's trace
+    says NCHW: stored NCHW, every reader (a batch norm's backward sums over its rows) read it across them."""
+    def summed_gradients(a, b, x):
+        contiguous = torch.contiguous_format
+        s = a.clone(memory_format=contiguous) + b.clone(memory_format=contiguous)
+        for _ in range(6):   # enough work that its two users read it stored
+            s = s * 1.5 + 0.5
+        return s.sum([0, 2, 3]) + (s * x).sum([0, 2, 3])
+    layout = channels_last(32, 128, 28, 28)
+    wrapper = cuda_wrapper(summed_gradients, layout, layout, layout)
+    stored = re.findall(r"_empty_cuda\(\(32, 128, 28, 28, \), \((.*?)\)", wrapper)
+    assert stored == ["100352, 1, 3584, 128, "], wrapper
+
+
+def test_a_training_step_runs_its_stem_channels_last_both_ways():
+    """An inference graph convolves the user's NCHW image as it is (a copy would raise its peak memory); a training
+    forward copies it to channels-last, so that the stem's output, its batch norm and pooling are channels-last, and
+    the backward copies the saved image again for the weight's gradient, instead of cuDNN relaying it and the
+    gradient itself (timm ResNet-18: 1.8 ms of NCHW stem kernels a step, and 4 relayouts of cuDNN's)."""
+    image, weight = ((32, 3, 224, 224), (150528, 50176, 224, 1)), ((64, 3, 7, 7), (147, 49, 7, 1))
+
+    def stem(x, w):
+        return torch.nn.functional.conv2d(x, w, stride=2, padding=3)
+    inference = cuda_wrapper(stem, image, weight)
+    assert "arg0_1, " in re.search(r"= _c\d\((.*)", inference).group(1), inference
+    forward = cuda_wrapper(stem, image, weight, graph="forward")
+    assert "(channels-last)" in forward and not re.search(r"_c\d\(arg0_1", forward), forward
+    assert re.findall(r"_empty_cuda\(\(32, 3, 224, 224, \), \((.*?)\)", forward) == ["150528, 1, 672, 3, "], forward
+
+    def weight_gradient(grad, x, w):
+        return torch.ops.aten.convolution_backward(grad, x, w, [0], [2, 2], [3, 3], [1, 1], False, [0, 0], 1,
+                                                   [False, True, False])[1]
+    backward = cuda_wrapper(weight_gradient, channels_last(32, 64, 112, 112), image, weight, graph="backward")
+    assert "(channels-last)" in backward, backward
+    assert re.findall(r"_empty_cuda\(\(32, 3, 224, 224, \), \((.*?)\)", backward) == ["150528, 1, 672, 3, "], \
+        backward
+
+
+def test_a_saved_activation_read_channels_last_is_stored_so():
+    """A ReLU of a channels-last convolution's output, saved for the backward: eager's trace says NCHW, but the
+    forward reports the strides of what it saves, so it stores it as it reads it (the stem's pooling and the
+    backward's ReLU mask read it channels-last)."""
+    image, weight = ((32, 3, 224, 224), (150528, 50176, 224, 1)), ((64, 3, 7, 7), (147, 49, 7, 1))
+
+    def stem(x, w):
+        y = torch.relu(torch.nn.functional.conv2d(x, w, stride=2, padding=3) * 2)
+        return y.sum(), y
+    forward = cuda_artifact(stem, image, weight, graph="forward")
+    assert list(forward.output_strides[1]) == [802816, 1, 7168, 64], forward.wrapper_source
+
+
+def test_a_batch_norm_sums_its_split_statistics_in_one_launch():
+    """A training batch norm over channels-last rows: the pieces of its split sums are summed by two reductions
+    that share no data but walk their rows alike, so they share a launch (ResNet-18 had 20 more launches a step,
+    on a step bound by the host's launches)."""
+    def batch_norm(x, mean, var, weight, bias):
+        return torch.ops.aten._native_batch_norm_legit_functional(x, weight, bias, mean, var, True, 0.1, 1e-5)
+    vector = ((64,), (1,))
+    wrapper = cuda_wrapper(batch_norm, channels_last(32, 64, 56, 56), vector, vector, vector, vector)
+    assert len(launches(wrapper)) == 4, wrapper

@@ -119,3 +119,25 @@ def test_a_batch_norm_sums_its_split_statistics_in_one_launch():
     vector = ((64,), (1,))
     wrapper = cuda_wrapper(batch_norm, channels_last(32, 64, 56, 56), vector, vector, vector, vector)
     assert len(launches(wrapper)) == 4, wrapper
+
+
+def test_many_interleaved_rows_are_not_split():
+    """3072 channels-last rows already make 48 programs: a split would only add a launch (squeeze-excite means)."""
+    def squeeze(x):
+        return x.mean([2, 3])
+    assert len(launches(cuda_wrapper(squeeze, channels_last(32, 96, 112, 112)))) == 1
+
+
+def test_a_value_averaged_over_its_spatial_dims_keeps_eager_layout():
+    """A squeeze-excite block averages an activation over H x W: in eager's NCHW layout those are contiguous rows,
+    summed in the kernel that computes the value; stored channels-last, EfficientNet took 3 launches for each."""
+    def squeeze_excite(a, b):
+        contiguous = torch.contiguous_format
+        s = a.clone(memory_format=contiguous) + b.clone(memory_format=contiguous)
+        for _ in range(6):   # enough work that its two users read it stored
+            s = s * 1.5 + 0.5
+        return s * torch.sigmoid(torch.nn.functional.silu(s).mean([2, 3], keepdim=True))
+    layout = channels_last(32, 128, 28, 28)
+    wrapper = cuda_wrapper(squeeze_excite, layout, layout)
+    stored = re.findall(r"_empty_cuda\(\(32, 128, 28, 28, \), \((.*?)\)", wrapper)
+    assert stored[0] == "100352, 784, 28, 1, ", wrapper

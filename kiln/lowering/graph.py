@@ -32,6 +32,7 @@ log = logging.getLogger("kiln.fallback")
 REALIZE_OPCOUNT = 96
 REALIZE_SHARED_OPCOUNT = 12
 REALIZE_SHARED_READS = 1
+SPATIAL_REDUCTIONS = (aten.mean.dim, aten.sum.dim_IntList)   # (strides_for_users)
 # In C++, a small value computed from the graph's own results, that a user this many times larger reads broadcast,
 # and that costs this many ops, is stored: inlined, it is computed again at every element it is read at (a training
 # batch norm's per-channel scale and shift: a square root and divisions in double, at each element of MobileNetV2's
@@ -155,15 +156,19 @@ class GraphLowering(torch.fx.Interpreter):
     def strides_for_users(self, n, value):
         """The layout to store a value in: the channels-last one that a convolution reading it will run in,
         where one does (its other users read any layout). Stored as eager lays it out, it would be copied
-        for the convolution, and a training step would save both copies for its backward. Likewise, a
-        value computed from channels-last reads is stored channels-last where eager (not knowing kiln ran the
+        for the convolution, and a training step would save both copies for its backward. Likewise, a value
+        computed from channels-last reads is stored channels-last where eager (not knowing kiln ran the
         convolutions so) says NCHW, unless the graph returns it: a backward graph's sum of two convolutions'
-        gradients, stored NCHW, made ResNet's batch norm backward read it across the rows."""
+        gradients, stored NCHW, made ResNet's batch norm backward read it across the rows, and MobileNetV2's
+        padded convolution inputs were copied. Not where a user averages it over its spatial dims (a
+        squeeze-excite mean): those are contiguous rows of eager's NCHW layout, summed in the kernel that computes
+        the value, where channels-last rows took 3 launches (EfficientNet's bf16 inference: 21 more)."""
         if any(u.target is aten.convolution.default and u.args[0] is n and runs_channels_last(self, u.meta.get("val"))
                for u in n.users):
             return channels_last_strides(value.sizes)
         if self.free_layout(n) and len(value.sizes) == 4 and reads_channels_last(value) and \
-                not same_strides(value.strides, channels_last_strides(value.sizes), value.sizes):
+                not same_strides(value.strides, channels_last_strides(value.sizes), value.sizes) and \
+                not feeds_spatial_mean(n):
             return channels_last_strides(value.sizes)
         return None
 
@@ -539,6 +544,15 @@ def replay_views(views, base_view, base_meta):
     except RuntimeError:
         return None
     return t
+
+
+def feeds_spatial_mean(n, depth=4):
+    """Whether n's value, directly or through a few elementwise ops (an activation, a cast), is averaged over its
+    spatial dims."""
+    return depth > 0 and any(
+        u.target in SPATIAL_REDUCTIONS and sorted(d % 4 for d in u.args[1]) == [2, 3] or
+        (torch.Tag.pointwise in getattr(u.target, "tags", ()) or u.target is aten._to_copy.default) and
+        feeds_spatial_mean(u, depth - 1) for u in n.users)
 
 
 def reads_channels_last(value):

@@ -209,14 +209,16 @@ class Kernel:
 
     def row_steps(self):
         """How its first reduction walks its rows (Placement.row_steps), which its tiles are shaped for."""
-        return next((p.row_steps(self.x, self.r) for p in self.placements if p.node.is_reduction), None)
+        found = (p.row_steps(self.x, self.r) for p in self.placements if p.node.is_reduction)
+        return next((steps for steps in found if steps is not None), None)
 
     def walks_rows_alike(self, node):
         """Whether reduction node, placed here, walks its rows as this reduction kernel's do: then it shares its
         launch even with no data in common (a batch norm sums the pieces of its split mean and variance in two
         such reductions)."""
         placement, _ = self.place(node) if node.is_reduction and self.is_reduction else (None, None)
-        return placement is not None and placement.row_steps(self.x, self.r) == self.row_steps()
+        steps = placement.row_steps(self.x, self.r) if placement is not None else None
+        return steps is not None and steps == self.row_steps()
 
     def place(self, node):
         """A Placement for node in this kernel, or a reason why it does not fit."""

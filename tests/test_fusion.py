@@ -516,3 +516,16 @@ def test_a_max_pool_reads_a_computed_input_stored_once_on_the_cpu(tmp_path):
     sources = {p.name: p.read_text() for p in tmp_path.glob("*/kernel*.cpp")}
     pooling = [text for text in sources.values() if "max_pool" in text.splitlines()[0]]
     assert pooling and not any("sqrt(" in text for text in pooling), sources   # (9 calls when inlined)
+
+
+def test_unrelated_reductions_with_unknown_row_walks_stay_apart(tmp_path):
+    """Two reductions that share no data share a launch only where both walk their rows alike; under dynamic shapes
+    neither walk is known (sizes in the indices), which counted as alike, and b.t()'s strided rows ran in a's tiles."""
+    def f(a, b):
+        return a.sum(1), b.t().sum(1)
+    compiled = kiln.compile(f, dynamic=True, options={"strict": True, "trace": str(tmp_path)})
+    a, b = torch.randn(64, 4096), torch.randn(4096, 64)
+    for got, expected in zip(compiled(a, b), f(a, b)):
+        torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-3)
+    (wrapper,) = [p.read_text() for p in tmp_path.glob("*/wrapper.py")]
+    assert len(re.findall(r"\bkernel_\w+\(", wrapper)) == 2, wrapper

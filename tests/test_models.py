@@ -224,3 +224,48 @@ def test_conv1d_where_convolutions_run_channels_last(monkeypatch):
     x = torch.randn(2, 4, 10)
     with torch.no_grad():
         compare_results(kiln_compile(conv)(x), conv(x))
+
+
+def test_as_strided_reads_a_value_kiln_stored_channels_last(check):
+    """unfold (as_strided after decomposition) names eager's NCHW storage of a value that kiln stores channels-last,
+    since it reads channels-last: as_strided reads a copy laid out as eager's (it read the wrong elements)."""
+    def f(x):
+        s = x.contiguous()
+        for _ in range(6):   # enough work that its two users read it stored
+            s = s * 1.5 + 0.5
+        return s.unfold(3, 2, 1) * 1.0, s.sum()
+    check(f, torch.randn(2, 3, 5, 5).to(memory_format=torch.channels_last))
+
+
+def test_as_strided_of_a_saved_activation_kiln_stored_channels_last(check_grad):
+    """The same in a backward graph: the forward saved z channels-last (it reports the strides), and the backward's
+    unfold was traced against eager's NCHW z; the weight's gradient was wrong."""
+    def f(x, w):
+        z = torch.sin(x.contiguous())
+        return z.amax((2, 3)), (z.unfold(3, 2, 1) * w).sum((2, 3, 4))
+    check_grad(f, torch.randn(2, 3, 5, 5).to(memory_format=torch.channels_last).requires_grad_(),
+               torch.randn(2, requires_grad=True))
+
+
+def test_convolution_input_read_by_as_strided(monkeypatch, check):
+    """A value stored channels-last for the convolution that reads it, and also unfolded: the rule before this
+    session's made the same wrong read."""
+    monkeypatch.setattr(externs, "CHANNELS_LAST_DEVICES", {"cpu": True, "cuda": True})
+
+    def f(x, w):
+        z = torch.relu(x * 2)
+        return torch.nn.functional.conv2d(z, w, padding=1), torch.as_strided(z, (z.numel(),), (1,))[:10] * 1.0, \
+            z.diagonal(0, 2, 3) * 1.0
+    with torch.no_grad():
+        check(f, torch.randn(2, 3, 6, 6), torch.randn(4, 3, 3, 3))
+
+
+def test_a_relaid_value_summed_whole(check):
+    """A sum or mean over every dim (dim=None) of a value that CPU inference stores channels-last: the check for a
+    squeeze-excite mean read the reduction's dims as a list and failed."""
+    def f(x, w1, w2):
+        x = x * 2
+        z = torch.relu(F.conv2d(x, w1)) + F.conv2d(x, w2) * 3
+        return z.sum(dim=None), z.mean(dim=None), z * 2
+    with torch.no_grad():
+        check(f, torch.randn(2, 3, 6, 6), torch.randn(4, 3, 3, 3), torch.randn(4, 3, 3, 3))

@@ -372,8 +372,8 @@ class GraphLowering(torch.fx.Interpreter):
                 saved and value.offset == 0 and meta.storage_offset() == 0 and static_ints(value.strides))):
             return value
         if saved and isinstance(value, Lazy) and len(value.sizes) == 4 and static_ints(value.sizes) and \
-                reads_channels_last(value):   # (as strides_for_users: a ReLU's output that its backward reads)
-            strides = channels_last_strides(value.sizes)
+                self.free_layout(node) and not feeds_spatial_mean(node) and reads_channels_last(value):
+            strides = channels_last_strides(value.sizes)   # (as strides_for_users: a ReLU that its backward reads)
         return self.realize_strided(value, strides)
 
     def output_strides(self):
@@ -549,9 +549,11 @@ def replay_views(views, base_view, base_meta):
 def feeds_spatial_mean(n, depth=4):
     """Whether n's value, directly or through a few elementwise ops (an activation, a cast), is averaged over its
     spatial dims."""
+    def spatial(u):
+        dims = u.args[1] if len(u.args) > 1 else u.kwargs.get("dim")
+        return u.target in SPATIAL_REDUCTIONS and dims is not None and sorted(d % 4 for d in dims) == [2, 3]
     return depth > 0 and any(
-        u.target in SPATIAL_REDUCTIONS and sorted(d % 4 for d in u.args[1]) == [2, 3] or
-        (torch.Tag.pointwise in getattr(u.target, "tags", ()) or u.target is aten._to_copy.default) and
+        spatial(u) or (torch.Tag.pointwise in getattr(u.target, "tags", ()) or u.target is aten._to_copy.default) and
         feeds_spatial_mean(u, depth - 1) for u in n.users)
 
 

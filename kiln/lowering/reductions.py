@@ -110,7 +110,7 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
     if ir.static_numel(rsizes, 1) == 0 and reduction_type in ("max", "min", "argmax", "argmin"):
         raise LoweringError(f"{reduction_type} of an empty tensor")
     strides = getattr(x, "strides", None) or []
-    interleaved = rows_interleaved(x, dims)
+    interleaved = neighbouring_rows_adjacent(x, dims)
     outer = outer_reduced_dims(x.sizes, strides, dims, reduction_type, "triton" if low.on_triton(out.device) else "cpp")
     if outer:
         return reduction_of_runs(low, out_sizes, x.sizes, dims, outer, reduction_type, body, dtype or out.dtype,
@@ -122,7 +122,7 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
     return low.reduction(out_sizes, rsizes, reduction_type, body, dtype or out.dtype, src_dtype, out.device)
 
 
-def rows_interleaved(x, dims):
+def neighbouring_rows_adjacent(x, dims):
     """Whether neighbouring rows of x are adjacent in memory (channels-last, a bias gradient): the first read that walks
     the rows steps by one along a kept dim. A computed value is judged by what it loads: a batch norm's backward
     reduces an activation's gradient computed in the same kernel, and taken for contiguous rows, ResNet's

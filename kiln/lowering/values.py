@@ -135,8 +135,7 @@ def read_steps(value):
     inspection), leaving out loads through computed indices."""
     if isinstance(value, View):
         return [list(value.strides)]
-    probe = ir.ComputedBuffer("probe", ir.Layout(value.dtype, value.device, list(value.sizes),
-                                                 ir.contiguous_strides(value.sizes)), node=ir.Pointwise(value.sizes, value.load))
+    probe = probe_buffer(value)
     idx = probe.analysis.vars[0]
     origin = {v: 0 for v in idx}
     steps = []
@@ -151,6 +150,11 @@ def reads_of(value):
     """The buffers a value loads."""
     if isinstance(value, View):
         return {value.buffer.name}
-    probe = ir.ComputedBuffer("probe", ir.Layout(value.dtype, value.device, list(value.sizes),
-                                                 ir.contiguous_strides(value.sizes)), node=ir.Pointwise(value.sizes, value.load))
-    return probe.reads()
+    return probe_buffer(value).reads()
+
+
+def probe_buffer(value):
+    """A buffer computing value, never scheduled: its analysis tells what value loads and where."""
+    return ir.ComputedBuffer("probe", ir.Layout(value.dtype, value.device, list(value.sizes),
+                                                ir.contiguous_strides(value.sizes)),
+                             node=ir.Pointwise(value.sizes, value.load))

@@ -5,7 +5,7 @@ import torch
 
 from kiln import ir
 from kiln.ir import ops, sym
-from kiln.lowering.values import current, Lazy, LoweringError, register, View
+from kiln.lowering.values import current, Lazy, LoweringError, register, same_strides, View
 from kiln.lowering.pointwise import broadcast_index
 
 aten = torch.ops.aten
@@ -143,13 +143,39 @@ def lower_select(out, x, dim, index):
 
 @register(aten.as_strided.default, aten.as_strided_copy.default)
 def lower_as_strided(out, x, size, stride, storage_offset=None):
-    """Offsets are absolute in the storage; a graph input's data pointer already points at its own offset."""
-    base = current().realize(x)
+    """Offsets are absolute in the storage; a graph input's data pointer already points at its own offset.
+
+    The strides and offset name eager's storage of x. Where kiln lays x out otherwise (a value stored channels-last
+    that eager has NCHW, a saved activation whose strides the forward reported), they are applied to a copy laid
+    out as eager's, which holds x's elements where eager's storage does: unfold and diagonal read wrong elements
+    of the channels-last buffer itself."""
+    g = current()
+    base = g.realize(x)
+    traced = g.current_node.args[0].meta.get("val")
+    size, stride = [sym(s) for s in size], [sym(s) for s in stride]
+    if isinstance(traced, torch.Tensor) and not same_strides(base.strides, [sym(s) for s in traced.stride()],
+                                                             base.sizes):
+        if not fills_its_span(traced):
+            return NotImplemented   # (eager's view reaches storage that a copy would not hold: run it eagerly)
+        copy = g.realize_strided(base, [sym(s) for s in traced.stride()])
+        start = sym(traced.storage_offset())
+        return View(copy.buffer, size, stride, (start if storage_offset is None else sym(storage_offset)) - start)
     if storage_offset is None:
         offset = base.offset
     else:
         offset = sym(storage_offset) - getattr(base.buffer, "storage_offset", 0)
-    return View(base.buffer, [sym(s) for s in size], [sym(s) for s in stride], offset)
+    return View(base.buffer, size, stride, offset)
+
+
+def fills_its_span(t):
+    """Whether t's elements fill its storage from its offset on, in some order of its dims (static sizes only)."""
+    dims = sorted((st, n) for st, n in zip(t.stride(), t.shape) if n != 1)
+    step = 1
+    for st, n in dims:
+        if not isinstance(st, int) or not isinstance(n, int) or st != step:
+            return False
+        step *= n
+    return True
 
 
 @register(aten.split_with_sizes.default, aten.split.Tensor)

@@ -233,8 +233,8 @@ def test_as_strided_reads_a_value_kiln_stored_channels_last(check):
         s = x.contiguous()
         for _ in range(6):   # enough work that its two users read it stored
             s = s * 1.5 + 0.5
-        return s.unfold(3, 2, 1) * 1.0, s.sum()
-    check(f, torch.randn(2, 3, 5, 5).to(memory_format=torch.channels_last))
+        return s.unfold(3, 2, 1) * 1.0, s.sum(), s[:, :, :, ::2].unfold(2, 2, 1) * 1.0   # (the last runs eagerly)
+    check(f, torch.randn(2, 3, 5, 6).to(memory_format=torch.channels_last))
 
 
 def test_as_strided_of_a_saved_activation_kiln_stored_channels_last(check_grad):

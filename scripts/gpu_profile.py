@@ -177,13 +177,11 @@ def sync_report(step, steps=2):
     print("host split, ms per step: " + ", ".join(f"{k} {v / steps * 1e3:.3f} ({split.calls[k] // steps} calls)"
                                                   for k, v in split.seconds.items()))
     seen = {}
-    shown = warnings.showwarning
 
     def record(message, *rest):
         stack = "".join(traceback.format_stack(limit=10)[:-2])
         seen.setdefault(str(message) + stack, 0)
         seen[str(message) + stack] += 1
-    warnings.showwarning = record
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
@@ -192,7 +190,6 @@ def sync_report(step, steps=2):
             step()
     finally:
         torch.cuda.set_sync_debug_mode(0)
-        warnings.showwarning = shown
     print(f"{sum(seen.values())} synchronizing calls in a step")
     for text, n in list(seen.items())[:5]:
         print(f"--- x{n}: {text}")

@@ -166,11 +166,14 @@ class GraphLowering(torch.fx.Interpreter):
         if any(u.target is aten.convolution.default and u.args[0] is n and runs_channels_last(self, u.meta.get("val"))
                for u in n.users):
             return channels_last_strides(value.sizes)
-        if self.free_layout(n) and len(value.sizes) == 4 and reads_channels_last(value) and \
-                not same_strides(value.strides, channels_last_strides(value.sizes), value.sizes) and \
-                not feeds_spatial_mean(n):
+        if self.stored_as_read(n, value):
             return channels_last_strides(value.sizes)
         return None
+
+    def stored_as_read(self, n, value):
+        """Whether n's value (4-D) is stored channels-last because it reads channels-last (strides_for_users)."""
+        return len(value.sizes) == 4 and self.free_layout(n) and not feeds_spatial_mean(n) and \
+            reads_channels_last(value)
 
     def free_layout(self, n):
         """Whether kiln may lay out n's value as it likes: the graph does not return it, or returns it only as an
@@ -371,9 +374,8 @@ class GraphLowering(torch.fx.Interpreter):
         if isinstance(value, View) and (value.strides == strides or ir.static_numel(value.sizes) == 0 or (
                 saved and value.offset == 0 and meta.storage_offset() == 0 and static_ints(value.strides))):
             return value
-        if saved and isinstance(value, Lazy) and len(value.sizes) == 4 and static_ints(value.sizes) and \
-                self.free_layout(node) and not feeds_spatial_mean(node) and reads_channels_last(value):
-            strides = channels_last_strides(value.sizes)   # (as strides_for_users: a ReLU that its backward reads)
+        if saved and isinstance(value, Lazy) and static_ints(value.sizes) and self.stored_as_read(node, value):
+            strides = channels_last_strides(value.sizes)   # (a ReLU that its backward reads)
         return self.realize_strided(value, strides)
 
     def output_strides(self):

@@ -110,7 +110,8 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
     if ir.static_numel(rsizes, 1) == 0 and reduction_type in ("max", "min", "argmax", "argmin"):
         raise LoweringError(f"{reduction_type} of an empty tensor")
     strides = getattr(x, "strides", None) or []
-    interleaved = neighbouring_rows_adjacent(x, dims)
+    # (probing x's loads costs compile time: only where the split table tells interleaved rows apart)
+    interleaved = (out.device.type, True) in SPLITS and neighbouring_rows_adjacent(x, dims)
     outer = outer_reduced_dims(x.sizes, strides, dims, reduction_type, "triton" if low.on_triton(out.device) else "cpp")
     if outer:
         return reduction_of_runs(low, out_sizes, x.sizes, dims, outer, reduction_type, body, dtype or out.dtype,

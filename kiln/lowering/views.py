@@ -5,7 +5,7 @@ import torch
 
 from kiln import ir
 from kiln.ir import ops, sym
-from kiln.lowering.values import current, Lazy, LoweringError, register, same_strides, View
+from kiln.lowering.values import current, dense_meta_strides, Lazy, LoweringError, register, same_strides, View
 from kiln.lowering.pointwise import broadcast_index
 
 aten = torch.ops.aten
@@ -155,9 +155,10 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
     size, stride = [sym(s) for s in size], [sym(s) for s in stride]
     if isinstance(traced, torch.Tensor) and not same_strides(base.strides, [sym(s) for s in traced.stride()],
                                                              base.sizes):
-        if not fills_its_span(traced):
+        eager = dense_meta_strides(traced, base.sizes)
+        if eager is None:
             return NotImplemented   # (eager's view reaches storage that a copy would not hold: run it eagerly)
-        copy = g.realize_strided(base, [sym(s) for s in traced.stride()])
+        copy = g.realize_strided(base, eager)
         start = sym(traced.storage_offset())
         return View(copy.buffer, size, stride, (start if storage_offset is None else sym(storage_offset)) - start)
     if storage_offset is None:
@@ -165,17 +166,6 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
     else:
         offset = sym(storage_offset) - getattr(base.buffer, "storage_offset", 0)
     return View(base.buffer, size, stride, offset)
-
-
-def fills_its_span(t):
-    """Whether t's elements fill its storage from its offset on, in some order of its dims (static sizes only)."""
-    dims = sorted((st, n) for st, n in zip(t.stride(), t.shape) if n != 1)
-    step = 1
-    for st, n in dims:
-        if not isinstance(st, int) or not isinstance(n, int) or st != step:
-            return False
-        step *= n
-    return True
 
 
 @register(aten.split_with_sizes.default, aten.split.Tensor)

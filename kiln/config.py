@@ -5,6 +5,7 @@ import logging
 import os
 
 MODES = (None, "default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+TUNING_MODES = ("max-autotune", "max-autotune-no-cudagraphs")
 
 
 @functools.cache
@@ -48,9 +49,6 @@ class Options:
             warn_once(f"kiln: unknown mode {mode!r}; expected one of {', '.join(MODES[1:])}; "
                       "compiling with the default mode")
             mode = None
-        elif mode in ("max-autotune", "max-autotune-no-cudagraphs"):
-            warn_once(f"kiln: mode={mode!r} tunes nothing yet (kernels keep their default launch configurations)"
-                      + ("; its CUDA graphs are on" if mode == "max-autotune" else ""))
         options = dict(options or {})
         valid = [f.name for f in dataclasses.fields(Options) if f.name != "mode"]
         unknown = sorted(set(options) - set(valid))
@@ -64,6 +62,11 @@ class Options:
         options.setdefault("graph_cache", os.environ.get("KILN_GRAPH_CACHE", "1") != "0")
         options.setdefault("freezing", os.environ.get("KILN_FREEZING", "") == "1")
         return Options(mode=mode, **options)
+
+    @property
+    def tunes(self):
+        """Whether each Triton kernel's launch configuration is chosen by timing (runtime/autotune.py)"""
+        return self.mode in TUNING_MODES
 
     @property
     def kernel_cache_dir(self):

@@ -4,7 +4,7 @@
     TORCH_LOGS=output_code    the kernels and wrapper of every graph kiln compiles (torch's own channel)
     KILN_LOGS=fusion,+cache   a short alias: TORCH_LOGS=kiln_fusion,+kiln_cache; "all" means "kiln"
 
-kiln's channels are "kiln_fusion", "kiln_codegen", "kiln_cache" and "kiln_fallback" in torch's names (torch's
+kiln's channels are "kiln_fusion", "kiln_codegen", "kiln_cache", "kiln_fallback" and "kiln_autotune" in torch's names (torch's
 "fusion" and "cache" are Inductor's). Torch reads TORCH_LOGS when it is imported, before kiln can register
 them, so at start-up TORCH_LOGS names kiln as a module ("kiln", which then takes precedence over KILN_LOGS) and
 KILN_LOGS names the channels; after `import kiln`, set_logs(modules={"kiln_fusion": logging.DEBUG}) works too.
@@ -18,7 +18,7 @@ from torch._logging import _init_logs, getArtifactLogger
 from torch._logging import _internal
 from torch._logging._internal import register_log
 
-NAMES = ("fusion", "codegen", "cache", "fallback")
+NAMES = ("fusion", "codegen", "cache", "fallback", "autotune")
 
 
 def torch_name(name: str) -> str:

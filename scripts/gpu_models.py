@@ -67,15 +67,17 @@ def run_model(name, a):
         row[f"{backend}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
         if count_launches:
             row[f"{backend}_launches"] = launches(step)
-        if backend == "kiln":
+        if backend.startswith("kiln"):
             stats = kiln.stats()
             row.update(kiln_kernels=stats["kernels_generated"], kiln_fallback_ops=stats["fallback_ops"],
                        kiln_graphs_fallback=stats["graphs_fallback"], kiln_graphs=stats["graphs_compiled"])
         steps[backend] = step
     for backend, t in ({} if a.no_time else _interleaved_times(steps, device)).items():
         row[f"{backend}_ms"], row[f"{backend}_speedup"] = t["median_ms"], t.get("speedup")
-    if "kiln_ms" in row and "inductor_ms" in row:
-        row["kiln_vs_inductor"] = row["inductor_ms"] / row["kiln_ms"]
+    for backend in a.backends.split(","):   # kiln against Inductor in the same mode ("kiln@max-autotune")
+        rival = backend.replace("kiln", "inductor", 1)
+        if backend.startswith("kiln") and f"{backend}_ms" in row and f"{rival}_ms" in row:
+            row[f"{backend}_vs_inductor"] = row[f"{rival}_ms"] / row[f"{backend}_ms"]
     return row
 
 

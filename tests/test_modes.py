@@ -188,14 +188,15 @@ def test_a_failed_recording_runs_the_graph_as_compiled(replaying, caplog, monkey
 
 
 @pytest.mark.parametrize("mode", ["max-autotune", "max-autotune-no-cudagraphs"])
-def test_the_autotune_modes_say_they_tune_nothing(mode, caplog):
+def test_max_autotune_says_it_equals_the_default_for_cpp_kernels(mode, caplog):
     from kiln import config
     config.warn_once.cache_clear()
+    torch._dynamo.reset()
+    x = torch.randn(8)
     with caplog.at_level(logging.WARNING, logger="kiln"):
-        options = config.Options.make(mode)
-    assert options.mode == mode
-    assert sum("tunes nothing" in r.getMessage() for r in caplog.records) == 1
-    assert (mode in cuda_graphs.MODES) == ("CUDA graphs are on" in caplog.text)
+        for fn in (torch.sin, torch.cos):
+            torch.testing.assert_close(kiln.compile(fn, mode=mode, options={"target": "cpp"})(x), fn(x))
+    assert sum("on the CPU the mode equals the default" in r.getMessage() for r in caplog.records) == 1, caplog.text
 
 
 def test_an_empty_output_keeps_its_dtype(replaying):

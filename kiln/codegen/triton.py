@@ -429,10 +429,11 @@ class TritonIndexPrinter(IndexPrinter):
 class TritonKernel(KernelWriter):
     printer = TritonIndexPrinter()
 
-    def __init__(self, kernel, graph):
+    def __init__(self, kernel, graph, config=None):
         super().__init__(kernel, graph)
         self.OPS = target_ops()
         self.masks = []
+        self.chosen = config   # (XBLOCK, RBLOCK, persistent, num_warps) that max-autotune timed fastest, if any
 
     # -- spelling
     def add(self, a, b):
@@ -587,6 +588,35 @@ class TritonKernel(KernelWriter):
             return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
         return 1, 2048, False, 8
 
+    def candidates(self):
+        """The launch configurations max-autotune times for this kernel, the heuristic's first. Each keeps the
+        code's shape that scheduling assumed (persistent rows stay persistent, looped rows stay looped) and is
+        correct for any size: only the tile sizes and warps move."""
+        default = self.config()
+        k = self.kernel
+        N, R = self.graph.size_hint(k.numel), self.graph.size_hint(k.rnumel)
+        if k.scan or N is None or R is None:
+            return [default]
+        n, r = next_pow2(N), next_pow2(R)
+        if not k.is_reduction:
+            if self.transposing():
+                tiles = [(min(n, side), min(r, side)) for side in (32, 64)]
+            elif N == 1:
+                tiles = [(1, min(r, block)) for block in (512, 1024, 2048, 4096)]
+            else:   # a tile of rows: as wide as the row, up to the tile's elements
+                tiles = [(min(n, max(1, total // min(r, total))), min(r, total)) for total in (1024, 2048, 4096)]
+            configs = [(x, rb, False, w) for x, rb in tiles for w in (2, 4, 8)]
+        elif default[2]:   # the row stays whole in registers: more or fewer rows per program
+            configs = [(x, default[1], True, w) for x in (1, 2, 4, 8, 16, 32) if x <= n for w in (4, 8, 16)]
+        elif self.rows_interleaved():   # lanes along the adjacent rows, a stretch of the reduced dim each
+            configs = [(min(n, x), min(r, rb), False, w) for x in (32, 64, 128) for rb in (16, 32, 64) for w in (4, 8)]
+        else:   # looped rows: rows per program and the stretch of a row each step loads
+            configs = [(min(n, x), min(r, rb), False, w) for x, rb in ((1, 1024), (1, 2048), (1, 4096), (2, 1024),
+                                                                       (4, 512), (8, 256)) for w in (4, 8, 16)]
+        # from 1 to 64 elements per thread: fewer leaves lanes idle, more spills registers
+        fit = [c for c in configs if 32 * c[3] <= c[0] * c[1] <= min(2048 * c[3], 16384)]
+        return list(dict.fromkeys([default, *fit]))
+
     def unit_stride(self, expr, var, other):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""
         if not expr.has(var) or expr.free_symbols - {var, other}:
@@ -613,7 +643,7 @@ class TritonKernel(KernelWriter):
         """The kernel's source and its (N, R) sources. A part of a launch group takes its program id as
         the argument `pid`, its index among the part's own programs."""
         k = self.kernel
-        self.xblock, self.rblock, self.persistent, self.num_warps = self.config()
+        self.xblock, self.rblock, self.persistent, self.num_warps = self.chosen or self.config()
         N, R = (self.print_index(self.index(e)) for e in (k.numel, k.rnumel))
         self.scope.indent = 1
         segments = sorted({p.segment for p in k.placements})
@@ -795,15 +825,15 @@ def one_device(kernel, args, graph):
         raise NotImplementedError(f"{kernel} reads CPU tensors ({', '.join(on_cpu)}) beside CUDA ones")
 
 
-def generate_module(kernels, graph):
+def generate_module(kernels, graph, configs=None):
     """Module source with every kernel; per kernel its launch facts (its parts' buffer args, symbols, N, R and
-    config) and its text."""
-    texts, launches = {}, {}
+    config) and its text. configs: {kernel name: launch configuration} that max-autotune chose."""
+    texts, launches, configs = {}, {}, configs or {}
     for kernel in kernels:
         group = isinstance(kernel, LaunchGroup)
         parts, sources, modes = [], [], {}
         for part in launch_parts(kernel):
-            writer = TritonKernel(part, graph)
+            writer = TritonKernel(part, graph, configs.get(part.name))
             sources.append(writer.generate(part=group)[0])
             modes |= {b: "out" if mode == "out" else modes.get(b, "in") for b, mode in writer.args.items()}
             one_device(part.name, writer.args, graph)

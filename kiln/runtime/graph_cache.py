@@ -45,7 +45,7 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from, reports_stri
             h.update(repr(part).encode())
             h.update(b"\0")
     add(f"kiln graph cache {VERSION}", kiln_source_digest(), torch.__version__, sys.version, platform.machine())
-    add(kind, opts.target, opts.debug, output_strides, saved_from, reports_strides,
+    add(kind, opts.target, opts.debug, opts.tunes, output_strides, saved_from, reports_strides,
         torch.are_deterministic_algorithms_enabled(),
         torch.get_float32_matmul_precision(), sorted((k, v) for k, v in os.environ.items()
                                                       if k.startswith("KILN_") and k not in NOT_CODE))

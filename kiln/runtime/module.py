@@ -8,6 +8,7 @@ import weakref
 import sympy
 
 from kiln import ir
+from kiln.config import warn_once
 from kiln.logs import output_code_logger
 from kiln.runtime.profile import KernelProfiler
 from kiln.runtime.wrapper import WrapperCode, base_globals, graph_device, index_globals
@@ -53,6 +54,9 @@ class CompiledModule:
 
 def build_cpp(lowering, sched, opts, name, trace):
     from kiln.codegen import cpp
+    if opts.tunes:
+        warn_once(f"kiln: mode={opts.mode!r} tunes Triton kernels; C++ kernels keep their default loops "
+                  "(on the CPU the mode equals the default)")
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
     source, signatures, texts = cpp.generate_module(kernels, lowering)
     for k in kernels:
@@ -70,7 +74,11 @@ def build_triton(lowering, sched, opts, name, trace):
     from kiln.codegen import triton
     from kiln.runtime.wrapper import pyexpr
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
-    source, launches, texts = triton.generate_module(kernels, lowering)
+    configs = {}
+    if opts.tunes:
+        from kiln.runtime import autotune
+        configs = autotune.tune(kernels, lowering, graph_device(lowering), opts.kernel_cache_dir, opts.debug)
+    source, launches, texts = triton.generate_module(kernels, lowering, configs)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
     device = graph_device(lowering).index

@@ -115,12 +115,14 @@ def _make_step(module, inputs, train, autocast=None):
 
 
 def _compile(module, backend):
+    """backend: "eager", "kiln", or another torch.compile backend; "kiln@max-autotune" names a mode too."""
+    backend, _, mode = backend.partition("@")
     if backend == "eager":
         return module
     if backend == "kiln":
         import kiln
-        return kiln.compile(module)
-    return torch.compile(module, backend=backend)
+        return kiln.compile(module, mode=mode or None)
+    return torch.compile(module, backend=backend, mode=mode or None)
 
 
 def _compile_time(step, device):

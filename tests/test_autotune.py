@@ -134,3 +134,93 @@ def test_max_autotune_choices_hold_for_other_sizes(tuning):
         for a, b in zip(f(x, y), softmax_sum_and_relu(x, y)):
             torch.testing.assert_close(a, b)
     assert clock.timed and any(configs[0] != min(configs, key=fake_seconds) for configs in clock.by_kernel().values())
+
+
+class MatmulClock:
+    """Times the library at 1 and each configuration of kiln's matmul by `seconds` (2 where not named)."""
+
+    def __init__(self, seconds):
+        self.seconds, self.timed = seconds, []
+
+    def __call__(self, run, choice):
+        if isinstance(choice, tuple):   # a generated kernel's launch configuration
+            return fake_seconds(choice)
+        self.timed.append(choice)
+        return 1.0 if choice is None else self.seconds.get(choice.config, 2.0)
+
+
+@pytest.fixture
+def wrappers(monkeypatch):
+    """The wrapper source of each graph loaded."""
+    from kiln import capture
+    sources, real = [], capture.load
+    monkeypatch.setattr(capture, "load", lambda artifact, *a, **k: sources.append(artifact.wrapper_source) or
+                        real(artifact, *a, **k))
+    return sources
+
+
+def linear_relu_then_bmm(x, w, b, y):
+    return torch.nn.functional.linear(x, w, b).relu() @ y, torch.bmm(x.expand(3, -1, -1), y[:40].expand(3, -1, -1))
+
+
+def products(dtype=torch.float16):
+    return (torch.randn(37, 40, dtype=dtype), torch.randn(50, 40, dtype=dtype), torch.randn(50, dtype=dtype),
+            torch.randn(50, 24, dtype=dtype))
+
+
+@pytest.mark.parametrize("faster", [True, False], ids=["kiln-matmul-faster", "library-faster"])
+def test_max_autotune_runs_each_product_where_it_timed_fastest(tuning, wrappers, faster):
+    """addmm, mm and bmm are timed in the library and in each configuration of kiln's matmul: the wrapper calls
+    kiln's matmul only where one of its configurations was timed faster, and the results stay eager's."""
+    clock = tuning.clock(MatmulClock({(64, 64, 32, 2, 4): 0.5} if faster else {}))
+    args = products()
+    for got, expected in zip(tuned(linear_relu_then_bmm)(*args), linear_relu_then_bmm(*args)):
+        torch.testing.assert_close(got, expected, atol=2e-2, rtol=2e-3)
+    assert clock.timed.count(None) == 3, clock.timed   # addmm, mm, bmm
+    [wrapper] = wrappers
+    assert wrapper.count("kiln.runtime.matmul, tiles 64x64x32, 2 stages, 4 warps") == (3 if faster else 0), wrapper
+
+
+def test_max_autotune_leaves_float32_products_to_the_library(tuning, wrappers):
+    """kiln's matmul is timed for float16 and bfloat16 only: float32 products keep the library's precision
+    settings (TF32 or not)."""
+    clock = tuning.clock(MatmulClock({(64, 64, 32, 2, 4): 0.5}))
+    args = products(torch.float32)
+    for got, expected in zip(tuned(linear_relu_then_bmm)(*args), linear_relu_then_bmm(*args)):
+        torch.testing.assert_close(got, expected)
+    assert clock.timed == [] and "kiln.runtime.matmul" not in wrappers[0]
+
+
+@pytest.mark.parametrize("config", [(16, 64, 128, 3, 4), (64, 64, 32, 2, 4), (128, 128, 64, 3, 4)])
+def test_kilns_matmul_computes_every_layout_and_edge(config):
+    """Odd sizes, transposed and offset operands, broadcast and full biases, batches, and an empty sum: each
+    result within float16's rounding of the float64 product, nothing written past the result (its memory is
+    fresh, and a store outside it would land in the guard elements around it)."""
+    from kiln.runtime.matmul import TritonMatmul, launch_args, launcher
+    torch.manual_seed(0)
+    h = torch.float16
+    a = torch.randn(70, 33, dtype=h)
+    bt = torch.randn(19, 33, dtype=h).t()                   # (33, 19), column-major
+    a_offset = torch.randn(71, 33, dtype=h)[1:]              # a view at an offset
+    cases = [("mm", (a, bt), a.double() @ bt.double()),
+             ("mm", (a_offset[:, :0], bt[:0]), torch.zeros(70, 19, dtype=torch.float64)),
+             ("addmm", (torch.randn(19, dtype=h), a_offset, bt), None),
+             ("addmm", (torch.randn(70, 1, dtype=h), a, bt), None),
+             ("addmm", (torch.randn(70, 19, dtype=h).t().contiguous().t(), a, bt), None),
+             ("bmm", (torch.randn(3, 5, 33, dtype=h), torch.randn(3, 19, 33, dtype=h).transpose(1, 2)), None)]
+    for op, args, expected in cases:
+        if expected is None:
+            expected = args[0].double() + args[1].double() @ args[2].double() if op == "addmm" else \
+                args[0].double() @ args[1].double()
+        got = TritonMatmul(op, config)(*args)
+        assert got.shape == expected.shape and got.is_contiguous(), (op, got.shape)
+        torch.testing.assert_close(got.double(), expected, atol=0.05, rtol=2e-3)
+    # stores land inside the result only: a result viewed inside guard elements leaves them untouched
+    guarded = torch.full((72, 21), -7.0, dtype=h)
+    out = guarded[1:71, 1:20]
+    programs, args = launch_args(a, bt, None, out, config)
+    launcher(config)(programs, *args)
+    torch.testing.assert_close(out.double(), a.double() @ bt.double(), atol=0.05, rtol=2e-3)
+    rim = torch.ones_like(guarded, dtype=torch.bool)
+    rim[1:71, 1:20] = False
+    assert (guarded[rim] == -7.0).all()

@@ -71,15 +71,90 @@ def tune_unfaked(kernels, graph, device, cache_dir, debug):
     return chosen
 
 
+def choose_matmuls(steps, graph, device, cache_dir):
+    """Each mm, addmm and bmm of the graph that kiln's Triton matmul can compute (runtime/matmul.py) timed in
+    the library and in each of the matmul's configurations, on random matrices of its sizes and strides; where a
+    configuration is faster, the step calls it instead of the library."""
+    with unset_fake_temporarily():
+        return choose_matmuls_unfaked(steps, graph, device, cache_dir)
+
+
+def choose_matmuls_unfaked(steps, graph, device, cache_dir):
+    from kiln.runtime import matmul
+    started, timed, replaced = time.perf_counter(), [], 0
+    for step in steps:
+        if not isinstance(step, ir.ExternKernel) or step.fallback or step.target not in matmul.OPS:
+            continue
+        args = [random_like(graph, a) if isinstance(a, ir.TensorRef) else a for a in step.args]
+        if any(a is None for a in args) or not matmul.applies(step.target, args, step.kwargs):
+            continue
+        op = matmul.OPS[step.target]
+        rows, columns = args[-2].shape[-2], args[-1].shape[-1]
+        options = [None, *(matmul.TritonMatmul(op, c) for c in matmul.configs_for(rows, columns))]
+        key = hashlib.sha256(repr([VERSION, op, [(tuple(a.shape), a.stride(), a.storage_offset(), a.dtype)
+                                                 for a in args], step.kwargs, options, gpu_name(device),
+                                   importlib.metadata.version("triton")]).encode()).hexdigest()[:32]
+        found = stored(cache_dir, key)
+        if found is None:
+            runs = [MatmulRun(step.target if o is None else o, args, step.kwargs) for o in options]
+            build(list(filter(None, (r.candidate() for r in runs))), device)
+            times = [measure(run, option) for run, option in zip(runs, options)]
+            found = (min([(t, i) for i, t in enumerate(times) if t is not None], default=(0, 0))[1],)
+            store(cache_dir, key, found, times)
+            timed.append(step.name)
+        if 0 < found[0] < len(options):
+            step.target, replaced = options[found[0]], replaced + 1
+    if timed or replaced:
+        log.info("kiln max-autotune: %d matmuls timed against the library, %d run as kiln's Triton matmul, in %.2fs",
+                 len(timed), replaced, time.perf_counter() - started)
+
+
+class MatmulRun:
+    """One way of computing a product, on random matrices."""
+
+    def __init__(self, fn, args, kwargs):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+    def __call__(self):
+        self.fn(*self.args, **self.kwargs)
+
+    def candidate(self):
+        """The kernel's launch with its warmup arguments (to build it ahead), or None for the library."""
+        from kiln.runtime import matmul
+        if not isinstance(self.fn, matmul.TritonMatmul):
+            return None
+        a, b, bias = (self.args[1], self.args[2], self.args[0]) if self.fn.op == "addmm" else (*self.args, None)
+        out = torch.empty((*a.shape[:-1], b.shape[-1]), dtype=a.dtype, device=a.device)
+        _, args = matmul.launch_args(a, b, bias, out, self.fn.config)
+        return Candidate(matmul.launcher(self.fn.config), 1, args,
+                         [t.dtype if isinstance(t, torch.Tensor) else t for t in args])
+
+
+def random_like(graph, ref):
+    """Random values laid out as an extern's argument (None where a size has no hint)."""
+    sizes, strides = ([graph.size_hint(e) for e in es] for es in (ref.sizes, ref.strides))
+    offset = graph.size_hint(ref.offset)
+    if None in sizes or None in strides or offset is None:
+        return None
+    layout = ref.buffer.layout
+    span = offset + sum((n - 1) * abs(st) for n, st in zip(sizes, strides) if n > 0) + 1
+    data = torch.randn(span, device=layout.device).to(layout.dtype) if layout.dtype.is_floating_point else \
+        torch.zeros(span, dtype=layout.dtype, device=layout.device)
+    return data.as_strided(sizes, strides, offset)
+
+
+def gpu_name(device):
+    from kiln.codegen.triton import interpreting
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else "interpreter" if interpreting() else "cpu"
+
+
 def choice_key(module, name, graph, device, options):
     """What the choice depends on: the kernel's text at its heuristic configuration, its sizes where the graph
     has symbols (at their hints), the candidates, the GPU and the compiler."""
-    from kiln.codegen.triton import interpreting
     source, launches, texts = module
     info = launches[name]
     sizes = [(s, graph.size_hint(sympy.Symbol(s))) for s in info["symbols"]]
-    gpu = torch.cuda.get_device_name(device) if device.type == "cuda" else "interpreter" if interpreting() else "cpu"
-    parts = [VERSION, texts[name], sizes, options, gpu, importlib.metadata.version("triton")]
+    parts = [VERSION, texts[name], sizes, options, gpu_name(device), importlib.metadata.version("triton")]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 

@@ -78,6 +78,7 @@ def build_triton(lowering, sched, opts, name, trace):
     if opts.tunes:
         from kiln.runtime import autotune
         configs = autotune.tune(kernels, lowering, graph_device(lowering), opts.kernel_cache_dir, opts.debug)
+        autotune.choose_matmuls(sched.steps, lowering, graph_device(lowering), opts.kernel_cache_dir)
     source, launches, texts = triton.generate_module(kernels, lowering, configs)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")

@@ -99,8 +99,10 @@ class Launcher:
     model's repeated layers, graphs of other sizes, dtypes and devices) sees several specializations: each is
     kept, keyed by all that Triton compiles a variant for."""
 
-    def __init__(self, fn, num_warps, debug=False):
+    def __init__(self, fn, num_warps, debug=False, num_stages=None):
         self.fn, self.options = fn, dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
+        if num_stages is not None:
+            self.options["num_stages"] = num_stages
         self.compiled = {}   # specialization -> compiled kernel
         self.direct = not interpreting()
         self.pointers = self.ints = self.exact = None

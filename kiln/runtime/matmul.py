@@ -39,7 +39,7 @@ def kernel():
     def kiln_matmul(a, b, bias, out, M, N, K, stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
                     stride_cb, stride_cm, stride_cn, stride_sb, stride_sm, stride_sn, BLOCK_M: tl.constexpr,
                     BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr, BIAS: tl.constexpr,
-                    WIDE: tl.constexpr):
+                    WIDE: tl.constexpr, EVEN_K: tl.constexpr):
         pid = tl.program_id(0)
         tiles_m, tiles_n = tl.cdiv(M, BLOCK_M), tl.cdiv(N, BLOCK_N)
         batch, tile = pid // (tiles_m * tiles_n), pid % (tiles_m * tiles_n)
@@ -57,8 +57,12 @@ def kernel():
         b_tile = b + batch * stride_bb + rk[:, None] * stride_bk + rn * stride_bn
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for k in range(0, K, BLOCK_K):
-            x = tl.load(a_tile, mask=(rm < M) & (rk[None, :] < K - k), other=0.0)
-            y = tl.load(b_tile, mask=(rk[:, None] < K - k) & (rn < N), other=0.0)
+            if EVEN_K:   # no mask along K: loads along a row stay vectorized
+                x = tl.load(a_tile, mask=rm < M, other=0.0)
+                y = tl.load(b_tile, mask=rn < N, other=0.0)
+            else:
+                x = tl.load(a_tile, mask=(rm < M) & (rk[None, :] < K - k), other=0.0)
+                y = tl.load(b_tile, mask=(rk[:, None] < K - k) & (rn < N), other=0.0)
             acc += tl.dot(x, y)
             a_tile += BLOCK_K * stride_ak
             b_tile += BLOCK_K * stride_bk
@@ -96,7 +100,7 @@ def launch_args(a, b, bias, out, config):
     block_m, block_n, block_k, _, _ = config
     programs = batches * -(-m // block_m) * -(-n // block_n)
     return programs, [a3, b3, s, out3, m, n, k, *a3.stride(), *b3.stride(), *out3.stride(), *s.stride(),
-                      block_m, block_n, block_k, GROUP_M, bias is not None, reach >= WIDE_FROM]
+                      block_m, block_n, block_k, GROUP_M, bias is not None, reach >= WIDE_FROM, k % block_k == 0]
 
 
 def matmul(a, b, bias, config):

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
 def fake_seconds(config):
     """max-autotune's timer in tests: most warps first, then the smallest tile"""
     x, r, persistent, warps = config
-    return 1 / warps + x * r * 1e-9
+    return 1 / warps + x * r * 1e-5
 
 
 class FakeClock:
@@ -88,14 +88,17 @@ def check_softmax_sum_and_relu(x, y):
 
 
 def test_max_autotune_launches_each_kernel_in_its_fastest_configuration(tuning):
-    """Each kernel's candidates are timed; the graph is generated with the fastest; its results are eager's."""
+    """Each kernel's candidates are timed; the graph is generated with the fastest where it beats the heuristic's
+    configuration by more than timing noise (3%); its results are eager's."""
     clock = tuning.clock(FakeClock())
     check_softmax_sum_and_relu(torch.randn(6, 40), torch.randn(6, 40))
     timed, launched = clock.by_kernel(), tuning.launched()
     assert len(timed) == 2, clock.timed
     for kernel, configs in timed.items():
         assert len({persistent for _, _, persistent, _ in configs}) == 1, configs   # whole rows stay whole
-        assert launched[kernel] == launch_of(min(configs, key=fake_seconds)), (kernel, launched, configs)
+        best = min(configs, key=fake_seconds)   # where it beats the heuristic's (timed first) by 3%
+        expected = best if fake_seconds(best) < 0.97 * fake_seconds(configs[0]) else configs[0]
+        assert launched[kernel] == launch_of(expected), (kernel, launched, configs)
     assert any(launched[k] != launch_of(configs[0]) for k, configs in timed.items())   # (the heuristic's is timed first)
 
 

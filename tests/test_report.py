@@ -316,7 +316,7 @@ def test_kiln_logs_env():
         "\nW falling back to eager\n",  # by default, only warnings
         "+fusion,fallback\nI fused buf1 into k0\nV scored buf1\nW falling back to eager\n",
         "all\nI fused buf1 into k0\nI cache hit\nW falling back to eager\n",
-        "fusoin\nW kiln: unknown name 'fusoin' in KILN_LOGS; expected 'all' or fusion, codegen, cache, fallback\n"
+        "fusoin\nW kiln: unknown name 'fusoin' in KILN_LOGS; expected 'all' or fusion, codegen, cache, fallback, autotune\n"
         "W falling back to eager\n",
     ], stderr
 

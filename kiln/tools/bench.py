@@ -44,7 +44,7 @@ REPO_ROOT = str(Path(__file__).resolve().parents[2])
 CACHE_VARS = {"KILN_CACHE_DIR": "kiln", "TORCHINDUCTOR_CACHE_DIR": "inductor", "TRITON_CACHE_DIR": "triton"}
 MIN_SAMPLE_S = 1e-3       # a timing sample batches calls up to this long, so timer overhead stays small
 TIMING_BUDGET_S = 2.0     # timing rounds of a workload (all backends) go on this long, MIN_ROUNDS at least
-MIN_ROUNDS, MAX_ROUNDS = 10, 100
+MIN_ROUNDS, MAX_ROUNDS = 12, 100   # (12: whole blocks of forward and reversed turns for up to 3 steps)
 
 # ---------------------------------------------------------------- inside a worker process
 
@@ -218,7 +218,10 @@ def _cold(spec):
 
 def _interleaved_times(steps, device) -> dict:
     """Each step's median milliseconds per call and their interquartile range, from rounds that take one
-    sample of every step in turn (whoever goes first rotates), so that drifts in machine speed hit all alike.
+    sample of every step in turn, so that drifts in machine speed hit all alike. Whoever goes first rotates,
+    and every other block of rounds runs in reverse, so that each step follows each other step equally often:
+    with a fixed order, the step sampled after eager's read ~3% slower on the H100, whichever it was (bench/NOTES.md
+    49).
     A step's speedup is the median over rounds of eager's time over its own in the same round: pairing the
     samples cancels the drift that two separate medians keep."""
     if not steps:
@@ -230,7 +233,8 @@ def _interleaved_times(steps, device) -> dict:
     deadline = time.perf_counter() + TIMING_BUDGET_S
     rounds = 0
     while rounds < MIN_ROUNDS or (rounds < MAX_ROUNDS and time.perf_counter() < deadline):
-        for backend in order[rounds % len(order):] + order[:rounds % len(order)]:
+        turn = order if rounds // len(order) % 2 == 0 else order[::-1]
+        for backend in turn[rounds % len(order):] + turn[:rounds % len(order)]:
             samples[backend].append(_time_calls(steps[backend], calls[backend], device))
         rounds += 1
     quartiles = {backend: statistics.quantiles(times, n=4) for backend, times in samples.items()}

@@ -25,7 +25,7 @@ class FakeClock:
         self.timed, self.fails = [], fails
 
     def __call__(self, run, config):
-        self.timed.append((run.launch.fn.__name__.rsplit("_", 1)[0], config))   # (the name less its text's hash)
+        self.timed.append((run.func.fn.__name__.rsplit("_", 1)[0], config))   # (the name less its text's hash)
         if config in self.fails:
             raise RuntimeError("out of resources")
         return fake_seconds(config)
@@ -136,7 +136,8 @@ def test_max_autotune_choices_hold_for_other_sizes(tuning):
         x, y = torch.randn(n, m), torch.randn(n, m)
         for a, b in zip(f(x, y), softmax_sum_and_relu(x, y)):
             torch.testing.assert_close(a, b)
-    assert clock.timed and any(configs[0] != min(configs, key=fake_seconds) for configs in clock.by_kernel().values())
+    timed, launched = clock.by_kernel(), tuning.launched()
+    assert any(launched[k] != launch_of(configs[0]) for k, configs in timed.items()), (timed, launched)
 
 
 class MatmulClock:
@@ -181,7 +182,7 @@ def test_max_autotune_runs_each_product_where_it_timed_fastest(tuning, wrappers,
         torch.testing.assert_close(got, expected, atol=2e-2, rtol=2e-3)
     assert clock.timed.count(None) == 3, clock.timed   # addmm, mm, bmm
     [wrapper] = wrappers
-    assert wrapper.count("kiln.runtime.matmul, tiles 64x64x32, 2 stages, 4 warps") == (3 if faster else 0), wrapper
+    assert wrapper.count("kiln.runtime.matmul: tiles 64x64x32, 2 stages, 4 warps") == (3 if faster else 0), wrapper
 
 
 def test_max_autotune_leaves_float32_products_to_the_library(tuning, wrappers):
@@ -194,12 +195,17 @@ def test_max_autotune_leaves_float32_products_to_the_library(tuning, wrappers):
     assert clock.timed == [] and "kiln.runtime.matmul" not in wrappers[0]
 
 
+@pytest.mark.parametrize("wide", [False, True], ids=["32-bit", "64-bit"])
 @pytest.mark.parametrize("config", [(16, 64, 128, 3, 4), (64, 64, 32, 2, 4), (128, 128, 64, 3, 4)])
-def test_kilns_matmul_computes_every_layout_and_edge(config):
-    """Odd sizes, transposed and offset operands, broadcast and full biases, batches, and an empty sum: each
+def test_kilns_matmul_computes_every_layout_and_edge(config, wide, monkeypatch):
+    """Odd sizes, transposed and offset operands, broadcast and full biases, batches, an empty sum, K a multiple
+    of the tile's, more tile rows than a group, in 32- and 64-bit offsets: each
     result within float16's rounding of the float64 product, nothing written past the result (its memory is
     fresh, and a store outside it would land in the guard elements around it)."""
+    from kiln.runtime import matmul
     from kiln.runtime.matmul import TritonMatmul, launch_args, launcher
+    if wide:   # offsets in 64 bits, as for tensors of 2**31 elements or more
+        monkeypatch.setattr(matmul, "WIDE_FROM", 0)
     torch.manual_seed(0)
     h = torch.float16
     a = torch.randn(70, 33, dtype=h)
@@ -210,7 +216,10 @@ def test_kilns_matmul_computes_every_layout_and_edge(config):
              ("addmm", (torch.randn(19, dtype=h), a_offset, bt), None),
              ("addmm", (torch.randn(70, 1, dtype=h), a, bt), None),
              ("addmm", (torch.randn(70, 19, dtype=h).t().contiguous().t(), a, bt), None),
-             ("bmm", (torch.randn(3, 5, 33, dtype=h), torch.randn(3, 19, 33, dtype=h).transpose(1, 2)), None)]
+             ("bmm", (torch.randn(3, 5, 33, dtype=h), torch.randn(3, 19, 33, dtype=h).transpose(1, 2)), None),
+             # K a multiple of every BLOCK_K (no mask along K); more tile rows than a group of GROUP_M
+             ("addmm", (torch.randn(1, 24, dtype=h), torch.randn(150, 128, dtype=h), torch.randn(128, 24, dtype=h)),
+              None)]
     for op, args, expected in cases:
         if expected is None:
             expected = args[0].double() + args[1].double() @ args[2].double() if op == "addmm" else \

@@ -236,3 +236,13 @@ def test_library_calls_go_through_python_bindings():
     assert python_binding(aten.max.default, [None], {}) is torch.max   # max.dim needs a dim
     assert python_binding(aten.max.default, [None], {"dim": 0}) is aten.max.default   # which max.dim would take
     assert python_binding(aten.convolution_backward.default, [None] * 11, {}) is aten.convolution_backward.default
+
+
+def test_launcher_builds_apart_for_ints_past_32_bits():
+    """Triton compiles an int argument of 2**31 or more as int64: a launch reusing the variant built for a small
+    value of it would truncate it (an offset, a size) and address memory outside the tensors."""
+    from kiln.runtime.triton_launch import Launcher, picker
+    launch = Launcher(None, 4)
+    launch.pick_pointers, launch.pick_ints, launch.pick_exact = picker([]), picker([0]), picker([])
+    assert launch.specialization((16,)) != launch.specialization((2 ** 31 + 16,))
+    assert launch.specialization((16,)) == launch.specialization((32,))

@@ -1,16 +1,22 @@
-"""mode="max-autotune": each generated Triton kernel's launch configuration chosen by timing.
+"""mode="max-autotune": each generated Triton kernel's launch configuration, and each float16/bfloat16 product's
+implementation, chosen by timing at compile time.
 
-At compile time, every kernel's candidate configurations (TritonKernel.candidates: tile sizes and warps that keep
-the code's shape) are generated, built together on the compile pool, and each is run on zero-filled buffers of
-the kernel's sizes and strides (a gathered index reads 0, always in bounds). The fastest is kept. Choices are
-stored on disk by what determines them (the kernel's text, its sizes, the GPU, Triton's version), so a warm
-start, or another graph with the same kernel, times nothing.
+- Kernels: every candidate configuration (TritonKernel.candidates: tile sizes and warps that keep the code's
+  shape) is generated and built on the compile pool, then run on zero-filled buffers of the kernel's sizes and
+  strides (a gathered index reads 0, always in bounds), allocated for one kernel at a time.
+- Products (mm, addmm, bmm): the library call and each configuration of kiln's Triton matmul (runtime/matmul.py)
+  run on random matrices of the product's sizes and strides, drawn from a generator of their own (the user's
+  random stream is left as it was).
+A candidate replaces the heuristic's configuration, or the library, only where it is 3% faster. Choices are stored
+in the kernel cache by what determines them (the kernel's text, dtypes and sizes, the candidates, the GPU, the
+versions of torch, Triton and kiln's matmul), so a warm start, or another graph with the same kernel, times nothing.
 """
+import contextlib
+import functools
 import hashlib
 import importlib.metadata
 import json
 import os
-import tempfile
 import statistics
 import time
 import warnings
@@ -21,21 +27,39 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln import ir
 from kiln.logs import get_logger
+from kiln.runtime.graph_cache import write_whole
 from kiln.scheduler import LaunchGroup
 
 log = get_logger("autotune")
-VERSION = 1
-TIMER = None   # tests: a function (run, config) -> seconds, in place of timing run
+VERSION = 2
+MARGIN = 0.97  # a candidate replaces the default where it takes less than this share of the default's time
+TIMER = None   # tests: a function (run, choice) -> seconds, in place of timing run
 
 
 def tune(kernels, graph, device, cache_dir, debug=False):
-    """{kernel name: the configuration timed fastest} for the graph's kernels with a choice to make (a launch
+    """{kernel name: the launch configuration chosen} for the graph's kernels with a choice to make (a launch
     group's parts keep the heuristic's: they share one launch)."""
-    with unset_fake_temporarily():   # (AOTAutograd compiles under its fake mode; the timed buffers are real)
-        return tune_unfaked(kernels, graph, device, cache_dir, debug)
+    with timing_on(device):
+        return tune_kernels(kernels, graph, device, cache_dir, debug)
 
 
-def tune_unfaked(kernels, graph, device, cache_dir, debug):
+def choose_matmuls(steps, graph, device, cache_dir):
+    """Each mm, addmm and bmm of the graph that kiln's Triton matmul can compute, timed in the library and in each
+    of the matmul's configurations; where a configuration is faster, the step calls it instead of the library."""
+    with timing_on(device):
+        return choose_matmuls_timed(steps, graph, device, cache_dir)
+
+
+def timing_on(device):
+    """Real tensors (AOTAutograd compiles under its fake mode) on the graph's device, whatever device is current."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(unset_fake_temporarily())
+    if device.type == "cuda":
+        stack.enter_context(torch.cuda.device(device))
+    return stack
+
+
+def tune_kernels(kernels, graph, device, cache_dir, debug):
     from kiln.codegen import triton as codegen
     started, chosen, trials, cached = time.perf_counter(), {}, [], 0
     for k in kernels:
@@ -49,14 +73,16 @@ def tune_unfaked(kernels, graph, device, cache_dir, debug):
         found = stored(cache_dir, key)
         if found in options:
             chosen[k.name], cached = found, cached + 1
-        else:
-            trials.append((k.name, key, options, modules))
-    launches = [[candidate(source, launches[name], texts[name], graph, cache_dir, debug)
-                 for source, launches, texts in modules]
-                for name, _, _, modules in trials]
-    build([c for per_kernel in launches for c in per_kernel if c is not None], device)
-    for (name, key, options, _), runs in zip(trials, launches):
-        times = [measure(run, config) for run, config in zip(runs, options)]
+            continue
+        candidates = [candidate(source, launches[k.name], texts[k.name], graph, cache_dir, debug)
+                      for source, launches, texts in modules]
+        if None not in candidates:
+            trials.append((k.name, key, options, candidates))
+    build([(c.launch, c.warmup) for _, _, _, candidates in trials for c in candidates], device)
+    for name, key, options, candidates in trials:
+        buffers = {b: zeros(graph, b, device) for b in candidates[0].buffers}   # (one kernel's at a time)
+        times = [measure(c.bound(buffers), config, device) for c, config in zip(candidates, options)]
+        del buffers
         if all(t is None for t in times):
             continue
         best = chosen[name] = options[fastest(times)]
@@ -70,46 +96,63 @@ def tune_unfaked(kernels, graph, device, cache_dir, debug):
     return chosen
 
 
-def choose_matmuls(steps, graph, device, cache_dir):
-    """Each mm, addmm and bmm of the graph that kiln's Triton matmul can compute (runtime/matmul.py) timed in
-    the library and in each of the matmul's configurations, on random matrices of its sizes and strides; where a
-    configuration is faster, the step calls it instead of the library."""
-    with unset_fake_temporarily():
-        return choose_matmuls_unfaked(steps, graph, device, cache_dir)
-
-
-def choose_matmuls_unfaked(steps, graph, device, cache_dir):
+def choose_matmuls_timed(steps, graph, device, cache_dir):
     from kiln.runtime import matmul
-    started, timed, replaced = time.perf_counter(), [], 0
+    started, timed, replaced = time.perf_counter(), 0, 0
+    generator = torch.Generator(device=device).manual_seed(0)
     for step in steps:
         if not isinstance(step, ir.ExternKernel) or step.fallback or step.target not in matmul.OPS:
             continue
-        args = [random_like(graph, a) if isinstance(a, ir.TensorRef) else a for a in step.args]
+        args = [random_like(graph, a, generator) if isinstance(a, ir.TensorRef) else a for a in step.args]
         if any(a is None for a in args) or not matmul.applies(step.target, args, step.kwargs):
             continue
         op = matmul.OPS[step.target]
-        rows, columns = args[-2].shape[-2], args[-1].shape[-1]
-        options = [None, *(matmul.TritonMatmul(op, c) for c in matmul.configs_for(rows, columns))]
-        key = hashlib.sha256(repr([VERSION, op, [(tuple(a.shape), a.stride(), a.storage_offset(), a.dtype)
-                                                 for a in args], step.kwargs, options, gpu_name(device),
-                                   importlib.metadata.version("triton")]).encode()).hexdigest()[:32]
+        options = [None, *(matmul.TritonMatmul(op, c) for c in matmul.configs_for(args[-2].shape[-2],
+                                                                                 args[-1].shape[-1]))]
+        key = digest([VERSION, op, [(tuple(a.shape), a.stride(), a.storage_offset(), a.dtype) for a in args],
+                      step.kwargs, options, gpu_name(device), versions(), matmul.SOURCE_DIGEST])
         found = stored(cache_dir, key)
         if found is None:
             runs = [MatmulRun(step.target if o is None else o, args, step.kwargs) for o in options]
-            build(list(filter(None, (r.candidate() for r in runs))), device)
-            times = [measure(run, option) for run, option in zip(runs, options)]
+            build([r.build_args() for r in runs[1:]], device)
+            times = [measure(run, option, device) for run, option in zip(runs, options)]
             found = (fastest(times),)
             store(cache_dir, key, found, times)
-            timed.append(step.name)
+            timed += 1
         if 0 < found[0] < len(options):
             step.target, replaced = options[found[0]], replaced + 1
     if timed or replaced:
         log.info("kiln max-autotune: %d matmuls timed against the library, %d run as kiln's Triton matmul, in %.2fs",
-                 len(timed), replaced, time.perf_counter() - started)
+                 timed, replaced, time.perf_counter() - started)
+
+
+class Candidate:
+    """One configuration of one kernel: its launcher, its arguments by name, and what building it ahead takes."""
+
+    def __init__(self, launch, grid, names, values, buffers):
+        self.launch, self.grid, self.names, self.buffers = launch, grid, names, buffers
+        self.warmup = values   # (buffers as their dtypes)
+
+    def bound(self, buffers):
+        """A callable launching this configuration on these buffers (its .func is the Launcher)."""
+        return functools.partial(self.launch, self.grid,
+                                 *[buffers[n] if n in self.buffers else v for n, v in zip(self.names, self.warmup)])
+
+
+def candidate(source, info, text, graph, cache_dir, debug):
+    """The Candidate of a one-kernel module's source; None where its sizes have no hint."""
+    from kiln.codegen import triton as codegen
+    from kiln.runtime.triton_launch import launcher, load_module
+    warmup = codegen.warmup_args(info, graph)
+    if warmup is None:
+        return None
+    grid, names = codegen.launch_call(info, lambda e: str(graph.size_hint(e)))
+    fn = launcher(load_module(source, cache_dir), info["function"], text, info["num_warps"], debug)
+    return Candidate(fn, eval(grid, {}), names, warmup, info["buffers"])
 
 
 class MatmulRun:
-    """One way of computing a product, on random matrices."""
+    """One way of computing a product (the library's call or a TritonMatmul), on random matrices."""
 
     def __init__(self, fn, args, kwargs):
         self.fn, self.args, self.kwargs = fn, args, kwargs
@@ -117,29 +160,38 @@ class MatmulRun:
     def __call__(self):
         self.fn(*self.args, **self.kwargs)
 
-    def candidate(self):
-        """The kernel's launch with its warmup arguments (to build it ahead), or None for the library."""
+    def build_args(self):
+        """(launcher, warmup arguments) of a TritonMatmul's kernel, to build it ahead."""
         from kiln.runtime import matmul
-        if not isinstance(self.fn, matmul.TritonMatmul):
-            return None
         a, b, bias = (self.args[1], self.args[2], self.args[0]) if self.fn.op == "addmm" else (*self.args, None)
         out = torch.empty((*a.shape[:-1], b.shape[-1]), dtype=a.dtype, device=a.device)
         _, args = matmul.launch_args(a, b, bias, out, self.fn.config)
-        return Candidate(matmul.launcher(self.fn.config), 1, args,
-                         [t.dtype if isinstance(t, torch.Tensor) else t for t in args])
+        return matmul.launcher(self.fn.config), [t.dtype if isinstance(t, torch.Tensor) else t for t in args]
 
 
-def random_like(graph, ref):
+def zeros(graph, name, device):
+    """A kernel buffer's stand-in: zeros spanning every element its layout reaches (at its size hints)."""
+    if name == ir.INDEX_FLAGS:
+        return torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=device)
+    layout = graph.buffer(name).layout
+    sizes, strides, offset = ([graph.size_hint(e) or 0 for e in es] for es in (layout.sizes, layout.strides,
+                                                                              [layout.offset]))
+    return torch.zeros(span(sizes, strides, offset[0]) + abs(offset[0]), dtype=layout.dtype, device=layout.device)
+
+
+def random_like(graph, ref, generator):
     """Random values laid out as an extern's argument (None where a size has no hint)."""
-    sizes, strides = ([graph.size_hint(e) for e in es] for es in (ref.sizes, ref.strides))
-    offset = graph.size_hint(ref.offset)
-    if None in sizes or None in strides or offset is None:
+    sizes, strides, offset = ([graph.size_hint(e) for e in es] for es in (ref.sizes, ref.strides, [ref.offset]))
+    if None in sizes or None in strides or None in offset:
         return None
     layout = ref.buffer.layout
-    span = offset + sum((n - 1) * abs(st) for n, st in zip(sizes, strides) if n > 0) + 1
-    data = torch.randn(span, device=layout.device).to(layout.dtype) if layout.dtype.is_floating_point else \
-        torch.zeros(span, dtype=layout.dtype, device=layout.device)
-    return data.as_strided(sizes, strides, offset)
+    data = torch.randn(span(sizes, strides, offset[0]), device=layout.device, generator=generator).to(layout.dtype)
+    return data.as_strided(sizes, strides, offset[0])
+
+
+def span(sizes, strides, offset):
+    """The elements from a strided layout's storage start to its last element, inclusive."""
+    return abs(offset) + sum((n - 1) * abs(st) for n, st in zip(sizes, strides) if n > 0) + 1
 
 
 def gpu_name(device):
@@ -147,14 +199,22 @@ def gpu_name(device):
     return torch.cuda.get_device_name(device) if device.type == "cuda" else "interpreter" if interpreting() else "cpu"
 
 
+def versions():
+    return torch.__version__, importlib.metadata.version("triton")
+
+
+def digest(parts):
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
 def choice_key(module, name, graph, device, options):
-    """What the choice depends on: the kernel's text at its heuristic configuration, its sizes where the graph
-    has symbols (at their hints), the candidates, the GPU and the compiler."""
-    source, launches, texts = module
+    """What a kernel's choice depends on: its text at the heuristic's configuration, its buffers' dtypes, its sizes
+    where the graph has symbols (at their hints), the candidates, the GPU and the compilers."""
+    _, launches, texts = module
     info = launches[name]
     sizes = [(s, graph.size_hint(sympy.Symbol(s))) for s in info["symbols"]]
-    parts = [VERSION, texts[name], sizes, options, gpu_name(device), importlib.metadata.version("triton")]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    dtypes = [graph.buffer_dtype(b) for b in info["buffers"]]
+    return digest([VERSION, texts[name], dtypes, sizes, options, gpu_name(device), versions()])
 
 
 def path_of(cache_dir, key):
@@ -170,82 +230,39 @@ def stored(cache_dir, key):
 
 
 def store(cache_dir, key, config, times):
-    folder = os.path.dirname(path_of(cache_dir, key))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".json")
-    with os.fdopen(fd, "w") as f:
-        json.dump({"config": list(config), "seconds": times}, f)
-    os.replace(tmp, path_of(cache_dir, key))
+    try:
+        write_whole(path_of(cache_dir, key), json.dumps({"config": list(config), "seconds": times}))
+    except OSError as e:   # a full disk, a read-only cache: the choice holds for this compile only
+        log.warning("kiln max-autotune: a choice is not stored: %s", e)
 
 
-class Candidate:
-    """One configuration of one kernel, launchable on buffers of zeros."""
-
-    def __init__(self, launch, grid, args, warmup):
-        self.launch, self.grid, self.args, self.warmup = launch, grid, args, warmup
-
-    def __call__(self):
-        self.launch(self.grid, *self.args)
-
-
-def candidate(source, info, text, graph, cache_dir, debug):
-    """The Candidate of a one-kernel module's source; None where its sizes have no hint."""
-    from kiln.codegen import triton as codegen
-    from kiln.runtime.triton_launch import launcher, load_module
-    warmup = codegen.warmup_args(info, graph)
-    if warmup is None:
-        return None
-    grid, names = codegen.launch_call(info, lambda e: str(graph.size_hint(e)))
-    buffers = {b: zeros(graph, b) for b in info["buffers"]}
-    args = [buffers[n] if n in buffers else value for n, value in zip(names, warmup)]
-    fn = launcher(load_module(source, cache_dir), info["function"], text, info["num_warps"], debug)
-    return Candidate(fn, eval(grid, {}), args, warmup)
-
-
-def zeros(graph, name):
-    """A buffer's stand-in: zeros spanning every element its strides reach (at its size hints)."""
-    if name == ir.INDEX_FLAGS:
-        return torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=graph_device_of(graph))
-    layout = graph.buffer(name).layout
-    hint = lambda e: graph.size_hint(e) or 0   # noqa: E731
-    span = abs(hint(layout.offset)) + sum((hint(n) - 1) * abs(hint(s)) for n, s in zip(layout.sizes, layout.strides)
-                                          if hint(n) > 0) + 1
-    return torch.zeros(span + abs(hint(layout.offset)), dtype=layout.dtype, device=layout.device)
-
-
-def graph_device_of(graph):
-    from kiln.runtime.wrapper import graph_device
-    return graph_device(graph)
-
-
-def build(candidates, device):
-    """Every candidate built before any is timed, on the compile pool (as a graph's kernels are)."""
+def build(launches, device):
+    """Every candidate built before any is timed, on the compile pool (as a graph's kernels are).
+    launches: (Launcher, its arguments as Triton's warmup takes them)."""
     from kiln.codegen.triton import interpreting
     from kiln.runtime.triton_launch import build_ahead
     if not interpreting():
-        build_ahead([(c.launch, device.index, c.warmup) for c in candidates])
+        build_ahead([(launch, device.index, args) for launch, args in launches])
 
 
-def measure(run, config):
-    """run's time in seconds (None where it fails to build or launch: that configuration is not chosen)."""
-    if run is None:
-        return None
+def measure(run, choice, device):
+    """run's time in seconds (None where it fails to build or launch: that choice is not made)."""
     try:
         quietly(run)   # (a first launch: built, and any fault seen, before timing)
         if TIMER is not None:
-            return TIMER(run, config)
-        if any(isinstance(a, torch.Tensor) and a.is_cuda for a in run.args):
+            return TIMER(run, choice)
+        if device.type == "cuda":
             return gpu_seconds(run)
-        return min(quietly(run) for _ in range(3))   # the interpreter: its wall time
+        return min(quietly(run) for _ in range(3))   # Triton's interpreter: its wall time
     except Exception as e:
-        log.debug("kiln max-autotune: configuration %s failed: %s: %s", config, type(e).__name__, e)
+        log.debug("kiln max-autotune: %s failed: %s: %s", choice, type(e).__name__, e)
         return None
 
 
 def gpu_seconds(run, launches=10, rounds=5):
     """run's GPU time, back to back as in a graph, where its buffers' recent writes sit in L2 (a cold-cache
-    timing, which flushes L2 before each launch, chose configurations that ran 1-6% slower in the models). A
-    sleeping kernel holds the GPU while the host queues the launches, so that host time is not counted."""
+    timing, which flushes L2 before each launch, chose no better: bench/NOTES.md 49). A sleeping kernel holds
+    the GPU while the host queues the launches, so that host time is not counted."""
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times = []
     for _ in range(rounds):
@@ -259,14 +276,14 @@ def gpu_seconds(run, launches=10, rounds=5):
     return statistics.median(times)
 
 
-def fastest(times, margin=0.97):
-    """The index of the fastest time, where it beats the first (the heuristic's, or the library) by the margin;
-    else 0: a choice within timing noise of the default is not worth a change."""
+def fastest(times):
+    """The index of the fastest time, where it beats the first (the heuristic's, or the library) by MARGIN; else 0:
+    a choice within timing noise of the default is not worth a change."""
     timed = [(t, i) for i, t in enumerate(times) if t is not None]
     if not timed:
         return 0
     best, i = min(timed)
-    return i if times[0] is None or best < margin * times[0] else 0
+    return i if times[0] is None or best < MARGIN * times[0] else 0
 
 
 def quietly(run):

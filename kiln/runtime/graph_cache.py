@@ -144,17 +144,26 @@ def put(cache_dir, digest, artifact):
     except Exception as e:   # an object in the wrapper's scope that does not pickle: the graph stays uncached
         log.info("kiln graph cache: %s is not stored: %s: %s", artifact.name, type(e).__name__, e)
         return
-    tmp = None
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(buffer.getvalue())
-        os.replace(tmp, path)
+        write_whole(path, buffer.getvalue())
     except OSError as e:   # a full disk, a read-only cache: the graph runs, uncached
         log.warning("kiln graph cache: %s is not stored: %s", artifact.name, e)
-        if tmp is not None and os.path.exists(tmp):
+
+
+def write_whole(path, data):
+    """path's contents replaced by data (bytes or text) at once: a reader finds the old file or the new one, never
+    a part (written to a temporary file in the same folder, then renamed over path)."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
             os.unlink(tmp)
+        raise
 
 
 def op_named(namespace, name, overload):

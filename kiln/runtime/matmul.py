@@ -5,17 +5,19 @@ for every such product of a graph, and the wrapper calls the fastest.
 Each program computes a BLOCK_M x BLOCK_N tile of one product, walking K in steps of BLOCK_K with float32
 accumulation; programs are ordered in groups of GROUP_M tile rows, so that the tiles running at once share
 rows of A and columns of B in L2. addmm's bias is added to the float32 sum and rounded once, as cuBLAS's epilogue
-does. Loads and stores are masked at the matrices' edges: a tile never reads or writes outside them.
+does. Loads and stores are masked at the matrices' edges, and offsets are computed in 64 bits wherever a tensor
+spans 2**31 elements or more (the steps along K too): a tile never reads or writes outside its tensors.
 """
-import contextlib
 import functools
+import hashlib
 
 import torch
 
-from kiln.runtime.triton_launch import Launcher, interpreting
+from kiln.runtime.triton_launch import WIDE_FROM, Launcher, interpreting, on_device
 
 GROUP_M = 8
-WIDE_FROM = 2 ** 31   # offsets (in elements) from which the kernel computes them in 64 bits
+with open(__file__, "rb") as _source:   # (in the tuning cache's keys: an edited kernel is timed again)
+    SOURCE_DIGEST = hashlib.sha256(_source.read()).hexdigest()[:16]
 DTYPES = (torch.float16, torch.bfloat16)
 # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): large tiles for large products, smaller ones for skinny ones
 CONFIGS = ((128, 128, 64, 3, 4), (128, 128, 32, 3, 4), (128, 128, 64, 4, 8), (64, 128, 64, 3, 4),
@@ -55,6 +57,10 @@ def kernel():
             batch, rm, rn, rk = batch.to(tl.int64), rm.to(tl.int64), rn.to(tl.int64), rk.to(tl.int64)
         a_tile = a + batch * stride_ab + rm * stride_am + rk[None, :] * stride_ak
         b_tile = b + batch * stride_bb + rk[:, None] * stride_bk + rn * stride_bn
+        if WIDE:
+            step_a, step_b = tl.full([], BLOCK_K, tl.int64) * stride_ak, tl.full([], BLOCK_K, tl.int64) * stride_bk
+        else:
+            step_a, step_b = BLOCK_K * stride_ak, BLOCK_K * stride_bk
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for k in range(0, K, BLOCK_K):
             if EVEN_K:   # no mask along K: loads along a row stay vectorized
@@ -64,8 +70,8 @@ def kernel():
                 x = tl.load(a_tile, mask=(rm < M) & (rk[None, :] < K - k), other=0.0)
                 y = tl.load(b_tile, mask=(rk[:, None] < K - k) & (rn < N), other=0.0)
             acc += tl.dot(x, y)
-            a_tile += BLOCK_K * stride_ak
-            b_tile += BLOCK_K * stride_bk
+            a_tile += step_a
+            b_tile += step_b
         inside = (rm < M) & (rn < N)
         if BIAS:
             acc += tl.load(bias + batch * stride_sb + rm * stride_sm + rn * stride_sn, mask=inside).to(tl.float32)
@@ -80,8 +86,8 @@ def launcher(config):
 
 
 def applies(op, tensors, kwargs):
-    """Whether the kernel computes this call as the library does: mm, addmm (unscaled) or bmm, of one float16 or
-    bfloat16 dtype, on CUDA (or Triton's interpreter)."""
+    """Whether the kernel computes this call as the library does: mm, addmm (unscaled: beta and alpha 1, if
+    given) or bmm, of one float16 or bfloat16 dtype, on CUDA (or Triton's interpreter)."""
     if op not in OPS or any(v != 1 for v in kwargs.values()) or not all(isinstance(t, torch.Tensor) for t in tensors):
         return False
     return len({t.dtype for t in tensors}) == 1 and tensors[0].dtype in DTYPES and \
@@ -95,8 +101,7 @@ def launch_args(a, b, bias, out, config):
     n = b3.shape[2]
     s = (bias.expand(out.shape) if out.dim() == 3 else bias.expand(out.shape).unsqueeze(0)) if bias is not None \
         else out3
-    reach = max(sum((size - 1) * abs(st) for size, st in zip(t.shape, t.stride())) + t.storage_offset()
-                for t in (a3, b3, out3, s))
+    reach = max(sum((size - 1) * abs(st) for size, st in zip(t.shape, t.stride())) for t in (a3, b3, out3, s))
     block_m, block_n, block_k, _, _ = config
     programs = batches * -(-m // block_m) * -(-n // block_n)
     return programs, [a3, b3, s, out3, m, n, k, *a3.stride(), *b3.stride(), *out3.stride(), *s.stride(),
@@ -108,7 +113,7 @@ def matmul(a, b, bias, config):
     out = torch.empty((*a.shape[:-1], b.shape[-1]), dtype=a.dtype, device=a.device)
     programs, args = launch_args(a, b, bias, out, config)
     if programs:   # (K = 0 is an empty sum: the loop adds nothing to the bias or zeros)
-        with torch.cuda.device(a.device) if a.is_cuda else contextlib.nullcontext():   # (its device's stream)
+        with on_device(a):
             launcher(config)(programs, *args)
     return out
 
@@ -120,15 +125,16 @@ class TritonMatmul:
     def __init__(self, op, config):
         self.op, self.config = op, tuple(config)
 
-    def __call__(self, *args):
+    def __call__(self, *args, **unit_scales):   # (beta=1, alpha=1 where the graph spells them: `applies`)
         if self.op == "addmm":
             bias, a, b = args
             return matmul(a, b, bias, self.config)
         return matmul(*args, None, self.config)
 
     def __str__(self):
-        m, n, k, stages, warps = self.config
-        return f"aten.{self.op} (kiln.runtime.matmul, tiles {m}x{n}x{k}, {stages} stages, {warps} warps)"
+        block_m, block_n, block_k, stages, warps = self.config
+        return f"aten.{self.op} in kiln.runtime.matmul: tiles {block_m}x{block_n}x{block_k}, {stages} stages, " \
+               f"{warps} warps"
 
     __repr__ = __str__
 

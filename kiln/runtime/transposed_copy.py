@@ -4,15 +4,13 @@ moving it between the two through shared memory. ATen's strided copy walks the o
 source at a stride: 350 us for one 1024 x 50257 bf16 block of GPT-2's logits on an H200, where this kernel takes
 88 us and a contiguous copy of as many bytes 56 (tiles of 64 x 64: 108 us; 128 x 128 with 8 warps: 87;
 bench/NOTES.md 44)."""
-import contextlib
 import functools
 
 import torch
 
-from kiln.runtime.triton_launch import interpreting
+from kiln.runtime.triton_launch import WIDE_FROM, interpreting, on_device
 
 ROWS, COLUMNS = 64, 128   # a tile
-WIDE_FROM = 2 ** 31       # offsets (in elements) from which the kernel computes them in 64 bits
 MAX_GRID_Y = 65535        # CUDA's limit on a grid's second dimension (the column tiles)
 BIAS_DTYPES = (torch.float32, torch.float16, torch.bfloat16)   # added by the kernel in float32; others by ATen
 
@@ -50,7 +48,7 @@ def copy_transposed(dst, src, bias=None):
     rows, cols = dst.shape
     grid = (-(-rows // ROWS), -(-cols // COLUMNS))
     reach = max((rows - 1) * src.stride(0) + (cols - 1) * src.stride(1), (rows - 1) * dst.stride(0) + cols)
-    with torch.cuda.device(dst.device) if dst.is_cuda else contextlib.nullcontext():   # (its device's stream)
+    with on_device(dst):
         kernel()[grid](src, dst, src if bias is None else bias, rows, cols, src.stride(0), src.stride(1),
                        dst.stride(0), ROWS=ROWS, COLUMNS=COLUMNS, WIDE=reach >= WIDE_FROM, BIAS=bias is not None,
                        num_warps=4)

@@ -5,16 +5,18 @@
 holds that text. Triton caches the compiled binaries across processes itself (TRITON_CACHE_DIR).
 """
 import concurrent.futures
+import contextlib
 import functools
 import hashlib
 import logging
 import operator
 import os
-import tempfile
 import types
 import weakref
 
 import torch
+
+from kiln.runtime.graph_cache import write_whole
 
 
 def load_module(source, cache_dir):
@@ -23,10 +25,7 @@ def load_module(source, cache_dir):
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"kiln_{key}.py")
     if not holds(path, source):   # missing, or cut short or edited since: write it again, whole
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".py")
-        with os.fdopen(fd, "w") as f:
-            f.write(source)
-        os.replace(tmp, path)
+        write_whole(path, source)
     # run from the text just checked, not through import: that would trust a bytecode cache (__pycache__)
     # that nothing checks. @triton.jit reads each function's source back from path.
     module = types.ModuleType(f"kiln_{key}")
@@ -108,12 +107,13 @@ class Launcher:
         self.pointers = self.ints = self.exact = None
 
     def specialization(self, args):
-        """The device; each pointer's dtype and 16-byte alignment; whether each int is 1 or divisible by 16; and
+        """The device; each pointer's dtype and 16-byte alignment; whether each int is 1, divisible by 16, and
+        within 32 bits (Triton compiles a larger one as int64: a variant built for int32 would truncate it); and
         each constexpr's value (the block sizes: the same kernel text launches with others at other sizes)."""
         pointers = self.pick_pointers(args)   # (itemgetters and list comprehensions: this runs at every launch)
         return (pointers[0].get_device() if pointers else 0,
                 tuple([(p.dtype, p.data_ptr() % 16 == 0) for p in pointers]),
-                tuple([(i == 1, i % 16 == 0) for i in self.pick_ints(args)]),
+                tuple([(i == 1, i % 16 == 0, -INT32 <= i < INT32) for i in self.pick_ints(args)]),
                 self.pick_exact(args))
 
     def __call__(self, grid, *args):
@@ -146,6 +146,15 @@ def picker(indices):
     if len(indices) == 1:
         return lambda args, i=indices[0]: (args[i],)
     return operator.itemgetter(*indices) if indices else lambda args: ()
+
+
+INT32 = 2 ** 31
+WIDE_FROM = INT32   # offsets (in elements) from which kiln's hand-written kernels compute them in 64 bits
+
+
+def on_device(t):
+    """The context that makes t's device current (its stream the one a kernel launches on)."""
+    return torch.cuda.device(t.device) if t.is_cuda else contextlib.nullcontext()
 
 
 def get_raw_stream(device):

@@ -236,3 +236,21 @@ def test_kilns_matmul_computes_every_layout_and_edge(config, wide, monkeypatch):
     rim = torch.ones_like(guarded, dtype=torch.bool)
     rim[1:71, 1:20] = False
     assert (guarded[rim] == -7.0).all()
+
+
+def test_a_graph_calling_kilns_matmul_is_stored_and_loaded_by_the_graph_cache(tuning, wrappers):
+    """The wrapper's scope holds the TritonMatmul it calls: the graph cache stores it, and a warm start (a fresh
+    Dynamo here) loads the graph, times nothing and computes the same."""
+    clock = tuning.clock(MatmulClock({(64, 64, 32, 2, 4): 0.5}))
+    args = products()
+    options = {"target": "triton", "graph_cache": True}   # (the suite runs with KILN_GRAPH_CACHE=0)
+    cached = kiln.compile(linear_relu_then_bmm, mode="max-autotune-no-cudagraphs", options=options)
+    first = cached(*args)
+    timings, stats = len(clock.timed), kiln.stats()
+    torch._dynamo.reset()
+    kiln.reset_stats()
+    again = kiln.compile(linear_relu_then_bmm, mode="max-autotune-no-cudagraphs", options=options)(*args)
+    assert kiln.stats()["graphs_from_cache"] == 1 and len(clock.timed) == timings and timings, (stats, kiln.stats())
+    assert "kiln.runtime.matmul: tiles 64x64x32" in wrappers[-1]
+    for a, b in zip(first, again):
+        assert torch.equal(a, b)

@@ -4,9 +4,9 @@
     TORCH_LOGS=output_code    the kernels and wrapper of every graph kiln compiles (torch's own channel)
     KILN_LOGS=fusion,+cache   a short alias: TORCH_LOGS=kiln_fusion,+kiln_cache; "all" means "kiln"
 
-kiln's channels are "kiln_fusion", "kiln_codegen", "kiln_cache", "kiln_fallback" and "kiln_autotune" in torch's names (torch's
-"fusion" and "cache" are Inductor's). Torch reads TORCH_LOGS when it is imported, before kiln can register
-them, so at start-up TORCH_LOGS names kiln as a module ("kiln", which then takes precedence over KILN_LOGS) and
+kiln's channels are "kiln_fusion", "kiln_codegen", "kiln_cache", "kiln_fallback" and "kiln_autotune" in torch's
+names (torch's "fusion" and "cache" are Inductor's). Torch reads TORCH_LOGS when it is imported, before kiln can
+register them, so at start-up TORCH_LOGS names kiln as a module ("kiln", which then takes precedence over KILN_LOGS) and
 KILN_LOGS names the channels; after `import kiln`, set_logs(modules={"kiln_fusion": logging.DEBUG}) works too.
 Without either variable kiln prints only warnings, through torch's handler like torch's own.
 """

@@ -5,7 +5,6 @@ A program owns an XBLOCK x RBLOCK tile of the kernel's (N, R) space: x0 is [XBLO
 registers, one pass over memory) when R fits, otherwise a loop over R per segment with accumulators.
 """
 import math
-import os
 import re
 
 import sympy
@@ -13,6 +12,7 @@ import torch
 
 from kiln import ir
 from kiln.codegen.common import IndexPrinter, KernelWriter, Value, named_by_content, result_dtype
+from kiln.runtime.triton_launch import interpreting
 from kiln.scheduler import LaunchGroup, launch_parts
 
 TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
@@ -20,10 +20,6 @@ TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.flo
              torch.int64: "tl.int64", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
 PERSISTENT_MAX = 16384          # widest row kept in registers
 POINTWISE_TILE = 2048           # elements per pointwise program
-
-
-def interpreting():
-    return os.environ.get("TRITON_INTERPRET") == "1"
 
 
 def compute_dtype(dtype):

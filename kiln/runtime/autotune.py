@@ -28,6 +28,8 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 from kiln import ir
 from kiln.logs import get_logger
 from kiln.runtime.graph_cache import write_whole
+from kiln.runtime.triton_launch import build_ahead, interpreting, launcher, load_module
+from kiln.runtime.wrapper import index_flags
 from kiln.scheduler import LaunchGroup
 
 log = get_logger("autotune")
@@ -61,13 +63,14 @@ def timing_on(device):
 
 def tune_kernels(kernels, graph, device, cache_dir, debug):
     from kiln.codegen import triton as codegen
-    started, chosen, trials, cached = time.perf_counter(), {}, [], 0
+    started, chosen, trials, cached, heuristic = time.perf_counter(), {}, [], 0, {}
     for k in kernels:
         if isinstance(k, LaunchGroup):
             continue
         options = codegen.TritonKernel(k, graph).candidates()
         if len(options) < 2:
             continue
+        heuristic[k.name] = options[0]
         modules = [codegen.generate_module([k], graph, {k.name: c}) for c in options]
         key = choice_key(modules[0], k.name, graph, device, options)
         found = stored(cache_dir, key)
@@ -91,7 +94,7 @@ def tune_kernels(kernels, graph, device, cache_dir, debug):
                   ", ".join(f"{c}: {'failed' if t is None else f'{t * 1e6:.1f} us'}" for c, t in zip(options, times)))
     log.info("kiln max-autotune: %d kernels timed (%d configurations), %d from the tuning cache, %d moved from the "
              "heuristic's configuration, in %.2fs", len(trials), sum(len(o) for _, _, o, _ in trials), cached,
-             sum(c != codegen.TritonKernel(k, graph).config() for k in kernels if (c := chosen.get(k.name))),
+             sum(c != heuristic[name] for name, c in chosen.items()),
              time.perf_counter() - started)
     return chosen
 
@@ -101,21 +104,24 @@ def choose_matmuls_timed(steps, graph, device, cache_dir):
     started, timed, replaced = time.perf_counter(), 0, 0
     generator = torch.Generator(device=device).manual_seed(0)
     for step in steps:
-        if not isinstance(step, ir.ExternKernel) or step.fallback or step.target not in matmul.OPS:
+        if not isinstance(step, ir.ExternKernel) or step.fallback or step.target not in matmul.OPS or \
+                not all(isinstance(a, ir.TensorRef) for a in step.args):
             continue
-        args = [random_like(graph, a, generator) if isinstance(a, ir.TensorRef) else a for a in step.args]
-        if any(a is None for a in args) or not matmul.applies(step.target, args, step.kwargs):
+        layouts = [hinted(graph, a) for a in step.args]
+        if None in layouts or not matmul.applies(step.target, [a.buffer.layout for a in step.args], step.kwargs):
             continue
         op = matmul.OPS[step.target]
-        options = [None, *(matmul.TritonMatmul(op, c) for c in matmul.configs_for(args[-2].shape[-2],
-                                                                                 args[-1].shape[-1]))]
-        key = digest([VERSION, op, [(tuple(a.shape), a.stride(), a.storage_offset(), a.dtype) for a in args],
-                      step.kwargs, options, gpu_name(device), versions(), matmul.SOURCE_DIGEST])
+        (a_sizes, _, _), (b_sizes, _, _) = layouts[-2:]
+        options = [None, *(matmul.TritonMatmul(op, c) for c in matmul.configs_for(a_sizes[-2], b_sizes[-1]))]
+        dtype = step.args[0].buffer.layout.dtype
+        key = digest([VERSION, op, layouts, dtype, step.kwargs, options, gpu_name(device), versions(),
+                      matmul.SOURCE_DIGEST])
         found = stored(cache_dir, key)
-        if found is None:
-            runs = [MatmulRun(step.target if o is None else o, args, step.kwargs) for o in options]
-            build([r.build_args() for r in runs[1:]], device)
-            times = [measure(run, option, device) for run, option in zip(runs, options)]
+        if found is None:   # (random matrices only where the product is timed)
+            args = [random_like(layout, a.buffer.layout, generator) for layout, a in zip(layouts, step.args)]
+            build([o.build_args(*args) for o in options[1:]], device)
+            times = [measure(functools.partial(step.target if o is None else o, *args, **step.kwargs), o, device)
+                     for o in options]
             found = (fastest(times),)
             store(cache_dir, key, found, times)
             timed += 1
@@ -142,7 +148,6 @@ class Candidate:
 def candidate(source, info, text, graph, cache_dir, debug):
     """The Candidate of a one-kernel module's source; None where its sizes have no hint."""
     from kiln.codegen import triton as codegen
-    from kiln.runtime.triton_launch import launcher, load_module
     warmup = codegen.warmup_args(info, graph)
     if warmup is None:
         return None
@@ -151,42 +156,28 @@ def candidate(source, info, text, graph, cache_dir, debug):
     return Candidate(fn, eval(grid, {}), names, warmup, info["buffers"])
 
 
-class MatmulRun:
-    """One way of computing a product (the library's call or a TritonMatmul), on random matrices."""
-
-    def __init__(self, fn, args, kwargs):
-        self.fn, self.args, self.kwargs = fn, args, kwargs
-
-    def __call__(self):
-        self.fn(*self.args, **self.kwargs)
-
-    def build_args(self):
-        """(launcher, warmup arguments) of a TritonMatmul's kernel, to build it ahead."""
-        from kiln.runtime import matmul
-        a, b, bias = (self.args[1], self.args[2], self.args[0]) if self.fn.op == "addmm" else (*self.args, None)
-        out = torch.empty((*a.shape[:-1], b.shape[-1]), dtype=a.dtype, device=a.device)
-        _, args = matmul.launch_args(a, b, bias, out, self.fn.config)
-        return matmul.launcher(self.fn.config), [t.dtype if isinstance(t, torch.Tensor) else t for t in args]
-
-
 def zeros(graph, name, device):
     """A kernel buffer's stand-in: zeros spanning every element its layout reaches (at its size hints)."""
     if name == ir.INDEX_FLAGS:
-        return torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=device)
+        return index_flags(device)
     layout = graph.buffer(name).layout
     sizes, strides, offset = ([graph.size_hint(e) or 0 for e in es] for es in (layout.sizes, layout.strides,
                                                                               [layout.offset]))
     return torch.zeros(span(sizes, strides, offset[0]) + abs(offset[0]), dtype=layout.dtype, device=layout.device)
 
 
-def random_like(graph, ref, generator):
-    """Random values laid out as an extern's argument (None where a size has no hint)."""
-    sizes, strides, offset = ([graph.size_hint(e) for e in es] for es in (ref.sizes, ref.strides, [ref.offset]))
-    if None in sizes or None in strides or None in offset:
-        return None
-    layout = ref.buffer.layout
-    data = torch.randn(span(sizes, strides, offset[0]), device=layout.device, generator=generator).to(layout.dtype)
-    return data.as_strided(sizes, strides, offset[0])
+def hinted(graph, ref):
+    """An extern argument's (sizes, strides, storage offset) at the graph's size hints; None where one has none."""
+    sizes, strides = ([graph.size_hint(e) for e in es] for es in (ref.sizes, ref.strides))
+    offset = graph.size_hint(ref.offset)
+    return None if None in sizes or None in strides or offset is None else (tuple(sizes), tuple(strides), offset)
+
+
+def random_like(layout, buffer_layout, generator):
+    """Random values of the buffer's dtype and device, laid out as layout (sizes, strides, storage offset)."""
+    sizes, strides, offset = layout
+    data = torch.randn(span(sizes, strides, offset), device=buffer_layout.device, generator=generator)
+    return data.to(buffer_layout.dtype).as_strided(sizes, strides, offset)
 
 
 def span(sizes, strides, offset):
@@ -195,7 +186,6 @@ def span(sizes, strides, offset):
 
 
 def gpu_name(device):
-    from kiln.codegen.triton import interpreting
     return torch.cuda.get_device_name(device) if device.type == "cuda" else "interpreter" if interpreting() else "cpu"
 
 
@@ -239,8 +229,6 @@ def store(cache_dir, key, config, times):
 def build(launches, device):
     """Every candidate built before any is timed, on the compile pool (as a graph's kernels are).
     launches: (Launcher, its arguments as Triton's warmup takes them)."""
-    from kiln.codegen.triton import interpreting
-    from kiln.runtime.triton_launch import build_ahead
     if not interpreting():
         build_ahead([(launch, device.index, args) for launch, args in launches])
 

@@ -85,13 +85,14 @@ def launcher(config):
     return Launcher(kernel(), warps, num_stages=stages)
 
 
-def applies(op, tensors, kwargs):
+def applies(op, operands, kwargs):
     """Whether the kernel computes this call as the library does: mm, addmm (unscaled: beta and alpha 1, if
-    given) or bmm, of one float16 or bfloat16 dtype, on CUDA (or Triton's interpreter)."""
-    if op not in OPS or any(v != 1 for v in kwargs.values()) or not all(isinstance(t, torch.Tensor) for t in tensors):
+    given) or bmm, of one float16 or bfloat16 dtype, on CUDA (or Triton's interpreter). operands: tensors, or
+    anything with their dtype and device (kiln's layouts)."""
+    if op not in OPS or any(v != 1 for v in kwargs.values()):
         return False
-    return len({t.dtype for t in tensors}) == 1 and tensors[0].dtype in DTYPES and \
-        all(t.is_cuda or interpreting() for t in tensors)
+    return len({t.dtype for t in operands}) == 1 and operands[0].dtype in DTYPES and \
+        all(t.device.type == "cuda" or interpreting() for t in operands)
 
 
 def launch_args(a, b, bias, out, config):
@@ -108,9 +109,14 @@ def launch_args(a, b, bias, out, config):
                       block_m, block_n, block_k, GROUP_M, bias is not None, reach >= WIDE_FROM, k % block_k == 0]
 
 
+def empty_result(a, b):
+    """The result of a @ b, uninitialized, laid out as mm, addmm and bmm return it (contiguous)."""
+    return torch.empty((*a.shape[:-1], b.shape[-1]), dtype=a.dtype, device=a.device)
+
+
 def matmul(a, b, bias, config):
     """a @ b (+ bias): 2-D or batched 3-D, as mm, addmm and bmm return it (a new contiguous tensor)."""
-    out = torch.empty((*a.shape[:-1], b.shape[-1]), dtype=a.dtype, device=a.device)
+    out = empty_result(a, b)
     programs, args = launch_args(a, b, bias, out, config)
     if programs:   # (K = 0 is an empty sum: the loop adds nothing to the bias or zeros)
         with on_device(a):
@@ -126,10 +132,17 @@ class TritonMatmul:
         self.op, self.config = op, tuple(config)
 
     def __call__(self, *args, **unit_scales):   # (beta=1, alpha=1 where the graph spells them: `applies`)
-        if self.op == "addmm":
-            bias, a, b = args
-            return matmul(a, b, bias, self.config)
-        return matmul(*args, None, self.config)
+        return matmul(*self.operands(args), self.config)
+
+    def operands(self, args):
+        """(a, b, bias) of the op's arguments (addmm's bias comes first)."""
+        return (args[1], args[2], args[0]) if self.op == "addmm" else (*args, None)
+
+    def build_args(self, *args):
+        """(its Launcher, the launch's arguments as Triton's warmup takes them) for these arguments."""
+        a, b, bias = self.operands(args)
+        _, launch = launch_args(a, b, bias, empty_result(a, b), self.config)
+        return launcher(self.config), [t.dtype if isinstance(t, torch.Tensor) else t for t in launch]
 
     def __str__(self):
         block_m, block_n, block_k, stages, warps = self.config

@@ -74,22 +74,21 @@ def build_triton(lowering, sched, opts, name, trace):
     from kiln.codegen import triton
     from kiln.runtime.wrapper import pyexpr
     kernels = [s for s in sched.steps if isinstance(s, Kernel)]
-    configs = {}
+    device, configs = graph_device(lowering), {}
     if opts.tunes:
         from kiln.runtime import autotune
-        configs = autotune.tune(kernels, lowering, graph_device(lowering), opts.kernel_cache_dir, opts.debug)
-        autotune.choose_matmuls(sched.steps, lowering, graph_device(lowering), opts.kernel_cache_dir)
+        configs = autotune.tune(kernels, lowering, device, opts.kernel_cache_dir, opts.debug)
+        autotune.choose_matmuls(sched.steps, lowering, device, opts.kernel_cache_dir)
     source, launches, texts = triton.generate_module(kernels, lowering, configs)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
-    device = graph_device(lowering).index
     built = {}   # function -> (text, warps, the distinct warmups of its launches: (device, arguments))
     for k in kernels:
         info = launches[k.name]
         warmups = built.setdefault(info["function"], (texts[k.name], info["num_warps"], []))[2]
         args = triton.warmup_args(info, lowering)
-        if args is not None and (device, args) not in warmups:
-            warmups.append((device, args))
+        if args is not None and (device.index, args) not in warmups:
+            warmups.append((device.index, args))
 
     def launch(k):
         grid, args = triton.launch_call(launches[k.name], pyexpr)
@@ -146,8 +145,7 @@ def load_cpp(artifact, opts):
 
 
 def load_triton(artifact, opts):
-    from kiln.codegen.triton import interpreting
-    from kiln.runtime.triton_launch import build_ahead, launcher, load_module
+    from kiln.runtime.triton_launch import build_ahead, interpreting, launcher, load_module
     if not artifact.kernels:
         return {}
     module = load_module(artifact.kernel_source, opts.kernel_cache_dir)

@@ -113,10 +113,15 @@ def index_globals(graph, index_checks):
         return {}
     device, sites = index_checks
     with unset_fake_temporarily():   # (AOTAutograd compiles under its fake mode)
-        flags = torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=device)
+        flags = index_flags(device)
         ok = flags.numpy()[3:] if device.type == "cpu" else flags[3]
     return {ir.INDEX_FLAGS: flags, "_index_ok": ok, "_index_error": index_error, "_index_sites": sites,
             "_index_message": index_assert_message(graph, sites)}
+
+
+def index_flags(device):
+    """The flags a graph's kernels set where an index is out of bounds (none set yet; the last one reads "ok")."""
+    return torch.tensor([0, 0, 0, 1], dtype=torch.int64, device=device)
 
 
 class WrapperCode:

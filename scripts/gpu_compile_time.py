@@ -41,6 +41,13 @@ def child(a):
         def post_compile(*args, **kwargs):   # Triton built or loaded a kernel
             late["late"] += not late["in_compile"]
         triton.knobs.runtime.jit_post_compile_hook = post_compile
+        from triton.compiler.compiler import ASTSource
+        make_ir = ASTSource.make_ir
+
+        def counted_make_ir(*args, **kwargs):   # a kernel compiled in this process (not found in Triton's cache)
+            late["built_here"] = late.get("built_here", 0) + 1
+            return make_ir(*args, **kwargs)
+        ASTSource.make_ir = counted_make_ir
     tiny = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU()).to(a.device)
     _compile(tiny, a.backend)(torch.ones(2, 3, device=a.device))
     torch._dynamo.reset()
@@ -65,7 +72,7 @@ def child(a):
         row.update({k: v for k, v in stats.items() if k.startswith("seconds_")},
                    kernels=stats.get("kernels_generated"), graphs_fallback=stats.get("graphs_fallback"))
         if a.device == "cuda":
-            row["late_builds"] = late["late"]
+            row["late_builds"], row["built_in_main_process"] = late["late"], late.get("built_here", 0)
     print("ROW " + json.dumps(row))
 
 

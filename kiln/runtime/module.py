@@ -145,14 +145,17 @@ def load_cpp(artifact, opts):
 
 
 def load_triton(artifact, opts):
-    from kiln.runtime.triton_launch import build_ahead, interpreting, launcher, load_module
+    from kiln.runtime.triton_launch import (build_ahead, compile_pool, interpreting, launcher, load_c_launcher,
+                                            load_module)
     if not artifact.kernels:
         return {}
     module = load_module(artifact.kernel_source, opts.kernel_cache_dir)
     fns = {f: launcher(module, f, text, num_warps, opts.debug) for f, (text, num_warps, _) in artifact.kernels.items()}
     if not interpreting():
+        launcher_built = compile_pool().submit(load_c_launcher, opts.kernel_cache_dir)   # (once a process)
         build_ahead([(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items()
                      for device, args in warmups])
+        launcher_built.result()
     return fns
 
 

@@ -93,16 +93,19 @@ def holds(path, source):
 
 class Launcher:
     """Launches one generated kernel. The first call with a specialization goes through Triton's JIT (which
-    compiles, or loads from Triton's cache); later calls with it call the compiled kernel's binary launcher
-    directly, skipping the JIT's per-call argument binding. A kernel defined once for many launches (a
-    model's repeated layers, graphs of other sizes, dtypes and devices) sees several specializations: each is
-    kept, keyed by all that Triton compiles a variant for."""
+    compiles, or loads from Triton's cache); later calls with it launch the compiled binary directly: through
+    kiln's C launcher (cuda_launch.c), which checks that the arguments fit the variant of the last launch and
+    calls the driver, else through Triton's binary launcher, skipping the JIT's per-call argument binding. A
+    kernel defined once for many launches (a model's repeated layers, graphs of other sizes, dtypes and
+    devices) sees several specializations: each is kept, keyed by all that Triton compiles a variant for."""
 
     def __init__(self, fn, num_warps, debug=False, num_stages=None):
         self.fn, self.options = fn, dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
         if num_stages is not None:
             self.options["num_stages"] = num_stages
         self.compiled = {}   # specialization -> compiled kernel
+        self.variants = {}   # specialization -> its variant in kiln's C launcher, where it has one
+        self.fast = self.fast_device = None
         self.direct = not interpreting()
         self.pointers = self.ints = self.exact = None
 
@@ -117,9 +120,16 @@ class Launcher:
                 self.pick_exact(args))
 
     def __call__(self, grid, *args):
+        fast = self.fast   # the variant of the last launch, in kiln's C launcher: it checks the arguments fit
+        if fast is not None and launch_variant(fast, grid, get_raw_stream(self.fast_device), args):
+            return
         key = self.specialization(args) if self.pointers is not None else None
         compiled = self.compiled.get(key)
         if compiled is not None:
+            fast = self.variants.get(key)
+            if fast is not None and launch_variant(fast, grid, get_raw_stream(key[0]), args):
+                self.fast, self.fast_device = fast, key[0]
+                return
             try:
                 compiled.run(grid, 1, 1, get_raw_stream(key[0]), compiled.function, compiled.packed_metadata,
                              None, None, None, *args)
@@ -138,7 +148,92 @@ class Launcher:
                 self.ints = [i for i in ints if i not in self.exact]
                 self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
                 self.pick_pointers, self.pick_ints, self.pick_exact = map(picker, (self.pointers, self.ints, self.exact))
-            self.compiled[self.specialization(args)] = compiled
+            key = self.specialization(args)
+            self.compiled[key] = compiled
+            fast = variant(compiled, args)
+            if fast is not None:
+                self.variants[key] = self.fast = fast
+                self.fast_device = key[0]
+
+
+def variant(compiled, args):
+    """compiled's launch in kiln's C launcher, for arguments like args (None where that launcher is not loaded,
+    or the launch needs what only Triton's does: several CTAs, cooperative grids, scratch memory, launch
+    hooks, tensor descriptors, instrumentation, or arguments of other types)."""
+    if launch_variant is None:
+        return None
+    try:
+        from triton import knobs
+        meta = compiled.metadata
+        if getattr(meta, "num_ctas", 1) != 1 or getattr(meta, "launch_cooperative_grid", False) or \
+                getattr(meta, "launch_pdl", False) or getattr(meta, "tensordesc_meta", None) or \
+                getattr(meta, "instrumentation_mode", "") or \
+                any(hooked(getattr(knobs.runtime, h, None)) for h in ("launch_enter_hook", "launch_exit_hook")):
+            return None
+        scratch = 0   # Triton's kernels take a pointer for each scratch space its metadata sizes, after the arguments
+        for size in ("global_scratch_size", "profile_scratch_size"):
+            if hasattr(meta, size):
+                if getattr(meta, size):
+                    return None
+                scratch += 1
+        src = compiled.src
+        position = lambda k: src.fn.arg_names.index(k) if isinstance(k, str) else k[0] if isinstance(k, tuple) else k
+        types = {position(k): t for k, t in src.signature.items()}
+        constants = {position(k) for k in getattr(src, "constants", {})}
+        specs = []
+        for i, a in enumerate(args):
+            kind = types.get(i)
+            if kind == "constexpr" or i in constants:
+                if type(a) is not int:
+                    return None
+                specs.append(("c", 0, None, a))
+            elif kind.startswith("*") and isinstance(a, torch.Tensor):
+                specs.append(("p", a.data_ptr() % 16 == 0, a.dtype, 0))
+            elif kind in ("i32", "i64") and type(a) is int:
+                specs.append(("i" if kind == "i32" else "l", a % 16 == 0, None, 0))
+            elif kind in ("fp32", "fp64") and type(a) in (int, float):
+                specs.append(("f" if kind == "fp32" else "d", 0, None, 0))
+            else:
+                return None
+        compiled.run   # (a property: the binary is loaded, and its function known, once)
+        return make_variant(compiled.function, 32 * meta.num_warps, meta.shared, scratch, tuple(specs))
+    except Exception as e:   # Triton's launcher launches it
+        logging.getLogger("kiln.codegen").debug("kiln: no C launch for %s: %s: %s", getattr(compiled, "name", "?"),
+                                                type(e).__name__, e)
+        return None
+
+
+def hooked(hook):
+    """Whether a launch hook of Triton's is set (a HookChain is one even when empty: its calls say)."""
+    return hook is not None and bool(getattr(hook, "calls", True))
+
+
+# kiln's C launcher (cuda_launch.c), once loaded: make_variant(function, threads, shared, scratch, args) and
+# launch_variant(variant, programs, stream, args) -> whether it launched
+make_variant = launch_variant = None
+
+
+def load_c_launcher(cache_dir):
+    """Builds (or finds in the kernel cache) and imports kiln's C launcher, once a process; KILN_TRITON_LAUNCHER=1
+    keeps Triton's. Where it cannot be built or loaded, Triton's launcher launches every kernel."""
+    global make_variant, launch_variant
+    if launch_variant is not None or os.environ.get("KILN_TRITON_LAUNCHER") == "1":
+        return
+    import importlib.util
+    import sysconfig
+
+    from kiln.runtime import cpp_build
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "cuda_launch.c")) as f:
+            source = f.read()
+        path = cpp_build.build(source, cache_dir, ["-I" + sysconfig.get_paths()["include"], "-ldl"])
+        spec = importlib.util.spec_from_file_location("kiln_cuda_launch", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        make_variant, launch_variant = module.variant, module.launch
+    except Exception as e:
+        logging.getLogger("kiln.codegen").info("kiln: the C launcher is not available (%s: %s); Triton's launches "
+                                               "every kernel", type(e).__name__, e)
 
 
 def picker(indices):

@@ -54,12 +54,23 @@ def driver(tmp_path_factory):
     mp.undo()
 
 
+class OnDevice:
+    """A CPU tensor's dtype and address, as a CUDA tensor shows them (the launcher reads no more)."""
+    is_cuda = True
+
+    def __init__(self, t):
+        self.dtype, self.address = t.dtype, t.data_ptr()
+
+    def data_ptr(self):
+        return self.address
+
+
 def test_arguments_reach_the_kernel_in_its_parameter_types(driver):
-    t = torch.zeros(64)
+    t = OnDevice(torch.zeros(64))
     assert t.data_ptr() % 16 == 0
     specs = (("p", True, torch.float32, 0), ("i", False, None, 0), ("l", False, None, 0), ("c", 0, None, 128),
              ("f", 0, None, 0), ("d", 0, None, 0))
-    variant = triton_launch.make_variant(0xABC, 128, 1024, 2, specs)
+    variant = triton_launch.make_variant(0xABC, 128, 1024, 2, specs, None)
     ctypes.c_int.in_dll(driver, "expected_params").value = 7
     before = ctypes.c_ulonglong.in_dll(driver, "launches").value
     assert triton_launch.launch_variant(variant, 5, 0x77, (t, -7, 2 ** 40 + 3, 128, 0.5, 0.25)) is True
@@ -78,28 +89,40 @@ def test_arguments_reach_the_kernel_in_its_parameter_types(driver):
 
 
 def test_arguments_that_do_not_fit_the_variant_launch_nothing(driver):
-    t = torch.zeros(64)
-    specs = (("p", True, torch.float32, 0), ("i", False, None, 0), ("l", False, None, 0), ("c", 0, None, 128))
-    variant = triton_launch.make_variant(0xABC, 128, 0, 0, specs)
-    ctypes.c_int.in_dll(driver, "expected_params").value = 3
+    cpu = torch.zeros(64)
+    t = OnDevice(cpu)
+    specs = (("p", True, torch.float32, 0), ("i", False, None, 0), ("l", False, None, 0), ("c", 0, None, 128),
+             ("f", 0, None, 0))
+    variant = triton_launch.make_variant(0xABC, 128, 0, 0, specs, None)
+    ctypes.c_int.in_dll(driver, "expected_params").value = 4
     launches = lambda: ctypes.c_ulonglong.in_dll(driver, "launches").value   # noqa: E731
-    fits = (t, 7, 2 ** 40 + 3, 128)
+    fits = (t, 7, 2 ** 40 + 3, 128, 0.5)
     before = launches()
     assert triton_launch.launch_variant(variant, 3, 0, fits) is True
     assert launches() == before + 1
-    unfit = {"another dtype": (t.double(), 7, 2 ** 40 + 3, 128),
-             "misaligned": (t[1:], 7, 2 ** 40 + 3, 128),
-             "divisible by 16": (t, 16, 2 ** 40 + 3, 128),
-             "1 (a constant to Triton)": (t, 1, 2 ** 40 + 3, 128),
-             "past 32 bits": (t, 2 ** 31 + 1, 2 ** 40 + 3, 128),
-             "within 32 bits (an int32 to Triton)": (t, 7, 5, 128),
-             "another constant": (t, 7, 2 ** 40 + 3, 64),
-             "a float for an int": (t, 7.0, 2 ** 40 + 3, 128),
-             "a tensor for an int": (t, t, 2 ** 40 + 3, 128),
-             "one argument fewer": (t, 7, 2 ** 40 + 3)}
+    unfit = {"another dtype": (OnDevice(cpu.double()), 7, 2 ** 40 + 3, 128, 0.5),
+             "misaligned": (OnDevice(cpu[1:]), 7, 2 ** 40 + 3, 128, 0.5),
+             "a CPU tensor": (cpu, 7, 2 ** 40 + 3, 128, 0.5),
+             "divisible by 16": (t, 16, 2 ** 40 + 3, 128, 0.5),
+             "1 (a constant to Triton)": (t, 1, 2 ** 40 + 3, 128, 0.5),
+             "past 32 bits": (t, 2 ** 31, 2 ** 40 + 3, 128, 0.5),
+             "past 32 bits, below": (t, -2 ** 31 - 1, 2 ** 40 + 3, 128, 0.5),
+             "within 32 bits (an int32 to Triton)": (t, 7, 5, 128, 0.5),
+             "past 64 bits": (t, 7, 2 ** 64 + 3, 128, 0.5),
+             "a bool for an int": (t, True, 2 ** 40 + 3, 128, 0.5),
+             "another constant": (t, 7, 2 ** 40 + 3, 64, 0.5),
+             "a float for an int": (t, 7.0, 2 ** 40 + 3, 128, 0.5),
+             "an int for a float": (t, 7, 2 ** 40 + 3, 128, 3),
+             "a tensor for an int": (t, t, 2 ** 40 + 3, 128, 0.5),
+             "one argument fewer": (t, 7, 2 ** 40 + 3, 128)}
     for why, args in unfit.items():
         assert triton_launch.launch_variant(variant, 3, 0, args) is False, why
-    assert launches() == before + 1
+    assert triton_launch.launch_variant(variant, 2 ** 31, 0, fits) is False   # more programs than a grid's x holds
+    assert triton_launch.launch_variant(variant, 2 ** 32 + 3, 0, fits) is False
+    for edge in (2 ** 31 - 1, -2 ** 31 + 3):   # int32's edges (neither divisible by 16)
+        assert triton_launch.launch_variant(variant, 3, 0, (t, edge, 2 ** 40 + 3, 128, 0.5)) is True
+    assert launches() == before + 3
+    before = launches()
     driver.set_context.argtypes = [ctypes.c_void_p]
     driver.set_context(0x2000)   # another device current: its context does not hold the function
     try:
@@ -107,4 +130,66 @@ def test_arguments_that_do_not_fit_the_variant_launch_nothing(driver):
     finally:
         driver.set_context(0x1000)
     assert triton_launch.launch_variant(variant, 0, 0, fits) is True   # an empty grid: nothing to launch
-    assert launches() == before + 1
+    assert launches() == before
+
+
+KERNELS = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def scale_shift(x, y, n, m, s, B: tl.constexpr):
+    i = tl.program_id(0) * B + tl.arange(0, B)
+    tl.store(y + i, tl.load(x + i, mask=i < n) * s + m, mask=i < n)
+
+@triton.jit
+def with_default(x, n, s=0.5, B: tl.constexpr = 128):
+    i = tl.program_id(0) * B + tl.arange(0, B)
+    tl.store(x + i, tl.load(x + i, mask=i < n) * s, mask=i < n)
+'''
+
+
+def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, monkeypatch):
+    """variant() reads a compiled kernel's signature and constants to say what the C launcher passes. Kernels
+    specialized as Triton's JIT specializes them (an int of 1 becomes a constant, one past 32 bits an int64, a
+    float an fp32; constexprs are not passed) and compiled for a GPU (no GPU needed here): the parameters passed
+    are the PTX entry's, in order and width, then Triton's two scratch pointers. A launch that leaves a default
+    to Triton gets no variant (the C launcher would not pass it)."""
+    import re
+    triton = pytest.importorskip("triton")
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    try:
+        from triton.backends.nvidia.compiler import CUDABackend
+        from triton.runtime.jit import create_function_from_signature
+    except ImportError:
+        pytest.skip("this Triton binds a launch's arguments otherwise")
+    module = triton_launch.load_module(KERNELS, str(tmp_path))
+    target = GPUTarget("cuda", 90, 32)
+    backend = CUDABackend(target)
+
+    def compile_as_the_jit(fn, args):
+        bound, specialization, options = create_function_from_signature(fn.signature, fn.params, backend)(*args)
+        options, signature, constexprs, attrs = fn._pack_args(backend, {}, bound, specialization, options)
+        return triton.compile(ASTSource(fn, signature, constexprs, attrs), target=target, options=options.__dict__)
+
+    made = []
+    monkeypatch.setattr(triton_launch, "launch_variant", object())   # (as if loaded)
+    monkeypatch.setattr(triton_launch, "make_variant", lambda *a: made.append(a) or a)
+    width = {"p": "u64", "i": "u32", "l": "u64", "f": "f32", "d": "f64"}
+    x = torch.zeros(64)
+    for args in [(x, x, 7, 3, 0.5, 128), (x, x, 16, 2 ** 40, 2.0, 64), (x, x[1:], 1, -2 ** 31, 1.0, 32),
+                 (x, x, 2 ** 31, 1, 0.5, 16)]:
+        compiled = compile_as_the_jit(module.scale_shift, args)
+        compiled._run, compiled.function = object(), 0x1234   # (no GPU: the binary is not loaded)
+        found = triton_launch.variant(compiled, args)
+        assert found is not None, args
+        _, threads, shared, scratch, specs, owner = found
+        entry = re.search(r"\.entry[^{]*", compiled.asm["ptx"], re.S).group(0)
+        assert [width[k] for k, *_ in specs if k != "c"] + ["u64"] * scratch == re.findall(r"\.param\s+\.(\w+)", entry)
+        assert scratch == 2 and threads == 32 * compiled.metadata.num_warps and owner is compiled
+        assert [v for k, _, _, v in specs if k == "c"] == [a for i, a in enumerate(args)   # B, and ints of 1
+                                                           if i == 5 or (type(a) is int and a == 1)]
+    compiled = compile_as_the_jit(module.with_default, (x, 7))
+    compiled._run, compiled.function = object(), 0x1234
+    assert triton_launch.variant(compiled, (x, 7)) is None

@@ -22,14 +22,14 @@ typedef void *CUcontext;
 static CUresult (*cuLaunchKernel_)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                    unsigned, CUstream, void **, void **);
 static CUresult (*cuCtxGetCurrent_)(CUcontext *);
-static PyObject *dtype_name, *data_ptr_name;
+static PyObject *dtype_name, *data_ptr_name, *is_cuda_name;
 
 enum Kind {
-  POINTER = 'p',  // a tensor, passed as its address: the same dtype, and 16-byte aligned as it was
+  POINTER = 'p',  // a CUDA tensor, passed as its address: the same dtype, and 16-byte aligned as it was
   INT32 = 'i',    // an int passed as 32 bits: divisible by 16 as it was, never 1 (Triton makes 1 a constant)
   INT64 = 'l',    // an int passed as 64 bits: likewise
   CONSTANT = 'c', // an int Triton compiled into the kernel (a constexpr, or a 1): equal to it, not passed
-  FLOAT32 = 'f',
+  FLOAT32 = 'f',  // a Python float (Triton compiles an int or a bool as another variant)
   FLOAT64 = 'd',
 };
 
@@ -48,6 +48,7 @@ typedef struct {
   CUcontext context;  // the context the function was loaded in (the device's, current when it was made)
   unsigned threads, shared;
   int scratch;        // null pointers after the arguments (Triton's global and profile scratch, unused)
+  PyObject *owner;
   Py_ssize_t count;
   Arg *args;
 } Variant;
@@ -56,6 +57,7 @@ static void variant_dealloc(PyObject *self) {
   Variant *v = (Variant *)self;
   for (Py_ssize_t i = 0; i < v->count; i++) Py_XDECREF(v->args[i].dtype);
   PyMem_Free(v->args);
+  Py_XDECREF(v->owner);
   Py_TYPE(self)->tp_free(self);
 }
 
@@ -78,28 +80,40 @@ static int load_driver(void) {
   return 1;
 }
 
-// variant(function, threads, shared, scratch, args): args is a tuple of (kind, aligned or divisible, dtype or
-// None, constant value); the current context is the function's.
+// variant(function, threads, shared, scratch, args, owner): args is a tuple of (kind, aligned or divisible, dtype or
+// None, constant value); the current context is the function's; owner (Triton's compiled kernel, which holds
+// the loaded module) is kept alive while the variant is.
 static PyObject *variant(PyObject *self, PyObject *const *argv, Py_ssize_t argc) {
-  if (argc != 5 || !PyTuple_Check(argv[4]) || PyTuple_GET_SIZE(argv[4]) > MAX_ARGS) {
-    PyErr_SetString(PyExc_TypeError, "variant(function, threads, shared, scratch, args: tuple)");
+  if (argc != 6 || !PyTuple_Check(argv[4]) || PyTuple_GET_SIZE(argv[4]) > MAX_ARGS) {
+    PyErr_SetString(PyExc_TypeError, "variant(function, threads, shared, scratch, args: tuple, owner)");
     return NULL;
   }
   if (!load_driver()) return NULL;
   void *function = PyLong_AsVoidPtr(argv[0]);
-  unsigned long threads = PyLong_AsUnsignedLong(argv[1]), shared = PyLong_AsUnsignedLong(argv[2]);
+  if (PyErr_Occurred()) return NULL;
+  unsigned long threads = PyLong_AsUnsignedLong(argv[1]);
+  if (PyErr_Occurred()) return NULL;
+  unsigned long shared = PyLong_AsUnsignedLong(argv[2]);
+  if (PyErr_Occurred()) return NULL;
   long scratch = PyLong_AsLong(argv[3]);
   if (PyErr_Occurred()) return NULL;
+  if (scratch < 0 || scratch > 2) return PyErr_Format(PyExc_ValueError, "kiln: %ld scratch pointers", scratch);
   Variant *v = PyObject_New(Variant, &VariantType);
   if (!v) return NULL;
   v->function = function;
   v->threads = (unsigned)threads;
   v->shared = (unsigned)shared;
   v->scratch = (int)scratch;
+  Py_INCREF(argv[5]);
+  v->owner = argv[5];
   v->count = PyTuple_GET_SIZE(argv[4]);
   v->args = (Arg *)PyMem_Calloc(v->count ? v->count : 1, sizeof(Arg));
-  if (!v->args || cuCtxGetCurrent_(&v->context) != 0) {
+  if (!v->args) {
     v->count = 0;
+    Py_DECREF(v);
+    return PyErr_NoMemory();
+  }
+  if (cuCtxGetCurrent_(&v->context) != 0 || !v->context) {
     Py_DECREF(v);
     return PyErr_Format(PyExc_RuntimeError, "kiln: no current CUDA context for a kernel variant");
   }
@@ -136,6 +150,8 @@ static PyObject *launch(PyObject *self, PyObject *const *argv, Py_ssize_t argc) 
   PyObject *args = argv[3];
   if (PyTuple_GET_SIZE(args) != v->count) Py_RETURN_FALSE;
   unsigned long long programs = PyLong_AsUnsignedLongLong(argv[1]);
+  if (PyErr_Occurred()) return NULL;
+  if (programs > INT32_MAX) Py_RETURN_FALSE;  // (more than the grid's x dimension takes: Triton's launcher raises)
   void *stream = PyLong_AsVoidPtr(argv[2]);
   if (PyErr_Occurred()) return NULL;
   CUcontext context;
@@ -149,11 +165,16 @@ static PyObject *launch(PyObject *self, PyObject *const *argv, Py_ssize_t argc) 
     if (spec->kind == POINTER) {
       PyObject *dtype = PyObject_GetAttr(a, dtype_name);
       if (!dtype) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return NULL;
         PyErr_Clear();
         Py_RETURN_FALSE;
       }
       Py_DECREF(dtype);  // (compared by identity: dtypes are singletons, and the variant holds this one)
       if (dtype != spec->dtype) Py_RETURN_FALSE;
+      PyObject *is_cuda = PyObject_GetAttr(a, is_cuda_name);  // (a CPU tensor's address means nothing to the GPU)
+      if (!is_cuda) return NULL;
+      Py_DECREF(is_cuda);
+      if (is_cuda != Py_True) Py_RETURN_FALSE;
       PyObject *address = PyObject_CallMethodNoArgs(a, data_ptr_name);
       if (!address) return NULL;
       uint64_t pointer = PyLong_AsUnsignedLongLong(address);
@@ -162,7 +183,7 @@ static PyObject *launch(PyObject *self, PyObject *const *argv, Py_ssize_t argc) 
       if ((pointer % 16 == 0) != spec->aligned_or_divisible) Py_RETURN_FALSE;
       values[n] = pointer;
     } else if (spec->kind == FLOAT32 || spec->kind == FLOAT64) {
-      if (!PyFloat_Check(a) && !PyLong_Check(a)) Py_RETURN_FALSE;
+      if (!PyFloat_Check(a)) Py_RETURN_FALSE;
       double d = PyFloat_AsDouble(a);
       if (PyErr_Occurred()) return NULL;
       values[n] = 0;
@@ -204,8 +225,10 @@ static PyObject *launch(PyObject *self, PyObject *const *argv, Py_ssize_t argc) 
     n++;
   }
   if (programs == 0) Py_RETURN_TRUE;  // (as Triton's launcher: an empty grid launches nothing)
-  CUresult result = cuLaunchKernel_(v->function, (unsigned)programs, 1, 1, v->threads, 1, 1, v->shared, stream,
-                                    params, NULL);
+  CUresult result;
+  Py_BEGIN_ALLOW_THREADS  // (a full launch queue blocks here: other threads run meanwhile)
+  result = cuLaunchKernel_(v->function, (unsigned)programs, 1, 1, v->threads, 1, 1, v->shared, stream, params, NULL);
+  Py_END_ALLOW_THREADS
   if (result != 0) return PyErr_Format(PyExc_RuntimeError, "kiln: cuLaunchKernel failed: CUDA error %d", result);
   Py_RETURN_TRUE;
 }
@@ -225,5 +248,7 @@ PyMODINIT_FUNC PyInit_kiln_cuda_launch(void) {
   if (PyType_Ready(&VariantType) < 0) return NULL;
   dtype_name = PyUnicode_InternFromString("dtype");
   data_ptr_name = PyUnicode_InternFromString("data_ptr");
+  is_cuda_name = PyUnicode_InternFromString("is_cuda");
+  if (!dtype_name || !data_ptr_name || !is_cuda_name) return NULL;
   return PyModule_Create(&module);
 }

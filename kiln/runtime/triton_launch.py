@@ -105,7 +105,7 @@ class Launcher:
             self.options["num_stages"] = num_stages
         self.compiled = {}   # specialization -> compiled kernel
         self.variants = {}   # specialization -> its variant in kiln's C launcher, where it has one
-        self.fast = self.fast_device = None
+        self.fast = None   # (variant, device) of the last launch
         self.direct = not interpreting()
         self.pointers = self.ints = self.exact = None
 
@@ -121,14 +121,14 @@ class Launcher:
 
     def __call__(self, grid, *args):
         fast = self.fast   # the variant of the last launch, in kiln's C launcher: it checks the arguments fit
-        if fast is not None and launch_variant(fast, grid, get_raw_stream(self.fast_device), args):
+        if fast is not None and launch_variant(fast[0], grid, get_raw_stream(fast[1]), args):
             return
         key = self.specialization(args) if self.pointers is not None else None
         compiled = self.compiled.get(key)
         if compiled is not None:
             fast = self.variants.get(key)
-            if fast is not None and launch_variant(fast, grid, get_raw_stream(key[0]), args):
-                self.fast, self.fast_device = fast, key[0]
+            if fast is not None and launch_variant(fast[0], grid, get_raw_stream(fast[1]), args):
+                self.fast = fast
                 return
             try:
                 compiled.run(grid, 1, 1, get_raw_stream(key[0]), compiled.function, compiled.packed_metadata,
@@ -137,7 +137,7 @@ class Launcher:
             except TypeError as e:   # a Triton whose launcher takes other arguments: use the JIT path
                 logging.getLogger("kiln.codegen").warning("kiln: direct Triton launch unavailable (%s); "
                                                           "launching through the JIT", e)
-                self.direct, self.compiled = False, {}
+                self.direct, self.compiled, self.variants, self.fast = False, {}, {}, None
         compiled = self.fn[(grid,)](*args, **self.options)
         if self.direct:
             if self.pointers is None:
@@ -151,9 +151,8 @@ class Launcher:
             key = self.specialization(args)
             self.compiled[key] = compiled
             fast = variant(compiled, args)
-            if fast is not None:
-                self.variants[key] = self.fast = fast
-                self.fast_device = key[0]
+            if fast is not None:   # (the device current now: the variant's context, whose stream it launches on)
+                self.variants[key] = self.fast = (fast, torch.cuda.current_device())
 
 
 def variant(compiled, args):
@@ -177,6 +176,8 @@ def variant(compiled, args):
                     return None
                 scratch += 1
         src = compiled.src
+        if len(args) != len(src.fn.arg_names):   # (Triton fills in defaults, which the C launcher would not pass)
+            return None
         position = lambda k: src.fn.arg_names.index(k) if isinstance(k, str) else k[0] if isinstance(k, tuple) else k
         types = {position(k): t for k, t in src.signature.items()}
         constants = {position(k) for k in getattr(src, "constants", {})}
@@ -191,12 +192,12 @@ def variant(compiled, args):
                 specs.append(("p", a.data_ptr() % 16 == 0, a.dtype, 0))
             elif kind in ("i32", "i64") and type(a) is int:
                 specs.append(("i" if kind == "i32" else "l", a % 16 == 0, None, 0))
-            elif kind in ("fp32", "fp64") and type(a) in (int, float):
+            elif kind in ("fp32", "fp64") and type(a) is float:
                 specs.append(("f" if kind == "fp32" else "d", 0, None, 0))
             else:
                 return None
         compiled.run   # (a property: the binary is loaded, and its function known, once)
-        return make_variant(compiled.function, 32 * meta.num_warps, meta.shared, scratch, tuple(specs))
+        return make_variant(compiled.function, 32 * meta.num_warps, meta.shared, scratch, tuple(specs), compiled)
     except Exception as e:   # Triton's launcher launches it
         logging.getLogger("kiln.codegen").debug("kiln: no C launch for %s: %s: %s", getattr(compiled, "name", "?"),
                                                 type(e).__name__, e)
@@ -208,7 +209,7 @@ def hooked(hook):
     return hook is not None and bool(getattr(hook, "calls", True))
 
 
-# kiln's C launcher (cuda_launch.c), once loaded: make_variant(function, threads, shared, scratch, args) and
+# kiln's C launcher (cuda_launch.c), once loaded: make_variant(function, threads, shared, scratch, args, owner) and
 # launch_variant(variant, programs, stream, args) -> whether it launched
 make_variant = launch_variant = None
 

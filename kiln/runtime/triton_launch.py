@@ -214,6 +214,7 @@ def hooked(hook):
 make_variant = launch_variant = None
 
 
+@functools.cache   # (tried once a cache folder: where the build fails, later graphs do not run g++ again)
 def load_c_launcher(cache_dir):
     """Builds (or finds in the kernel cache) and imports kiln's C launcher, once a process; KILN_TRITON_LAUNCHER=1
     keeps Triton's. Where it cannot be built or loaded, Triton's launcher launches every kernel."""

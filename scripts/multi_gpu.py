@@ -8,6 +8,10 @@ Per model and wrapping, every rank trains the same start (its own batch: weak sc
 - eager runs (kiln.tools.distributed.references: in fp64, as is, and from one ulp away), then one run per
   backend, whose first step's seconds are its compile time; after `steps` steps, each backend's losses and parameters are
   checked against eager's by the suite's accuracy rule;
+- with N > 1 (unless --no-solo), each backend also trains on every rank alone, over a one-rank group of its
+  own (every GPU busy with a 1-GPU run at once): the 1-GPU step of weak scaling, on the same host, in the same
+  process and the same rounds as the N-GPU step, so their ratio is not moved by the machine's drift between
+  two launches (rounds of two launches differed by up to 30 %);
 - then timed rounds alternating between eager and the backends (median of `calls` steps each, the first
   backend changing every round), with CUDA's peak memory above what the runs hold between steps.
 First, a function with collectives in its graph (all-reduce, broadcast, all-gather, reduce-scatter) runs
@@ -35,8 +39,9 @@ import kiln  # noqa: E402
 from kiln.tools.distributed import check_collectives, error, references, train  # noqa: E402
 
 
-def measure(args, name, how, device):
-    """Every backend's rows for one model and wrapping, on this rank."""
+def measure(args, name, how, device, solo=None):
+    """Every backend's rows for one model and wrapping, on this rank; with `solo` (this rank's one-rank group),
+    each row's solo_step_s too: the same training on this rank alone, timed in the same rounds."""
     kw = dict(device=device, size=args.size, autocast=getattr(torch, args.autocast) if args.autocast else None,
               lr=args.lr, steps=args.steps)
     refs = references(name, how, **kw)
@@ -57,6 +62,9 @@ def measure(args, name, how, device):
                         for k in ("graphs_compiled", "graphs_fallback")})
         rows.append(row)
     rows.append({"model": name, "wrapping": how, "backend": "eager", "error": None, "first_step_s": None})
+    if solo is not None:
+        for backend in list(runs):
+            runs[backend + "@1"] = train(name, how, backend, group=solo, **kw)["run"]
     times, peaks = {b: [] for b in runs}, {b: 0 for b in runs}
     cuda = torch.device(device).type == "cuda"
     for r in range(args.rounds):
@@ -72,6 +80,8 @@ def measure(args, name, how, device):
         b = row["backend"]
         if b in runs:
             row.update(step_s=statistics.median(times[b]), rounds_s=times[b], peak_bytes=peaks[b] if cuda else None)
+        if b + "@1" in runs:
+            row.update(solo_step_s=statistics.median(times[b + "@1"]), solo_rounds_s=times[b + "@1"])
     return rows
 
 
@@ -87,6 +97,8 @@ def main(argv=None):
     p.add_argument("--steps", type=int, default=3)
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--calls", type=int, default=5)
+    p.add_argument("--no-solo", dest="solo", action="store_false",
+                   help="with N > 1 ranks, leave out the one-rank runs in the same rounds")
     p.add_argument("--summarize", action="store_true", help="write DIR/summary.md from DIR/world*.json")
     args = p.parse_args(argv)
     if args.summarize:
@@ -110,6 +122,7 @@ def main(argv=None):
             "load_average": os.getloadavg()[0], "size": args.size, "autocast": args.autocast, "lr": args.lr,
             "steps": args.steps, "rounds": args.rounds, "calls": args.calls}
     rows = []
+    solo = dist.new_subgroups(1)[0] if args.solo and world > 1 else None   # (every rank makes every group)
 
     def save():   # rank 0's, as it goes: a run cut short keeps what it measured
         if rank == 0:
@@ -125,7 +138,7 @@ def main(argv=None):
         save()
         for name in [m for m in args.models.split(",") if m]:   # (--models "": the collectives check only)
             for how in args.wrappings.split(","):
-                found = measure(args, name, how, device)
+                found = measure(args, name, how, device, solo)
                 print(f"rank {rank}: {name} {how}: " + ", ".join(
                     f"{r['backend']} {r.get('step_s') or 0:.4f}s/step" for r in found), flush=True)
                 gathered = [None] * world
@@ -142,8 +155,9 @@ def main(argv=None):
 
 def summarize(out):
     """DIR/summary.md: per model, wrapping and backend, the step time at each GPU count (the slowest rank's),
-    the weak-scaling efficiency (1-GPU step / N-GPU step), compile time and peak memory per rank at the most
-    GPUs, and the accuracy check."""
+    the weak-scaling efficiency (1-GPU step / N-GPU step) between launches and, where the N-rank launch timed
+    one-rank runs in its rounds, within that launch; compile time and peak memory per rank at the most GPUs, and
+    the accuracy check."""
     worlds = {}
     for path in sorted(glob.glob(os.path.join(out, "world*.json"))):
         with open(path) as f:
@@ -154,17 +168,20 @@ def summarize(out):
         for r in data["rows"]:
             keyed.setdefault((r["model"], r["wrapping"], r["backend"]), {}).setdefault(world, []).append(r)
     sizes = sorted(worlds)
-    head = ["model", "wrapping", "backend", *(f"step s, {n} ranks" for n in sizes), "scaling efficiency",
-            f"compile s per rank ({sizes[-1]} ranks)", f"peak GiB per rank ({sizes[-1]} ranks)", "accuracy"]
+    n = sizes[-1]
+    head = ["model", "wrapping", "backend", *(f"step s, {k} ranks" for k in sizes), "scaling efficiency",
+            f"1-GPU step s, in the {n}-rank launch", "scaling efficiency, same launch",
+            f"compile s per rank ({n} ranks)", f"peak GiB per rank ({n} ranks)", "accuracy"]
     lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for (model, how, backend), by_world in sorted(keyed.items()):
-        steps = {n: max(r.get("step_s") or 0 for r in rs) for n, rs in by_world.items()}
-        last = by_world.get(sizes[-1], [])
-        eff = steps[sizes[0]] / steps[sizes[-1]] if len(sizes) > 1 and steps.get(sizes[0]) and steps.get(sizes[-1]) \
-            else None
+        steps = {k: max(r.get("step_s") or 0 for r in rs) for k, rs in by_world.items()}
+        last = by_world.get(n, [])
+        eff = steps[sizes[0]] / steps[n] if len(sizes) > 1 and steps.get(sizes[0]) and steps.get(n) else None
+        solo = max((r.get("solo_step_s") or 0 for r in last), default=0)
         errors = sorted({r.get("error") or r.get("failure") for rs in by_world.values() for r in rs} - {None})
-        cells = [model, how, backend, *(f"{steps[n]:.4f}" if steps.get(n) else "" for n in sizes),
-                 f"{eff:.2f}" if eff else "",
+        cells = [model, how, backend, *(f"{steps[k]:.4f}" if steps.get(k) else "" for k in sizes),
+                 f"{eff:.2f}" if eff else "", f"{solo:.4f}" if solo else "",
+                 f"{solo / steps[n]:.2f}" if solo and steps.get(n) else "",
                  ", ".join(f"{r['first_step_s']:.1f}" for r in last if r.get("first_step_s") is not None),
                  ", ".join(f"{r['peak_bytes'] / 2 ** 30:.2f}" for r in last if r.get("peak_bytes") is not None),
                  "; ".join(errors)[:160] if errors else "pass"]

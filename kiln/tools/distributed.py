@@ -45,9 +45,9 @@ def blocks(module):
     return found or [module]
 
 
-def wrap(module, how, backend, device, bucket_cap_mb=None):
-    """module (returning its loss) as `how` trains it through `backend` ("eager", "kiln", "inductor", ...).
-    bucket_cap_mb: DDP's gradient buckets, which are also where Dynamo cuts the graph (the first bucket too:
+def wrap(module, how, backend, device, bucket_cap_mb=None, group=None):
+    """module (returning its loss) as `how` trains it through `backend` ("eager", "kiln", "inductor", ...), over
+    `group`'s ranks (default: all of them). bucket_cap_mb: DDP's gradient buckets, which are also where Dynamo cuts the graph (the first bucket too:
     DDP and Dynamo read its size from a torch.distributed constant, 1 MiB, more than a test's model has)."""
     from torch.nn.parallel import DistributedDataParallel as DDP
     device_ids = [device.index] if device.type == "cuda" else None
@@ -56,13 +56,14 @@ def wrap(module, how, backend, device, bucket_cap_mb=None):
         buckets = {"bucket_cap_mb": bucket_cap_mb}
         dist._DEFAULT_FIRST_BUCKET_BYTES = min(dist._DEFAULT_FIRST_BUCKET_BYTES, int(bucket_cap_mb * 2 ** 20))
     if how == "ddp":
-        return DDP(compiled(module, backend), device_ids=device_ids, **buckets)
+        return DDP(compiled(module, backend), device_ids=device_ids, process_group=group, **buckets)
     if how == "compiled_ddp":
-        return compiled(DDP(module, device_ids=device_ids, **buckets), backend)
+        return compiled(DDP(module, device_ids=device_ids, process_group=group, **buckets), backend)
     if how == "fsdp2":
-        from torch.distributed.device_mesh import init_device_mesh
+        from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
         from torch.distributed.fsdp import fully_shard
-        mesh = init_device_mesh(device.type, (dist.get_world_size(),))
+        mesh = DeviceMesh.from_group(group, device.type) if group is not None else \
+            init_device_mesh(device.type, (dist.get_world_size(),))
         # Dynamo compiles a block again where blocks differ in a constant it guards on (HF's layer index): past
         # its recompile limit (8) the remaining blocks would run eagerly, with one warning
         config, members = torch._dynamo.config, blocks(module)
@@ -77,10 +78,11 @@ def wrap(module, how, backend, device, bucket_cap_mb=None):
 
 class Run:
     """Workload `name` wrapped by `how` and compiled by `backend`, trained by SGD on this rank's own batch (weak
-    scaling: the same batch size on every rank). Every run of a name starts from the same parameters."""
+    scaling: the same batch size on every rank) over `group` (default: every rank). Every run of a name starts
+    from the same parameters."""
 
     def __init__(self, name, how, backend, *, device="cpu", size="tiny", dtype=torch.float32, autocast=None,
-                 lr=1e-3, bucket_cap_mb=None, nudge=None):
+                 lr=1e-3, bucket_cap_mb=None, nudge=None, group=None):
         self.device = device = torch.device(device)
         w = workload(name)
         self.module = w.make_module(device, dtype, size, train=True)
@@ -91,7 +93,7 @@ class Run:
                 for p in self.module.parameters():
                     p.copy_(accuracy.nudged(p, g))
             self.inputs = [accuracy.nudged(x, g) for x in self.inputs]
-        self.model = wrap(self.module, how, backend, device, bucket_cap_mb)
+        self.model = wrap(self.module, how, backend, device, bucket_cap_mb, group)
         self.optimizer = torch.optim.SGD(self.module.parameters(), lr=lr)
         self.autocast = autocast
 

@@ -45,23 +45,31 @@ def all_of(conds):
 
 @register(aten.constant_pad_nd.default)
 def lower_pad(out, x, pad, value=0):
+    """Only a side padded by a positive amount can fall outside x and needs a test: a negative pad crops (the
+    backward of a pad, whose masks were always true but kept C++'s loops from vectorizing)."""
     sizes = [sym(s) for s in out.shape]
     n = len(sizes)
-    lows = [0] * n
+    lows, highs = [0] * n, [0] * n
     for k in range(len(pad) // 2):
-        lows[n - 1 - k] = pad[2 * k]
+        lows[n - 1 - k], highs[n - 1 - k] = pad[2 * k], pad[2 * k + 1]
 
     def loader(idx):
         src = [i - lo for i, lo in zip(idx, lows)]
         conds = []
-        for d, (i, lo) in enumerate(zip(src, lows)):
-            if lo != 0 or sizes[d] != x.sizes[d]:
-                e = ops.index_expr(i, torch.int64)
-                conds += [ops.ge(e, ops.constant(0, torch.int64)), ops.lt(e, ops.index_expr(x.sizes[d], torch.int64))]
+        for d, (i, lo, hi) in enumerate(zip(src, lows, highs)):
+            e = ops.index_expr(i, torch.int64) if may_widen(lo) or may_widen(hi) else None
+            conds += [ops.ge(e, ops.constant(0, torch.int64))] if may_widen(lo) else []
+            conds += [ops.lt(e, ops.index_expr(x.sizes[d], torch.int64))] if may_widen(hi) else []
         if not conds:
             return x.load(src)
         return ops.masked(all_of(conds), lambda: x.load(src), ops.constant(value, out.dtype))
     return Lazy(sizes, out.dtype, out.device, loader, x.opcount + 2)
+
+
+def may_widen(pad):
+    """Whether a pad amount may be positive (a symbolic one may)."""
+    pad = sympy.sympify(pad)
+    return not pad.is_number or pad > 0
 
 
 def indirect(value, size, wrap=False):

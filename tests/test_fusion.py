@@ -325,6 +325,24 @@ def test_a_masked_load_that_may_leave_its_buffer_stays_under_its_mask_in_cpp(tmp
     assert not before and len(masked) == 1, source
 
 
+def test_a_stored_widening_cast_is_stored_narrow(tmp_path):
+    """A float32 value widened to float64 (the CPU batch norm's backward computes so) and read by two kernels is
+    stored as float32 and widened where it is read: the same values, half the bytes."""
+    def fn(x):
+        y = x
+        for k in range(7):
+            y = (y * 1.5 + k).sin()
+        y = y.double()
+        return y.sum(0), y * 3
+    x = make_tensor((64, 32))
+    with torch.no_grad():
+        out = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})(x)
+    compare_results(out, fn(x), tol=(1e-5, 1e-5))   # (float32 sines, widened: float32's tolerance)
+    (wrapper,) = [p.read_text() for p in tmp_path.glob("*/wrapper.py")]
+    full = re.findall(r"\(64, 32, \).*torch\.(float\d+)", wrapper)
+    assert sorted(full) == ["float32", "float64"], wrapper   # the narrow value, and the float64 output
+
+
 def test_a_negative_pad_crops_without_a_mask():
     """The backward of a pad pads by negative amounts: it crops, and every element it reads is inside x."""
     x = make_tensor((2, 3, 9, 7))

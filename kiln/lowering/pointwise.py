@@ -263,7 +263,10 @@ def lower_copy(out, x, *args, **kwargs):
     if not is_tensor(x) or out.device != x.device:
         return NotImplemented
     sizes = [sym(s) for s in out.shape]
-    return Lazy(sizes, out.dtype, out.device, lambda idx: as_value(x, idx, sizes, out.dtype), x.opcount + 1)
+    widens = isinstance(x, Lazy) and list(x.sizes) == sizes and x.dtype.is_floating_point and \
+        out.dtype.is_floating_point and out.dtype.itemsize > x.dtype.itemsize
+    return Lazy(sizes, out.dtype, out.device, lambda idx: as_value(x, idx, sizes, out.dtype), x.opcount + 1,
+                widens=x if widens else None)
 
 
 @register(aten.copy.default)

@@ -24,6 +24,7 @@ class Lazy:
     opcount: int = 1
     origins: tuple = ()
     strides: list = None      # the layout eager gives this value, used if it is ever stored
+    widens: object = None     # where this value is a widening float cast: the narrower value it casts
 
     def load(self, idx):
         return self.loader(idx)

@@ -15,6 +15,7 @@ import torch
 from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from kiln import ir
+from kiln.runtime.autotune import span
 from kiln.scheduler import writes
 from kiln.codegen.common import KernelWriter, Scope, Value, named_by_content, result_dtype
 
@@ -309,9 +310,8 @@ class CppKernel(KernelWriter):
         if layout.offset != 0 or not all(ir.is_static(e) for e in (*layout.sizes, *layout.strides)) or \
                 any(int(st) < 0 for st in layout.strides) or layout.numel == 0:
             return False
-        last = sum((int(size) - 1) * int(stride) for size, stride in zip(layout.sizes, layout.strides))
         bound = bound_sympy(expr, {self.kernel.x: ValueRanges(0, int(numel) - 1)})
-        return bound.lower >= 0 and bound.upper <= last
+        return bound.lower >= 0 and bound.upper < span(layout.sizes, layout.strides, 0)
 
     def intern(self, form):
         """A short name for a canonical form: forms of nested values then stay short (a max-pool window

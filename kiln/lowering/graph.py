@@ -145,7 +145,7 @@ class GraphLowering(torch.fx.Interpreter):
         """value stored; a widening float cast (float32 to float64, bf16 to float32) is stored in its source's
         dtype and widened where it is read, which is exact: half the bytes. (The CPU batch norm's backward, in
         float64, stored its float32 gradient widened: 786 KB between two of MobileNetV2's kernels.)"""
-        if not isinstance(value.widens, Lazy):
+        if value.widens is None:
             return self.realize(value, strides)
         stored, sizes = self.realize(value.widens, strides), list(value.sizes)
         return Lazy(sizes, value.dtype, value.device, lambda idx: as_value(stored, idx, sizes, value.dtype), 1,

@@ -52,14 +52,15 @@ def lower_pad(out, x, pad, value=0):
     lows, highs = [0] * n, [0] * n
     for k in range(len(pad) // 2):
         lows[n - 1 - k], highs[n - 1 - k] = pad[2 * k], pad[2 * k + 1]
+    tested = [(may_widen(lo), may_widen(hi)) for lo, hi in zip(lows, highs)]   # (below 0, past x's end)
 
     def loader(idx):
         src = [i - lo for i, lo in zip(idx, lows)]
         conds = []
-        for d, (i, lo, hi) in enumerate(zip(src, lows, highs)):
-            e = ops.index_expr(i, torch.int64) if may_widen(lo) or may_widen(hi) else None
-            conds += [ops.ge(e, ops.constant(0, torch.int64))] if may_widen(lo) else []
-            conds += [ops.lt(e, ops.index_expr(x.sizes[d], torch.int64))] if may_widen(hi) else []
+        for d, (i, (low, high)) in enumerate(zip(src, tested)):
+            e = ops.index_expr(i, torch.int64) if low or high else None
+            conds += [ops.ge(e, ops.constant(0, torch.int64))] if low else []
+            conds += [ops.lt(e, ops.index_expr(x.sizes[d], torch.int64))] if high else []
         if not conds:
             return x.load(src)
         return ops.masked(all_of(conds), lambda: x.load(src), ops.constant(value, out.dtype))

@@ -130,6 +130,77 @@ def test_the_key_tells_every_variant_apart(monkeypatch, tmp_path):
             out = kiln.compile(fn, options={"strict": True, **options})(*args)
             torch.testing.assert_close(out, fn(*args), msg=label)
     assert len(entries(folder)) == len(cases)
+    assert len(dynamo_entries(tmp_path)) == len(cases)   # each is loaded whole, under a key of its own
+
+
+# ------------------------------------------------- Dynamo graphs stored whole: a warm start without AOTAutograd
+
+def dynamo_entries(tmp_path):
+    return entries(tmp_path / "dynamo")
+
+
+def warm_start(fn, args, monkeypatch, grad=False):
+    """fn compiled twice with a Dynamo reset between (a warm start), the second time with AOTAutograd's trace made
+    to fail if it runs: both results and whether the second compile loaded the Dynamo graph whole."""
+    import torch._functorch.aot_autograd
+    results, loaded = [], []
+    for attempt in range(2):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        if attempt:
+            monkeypatch.setattr(kiln.capture, "aot_module_simplified", lambda *a, **k: loaded.append(False) or
+                                torch._functorch.aot_autograd.aot_module_simplified(*a, **k))
+        inputs = [a.clone() for a in args]
+        with torch.set_grad_enabled(grad):
+            out = kiln.compile(fn, options={"strict": True})(*inputs)
+        results.append((out, inputs))
+    return results, kiln.stats().get("dynamo_graphs_from_cache", 0) == 1 and not loaded
+
+
+def test_a_warm_inference_start_skips_aotautograd(monkeypatch, tmp_path):
+    cached(monkeypatch, tmp_path)
+    x, w = torch.randn(8, 32), torch.randn(32, 32)
+    ((first, _), (second, _)), skipped = warm_start(blocks, [x, w], monkeypatch)
+    assert skipped and len(dynamo_entries(tmp_path)) == 1
+    torch.testing.assert_close(second, first, rtol=0, atol=0)
+    assert not second.requires_grad
+
+
+def test_an_input_written_in_the_graph_moves_its_version_when_loaded_whole(monkeypatch, tmp_path):
+    """The graph writes its input (a running statistic): the loaded graph writes it too, and moves its version
+    counter as AOTAutograd's wrapper does, so autograd still sees the write."""
+    cached(monkeypatch, tmp_path)
+
+    def step(x, stat):
+        stat.mul_(0.9).add_(x.mean(0), alpha=0.1)
+        return x - stat
+    x, stat = torch.randn(8, 16), torch.randn(16)
+    ((first, (_, stat1)), (second, (_, stat2))), skipped = warm_start(step, [x, stat], monkeypatch)
+    assert skipped
+    torch.testing.assert_close(stat2, stat * 0.9 + x.mean(0) * 0.1)
+    torch.testing.assert_close(second, first, rtol=0, atol=0)
+    assert stat2._version == stat1._version > 0
+
+
+def test_graphs_that_aotautograd_wraps_are_not_stored_whole(monkeypatch, tmp_path):
+    """An output that is a view of an input (AOTAutograd regenerates it from the input at each call), a training
+    graph (its backward is AOTAutograd's), a user's function in the graph (its meaning may change under the same
+    name): compiled through AOTAutograd on every start, and right."""
+    cached(monkeypatch, tmp_path)
+
+    @torch._dynamo.allow_in_graph
+    def users(x):
+        return x * 3
+
+    x = torch.randn(6, 8)
+    for fn, grad, inputs in [(lambda x: (x.t(), x.sin()), False, [x]), (lambda x: users(x).cos(), False, [x]),
+                             (lambda x: x.sin() * 2, True, [x.clone().requires_grad_()])]:
+        ((_, _), (second, _)), skipped = warm_start(fn, inputs, monkeypatch, grad)
+        assert not skipped
+        torch.testing.assert_close(second, fn(*inputs))
+    view, _ = kiln.compile(lambda x: (x.t(), x.sin()))(x)
+    assert view._base is x or view.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    assert dynamo_entries(tmp_path) == []
 
 
 def test_symbolic_sizes_are_not_cached(monkeypatch, tmp_path):

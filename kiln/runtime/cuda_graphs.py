@@ -24,7 +24,6 @@ import logging
 
 import torch
 
-from kiln.patterns import mutated_inputs
 
 log = logging.getLogger("kiln.cudagraphs")
 COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in kiln.stats())
@@ -35,9 +34,10 @@ MAX_RECORDINGS = 8   # per compiled graph: its shapes, and recordings again afte
 _view = torch._C._dynamo.guards._reinterpret_tensor
 
 
-def graphed(call, gm, example_inputs, name, computes_on=()):
+def graphed(call, mutated, example_inputs, name, computes_on=()):
     """call (a compiled graph's boxed callable) replayed from recordings, or call itself with a log line saying
-    why it cannot be. computes_on: the device types of the graph's buffers."""
+    why it cannot be. mutated: the indices of the inputs the graph writes; computes_on: the device types of the
+    graph's buffers."""
     devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
     device = devices.pop() if len(devices) == 1 else None
     if device is None:
@@ -48,7 +48,7 @@ def graphed(call, gm, example_inputs, name, computes_on=()):
         reason = f"part of it runs on the {'/'.join(sorted(set(computes_on) - {device.type})).upper()}, which a " \
                  "replay would not run"
     else:
-        return GraphedCall(call, name, mutated_inputs(gm), shape_key_inputs(example_inputs),
+        return GraphedCall(call, name, mutated, shape_key_inputs(example_inputs),
                            RECORDERS[device.type](device))
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
     return call

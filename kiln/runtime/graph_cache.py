@@ -8,9 +8,16 @@ tensors, the example inputs (and which of them share storage), the layouts asked
 that change code, kiln's own source, and the versions of torch, Triton, Python and the C++ compiler. Graphs
 with symbolic sizes are not cached: their code depends on the shape environment's facts and hints too.
 
+A Dynamo graph whose AOTAutograd result is its inference graph alone, called with the Dynamo graph's own inputs
+(no autograd, no input written outside the graph, no output aliasing anything), is stored whole too (DynamoEntry,
+under its own key: the Dynamo graph, its inputs, grad mode, the default dtype, AOTAutograd's configuration). A
+warm start then skips AOTAutograd's trace as well, which took most of kiln's warm start. Graphs that call a
+function from outside torch and Python's operators are not stored whole: its meaning may differ in another process.
+
 Entries are written whole and renamed into place, so that processes sharing the cache never read half of one;
 an entry that does not load, or whose recorded key is not the one looked up, is a miss and is written again.
 """
+import dataclasses
 import functools
 import hashlib
 import io
@@ -36,8 +43,9 @@ class Uncacheable(Exception):
     """This graph is compiled but not cached (the reason is logged)."""
 
 
-def key(gm, example_inputs, opts, kind, output_strides, saved_from, reports_strides):
-    """The graph's cache key; raises Uncacheable where the graph has symbolic sizes or other inputs than tensors."""
+def key(gm, example_inputs, opts, kind, *facts):
+    """The graph's cache key (facts: what else its code depends on); raises Uncacheable where the graph has symbolic
+    sizes or other inputs than tensors."""
     h = hashlib.sha256()
 
     def add(*parts):
@@ -45,7 +53,7 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from, reports_stri
             h.update(repr(part).encode())
             h.update(b"\0")
     add(f"kiln graph cache {VERSION}", kiln_source_digest(), torch.__version__, sys.version, platform.machine())
-    add(kind, opts.target, opts.debug, opts.tunes, output_strides, saved_from, reports_strides,
+    add(kind, *facts, opts.target, opts.debug, opts.tunes,
         torch.are_deterministic_algorithms_enabled(),
         torch.get_float32_matmul_precision(), sorted((k, v) for k, v in os.environ.items()
                                                       if k.startswith("KILN_") and k not in NOT_CODE))
@@ -56,7 +64,8 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from, reports_stri
         add(tensor_meta(x), x.requires_grad, storages.setdefault(x.untyped_storage()._cdata, len(storages)))
     devices = {x.device for x in example_inputs}
     for node in gm.graph.nodes:
-        add(node.format_node(), meta_of(node.meta.get("val")), str(node.meta.get("recompute")),
+        add(node.format_node(), meta_of(node.meta.get("val", node.meta.get("example_value"))),
+            str(node.meta.get("recompute")),
             str(node.meta.get("original_aten")))
         if node.op == "get_attr":
             value = getattr(gm, node.target)
@@ -70,6 +79,49 @@ def key(gm, example_inputs, opts, kind, output_strides, saved_from, reports_stri
     devices = tuple(sorted(devices, key=str))
     add(devices, toolchain(opts.target, devices))
     return h.hexdigest()
+
+
+# Functions a Dynamo graph may call and still be cached: torch's and Python's operators, whose meaning comes with
+# torch's version (in the key). A user's function (allow_in_graph) or custom op may mean another thing in another
+# process under the same name.
+TRUSTED_MODULES = {"torch", "_operator", "operator", "math", "builtins"}
+
+
+def trusted(target):
+    if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+        return target.namespace in ("aten", "prims")
+    if isinstance(target, torch._ops.HigherOrderOperator):   # (their subgraphs and the ops they take as arguments)
+        return False
+    return (getattr(target, "__module__", None) or "").split(".")[0] in TRUSTED_MODULES
+
+
+def dynamo_key(gm, example_inputs, opts):
+    """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (DynamoEntry). Besides
+    what `key` hashes: grad mode, the default dtype and AOTAutograd's configuration. Raises Uncacheable where the
+    graph calls a module or a function not `trusted`, holds tensors of its own (AOTAutograd would pass them
+    first), or reads a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
+    for node in gm.graph.nodes:
+        if node.op == "call_module" or node.op == "call_function" and not trusted(node.target):
+            raise Uncacheable(f"it calls {node.target}")
+    if next(gm.parameters(), None) is not None or next(gm.buffers(), None) is not None:
+        raise Uncacheable("the graph holds tensors of its own")
+    for x in example_inputs:
+        if isinstance(x, torch.Tensor) and (type(x) not in (torch.Tensor, torch.nn.Parameter) or
+                                            x.layout != torch.strided or x.is_conj() or x.is_neg()):
+            raise Uncacheable(f"an input is a {type(x).__name__} ({x.layout}, conj {x.is_conj()}, neg {x.is_neg()})")
+    functorch = sorted((k, v) for k, v in torch._functorch.config.get_config_copy().items()
+                       if isinstance(v, (bool, int, float, str, type(None))))
+    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), str(torch.get_default_dtype()), functorch)
+
+
+@dataclasses.dataclass
+class DynamoEntry:
+    """A Dynamo graph whose AOTAutograd result was its inference graph alone, called with the Dynamo graph's own
+    inputs (capture.aot_adds_nothing): what a warm start needs to load that graph without AOTAutograd's trace."""
+    name: str
+    inference: str     # the graph cache's key of the inference graph
+    mutated: list      # the inputs the graph writes (a CUDA graph's replay copies them back)
+    versioned: list    # those of them autograd sees: AOTAutograd's wrapper moves their version counters at each call
 
 
 def tensor_meta(t):
@@ -114,13 +166,13 @@ def toolchain(target, devices):
     return toolchain_id()
 
 
-def path_of(cache_dir, digest):
-    return os.path.join(cache_dir, "graphs", digest[:2], f"{digest}.pkl")
+def path_of(cache_dir, digest, folder="graphs"):
+    return os.path.join(cache_dir, folder, digest[:2], f"{digest}.pkl")
 
 
-def get(cache_dir, digest):
-    """The stored Artifact, or None."""
-    path = path_of(cache_dir, digest)
+def get(cache_dir, digest, folder="graphs"):
+    """The stored Artifact (a DynamoEntry in folder "dynamo"), or None."""
+    path = path_of(cache_dir, digest, folder)
     if not os.path.exists(path):
         return None
     try:
@@ -135,8 +187,8 @@ def get(cache_dir, digest):
         return None
 
 
-def put(cache_dir, digest, artifact):
-    path = path_of(cache_dir, digest)
+def put(cache_dir, digest, artifact, folder="graphs"):
+    path = path_of(cache_dir, digest, folder)
     buffer = io.BytesIO()
     try:
         with unset_fake_temporarily():

@@ -55,16 +55,17 @@ def channels_last_strides(sizes):
     return [h * w * c, sympy.Integer(1), w * c, c]
 
 
-# device -> whether its training forwards run convolutions channels-last too (inference graphs always do).
-# cuDNN and oneDNN both run NHWC fastest. On the CPU, kiln's inference went 1.06-1.62x faster on the quick conv
-# models (bench/NOTES.md 36); its training steps moved by 0.97-1.15x, so they keep eager's layout.
-CHANNELS_LAST_DEVICES = {"cuda": True, "cpu": False}
+# device types whose inference and training graphs run 2-D convolutions channels-last: cuDNN and oneDNN both run
+# NHWC fastest. On the CPU, kiln's inference went 1.06-1.62x faster on the quick conv models (bench/NOTES.md 36),
+# and training steps 1.1-1.4x (NOTES 52): in eager's NCHW, oneDNN's fp32 convolutions took 1.3-2.5x (forward) and
+# 1.6-2.3x (backward) their NHWC time on MobileNetV2's shapes.
+CHANNELS_LAST_DEVICES = {"cuda", "cpu"}
 
 
 def runs_channels_last(g, out):
     """Whether a convolution with this output runs channels-last in graph g."""
     return isinstance(out, torch.Tensor) and out.device.type in CHANNELS_LAST_DEVICES and \
-        (g.inference or g.saved_from is not None and CHANNELS_LAST_DEVICES[out.device.type]) and \
+        (g.inference or g.saved_from is not None) and \
         out.dim() == 4 and out.dtype != torch.float64
 
 
@@ -89,10 +90,10 @@ def lower_convolution(out, x, weight, bias, *args):
 
 
 def convolve(out, x, weight, *args):
-    """Inference and forward graphs run 2-D convolutions channels-last on the GPU, cuDNN's fast layout
-    (its NCHW kernels transpose internally); on the CPU, inference graphs do (oneDNN's). The input and weight
-    copies fuse into their producers; consumers of the output write eager's layout, and activations saved for
-    the backward keep channels-last (the forward reports their strides). Backward graphs keep the traced layouts.
+    """Inference and forward graphs run 2-D convolutions channels-last, cuDNN's and oneDNN's fast layout (cuDNN's
+    NCHW kernels transpose internally). The input and weight copies fuse into their producers; consumers of the
+    output write eager's layout, and activations saved for the backward keep channels-last (the forward reports
+    their strides). Backward graphs keep the traced layouts.
     An inference graph reads a graph input (an image) as the caller laid it out: a channels-last copy of it
     would be one more pass over it, and a second copy held beside cuDNN's workspace at the stem (DeiT's bf16
     inference peaked there, 9 MiB above eager). A training forward copies it, small beside the activations it
@@ -141,7 +142,7 @@ def runs_channels_last_backward(x):
     """Whether a backward graph's convolution with this saved input runs channels-last: its forward did, as every
     4-D convolution of a training forward does on such a device."""
     return isinstance(x, View) and len(x.sizes) == 4 and x.dtype != torch.float64 and \
-        CHANNELS_LAST_DEVICES.get(x.device.type, False)
+        x.device.type in CHANNELS_LAST_DEVICES
 
 
 def gradient_strides(sizes):

@@ -33,7 +33,8 @@ import torch  # noqa: E402
 
 import kiln  # noqa: E402
 from kiln.tools import accuracy  # noqa: E402
-from kiln.tools.bench import _compile, _compile_time, _interleaved_times, _make_step, _peak_memory, _references  # noqa: E402
+from kiln.tools.bench import (_compile, _compile_time, _interleaved_times, _make_step, _own_recompile_budget,  # noqa: E402
+                              _peak_memory, _references)
 from kiln.tools.workloads import suite_workloads, workload  # noqa: E402
 
 def run_model(name, a):
@@ -53,8 +54,9 @@ def run_model(name, a):
     count_launches = a.launches and device == "cuda"
     if count_launches:
         row["eager_launches"] = launches(steps["eager"])
-    for backend in a.backends.split(","):
+    for turn, backend in enumerate(a.backends.split(",")):
         kiln.reset_stats()
+        _own_recompile_budget(turn)
         try:
             step = _make_step(_compile(copy.deepcopy(module), backend), inputs, train, autocast)
             with accuracy.exact_float32():

@@ -1,8 +1,9 @@
 """Top CUDA kernels of kiln and Inductor for one workload, side by side (torch.profiler).
 
-    PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train] [--dtype bfloat16] [--trace DIR] [--timeline]
-        [--size gpu] [--batch N] [--top N] [--host] [--sync] [--backends inductor,kiln]
+    PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train [--amp]] [--dtype bfloat16] [--trace DIR]
+        [--timeline] [--size gpu] [--batch N] [--top N] [--host] [--sync] [--backends inductor,kiln]
 
+--amp runs the step under bf16 autocast (fp32 weights), as `gpu_models.py --train --amp` times it.
 --host also lists the Python functions that take the host's time (cProfile of 20 steps), and the ops' own host time.
 --sync also times the host with the GPU held busy (its own time, whether a step waits for the GPU, and where).
 --trace also writes kiln's trace of the workload (kernels, wrapper, per-kernel times) to DIR.
@@ -27,6 +28,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("workload")
     p.add_argument("--train", action="store_true")
+    p.add_argument("--amp", action="store_true", help="the step under bf16 autocast")
     p.add_argument("--dtype", default="float32")
     p.add_argument("--size", default="gpu")
     p.add_argument("--batch", type=int, help="the size preset at this batch")
@@ -52,7 +54,8 @@ def main():
             m, options={"trace": a.trace, "trace_profile": True} if a.trace else None)
 
         def step():
-            with torch.enable_grad() if a.train else torch.no_grad():   # (inference as the suite times it)
+            with torch.enable_grad() if a.train else torch.no_grad(), \
+                    torch.autocast("cuda", torch.bfloat16, enabled=a.amp):   # (inference as the suite times it)
                 out = f(*xs)
             if a.train and not getattr(m, "steps_itself", False):   # (a training step runs its own backward)
                 out.backward()

@@ -325,3 +325,25 @@ def test_interleaved_rounds_let_each_step_follow_each_other_equally(monkeypatch)
             follows[before, after] = follows.get((before, after), 0) + 1
     assert len(follows) == 6 and len(set(follows.values())) == 1, follows
     assert len({sum(r[0] == name for r in rounds) for name in ("eager", "inductor", "kiln")}) == 1
+
+
+def test_each_backend_compiled_in_turn_gets_its_own_recompiles():
+    """Dynamo counts the graphs of a code object against one recompile limit, whichever backend compiled them.
+    A frame that recompiles once per layer index, compiled by one backend and then by kiln in one process (as the
+    bench and scripts/gpu_models.py do): kiln still compiles every graph, none falls back to eager for being late."""
+    def layer(x, name):
+        return x * 2 + len(name)   # a graph per string (Dynamo specializes on it; an int would turn dynamic)
+    x = torch.randn(4)
+    limit = torch._dynamo.config.recompile_limit
+    torch._dynamo.reset()
+    try:
+        for turn, compile in enumerate([lambda f: torch.compile(f, backend="eager"), kiln.compile]):
+            bench._own_recompile_budget(turn)
+            kiln.reset_stats()
+            fn = compile(layer)
+            for i in range(limit):
+                torch.testing.assert_close(fn(x, "layer" + "s" * i), layer(x, "layer" + "s" * i))
+        assert kiln.stats()["graphs_compiled"] == limit
+    finally:
+        bench._own_recompile_budget(0)
+        torch._dynamo.reset()

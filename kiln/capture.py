@@ -212,14 +212,14 @@ def load_dynamo_graph(digest, example_inputs, opts, gid):
     started, times = time.perf_counter(), {}
     try:
         module = load(artifact.named(name), opts, times)
+        times["loading"] = time.perf_counter() - started - sum(times.values())
+        call = finished(module, artifact, opts, name, True, times, entry.mutated, example_inputs)
     except Exception as e:   # a kernel that does not build: compile the graph through AOTAutograd instead
         if opts.strict:
             raise
         log.warning("kiln: %s from the graph cache did not load; compiling it: %s: %s", name, type(e).__name__,
                     first_line(e))
         return None
-    times["loading"] = time.perf_counter() - started - sum(times.values())
-    call = finished(module, artifact, opts, name, True, times, entry.mutated, example_inputs)
     STATS["dynamo_graphs_from_cache"] += 1
     versioned = entry.versioned
 
@@ -557,19 +557,20 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         if from_cache:   # compiled for another graph of this program or another: named as this one
             artifact = artifact.named(name)
         times = {"cache": time.perf_counter() - started} if digest else {}
+        stored = from_cache
         if not from_cache:
             artifact, profiler = generate(gm, example_inputs, opts, name, trace, saved_from, output_strides,
                                           reports_strides, times, where)
             if digest:
                 where["stage"] = "graph cache"
-                graph_cache.put(opts.kernel_cache_dir, digest, artifact)
+                stored = graph_cache.put(opts.kernel_cache_dir, digest, artifact)
         where["stage"] = "kernel build"
         module = load(artifact, opts, times, profiler)
         times["loading"] = time.perf_counter() - started - sum(times.values())
         if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
             context.output_strides.extend(artifact.output_strides)
         mutated = mutated_inputs(gm)
-        if keep is not None and digest:
+        if keep is not None and stored:
             keep.update(inference=digest, mutated=mutated)
         trace.finish()
         return finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)

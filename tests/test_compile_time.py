@@ -203,6 +203,37 @@ def test_graphs_that_aotautograd_wraps_are_not_stored_whole(monkeypatch, tmp_pat
     assert dynamo_entries(tmp_path) == []
 
 
+def test_attention_kernels_allowed_are_in_the_dynamo_key(monkeypatch, tmp_path):
+    """Which attention kernels are allowed changes what AOTAutograd's trace records for the same Dynamo graph (a
+    fused CPU flash attention, or its math decomposition), and Dynamo does not guard it: a process that turns flash
+    attention off does not load the graph another process stored with it on."""
+    cached(monkeypatch, tmp_path)
+    q = torch.randn(2, 4, 16, 8)
+
+    def attend(q):
+        return F.scaled_dot_product_attention(q, q * 2, q, is_causal=True)
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    results = []
+    for flash in (True, False):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        allowed = [SDPBackend.MATH, SDPBackend.EFFICIENT_ATTENTION] + [SDPBackend.FLASH_ATTENTION] * flash
+        with torch.no_grad(), sdpa_kernel(allowed):
+            results.append(kiln.compile(attend, options={"strict": True})(q))
+        assert kiln.stats().get("dynamo_graphs_from_cache", 0) == 0
+    assert len(dynamo_entries(tmp_path)) == 2
+    for out in results:
+        torch.testing.assert_close(out, attend(q))
+
+
+def test_an_operator_called_without_its_overload_is_stored_whole(monkeypatch, tmp_path):
+    cached(monkeypatch, tmp_path)
+    x = torch.randn(6, 8)
+    ((first, _), (second, _)), skipped = warm_start(lambda x: torch.ops.aten.sin(x) + 1, [x], monkeypatch)
+    assert skipped
+    torch.testing.assert_close(second, x.sin() + 1)
+
+
 def test_symbolic_sizes_are_not_cached(monkeypatch, tmp_path):
     folder = cached(monkeypatch, tmp_path)
     x = torch.randn(7)

@@ -27,6 +27,7 @@ import pickle
 import platform
 import sys
 import tempfile
+import types
 
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
@@ -88,16 +89,47 @@ TRUSTED_MODULES = {"torch", "_operator", "operator", "math", "builtins"}
 
 
 def trusted(target):
-    if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+    """Whether the name a node prints for target says all it does: an ATen or prims operator, or a function of torch
+    or Python's operators that its printed module and name lead back to (not a closure or wrapper, whose name
+    leaves out what it wraps; not an object with state)."""
+    if isinstance(target, torch._ops.OpOverload):
         return target.namespace in ("aten", "prims")
-    if isinstance(target, torch._ops.HigherOrderOperator):   # (their subgraphs and the ops they take as arguments)
+    if isinstance(target, torch._ops.OpOverloadPacket):
+        return target._qualified_op_name.split("::")[0] in ("aten", "prims")
+    if not isinstance(target, (types.FunctionType, types.BuiltinFunctionType)):
+        return False   # (a higher-order operator: its subgraphs, and the ops it takes as arguments)
+    try:
+        name = torch.fx.node._get_qualified_name(target)   # as the node prints it
+    except Exception:
         return False
-    return (getattr(target, "__module__", None) or "").split(".")[0] in TRUSTED_MODULES
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):   # the longest prefix that is a module, then attributes
+        found = sys.modules.get(".".join(parts[:cut]))
+        if found is not None:
+            for part in parts[cut:]:
+                found = getattr(found, part, None)
+            return parts[0] in TRUSTED_MODULES and found is target
+    return False
+
+
+def traced_flags():
+    """Settings that change which ops AOTAutograd's trace records for the same Dynamo graph (Dynamo does not
+    guard them): the attention kernels allowed (flash, memory-efficient, math, cuDNN) and their order, and
+    opt_einsum's contraction order."""
+    cuda, einsum = torch.backends.cuda, getattr(torch.backends, "opt_einsum", None)
+    names = ("flash_sdp_enabled", "mem_efficient_sdp_enabled", "math_sdp_enabled", "cudnn_sdp_enabled",
+             "fp16_bf16_reduction_math_sdp_allowed")
+    flags = [(n, getattr(cuda, n)()) for n in names if hasattr(cuda, n)]
+    if hasattr(torch._C, "_get_sdp_priority_order"):
+        flags.append(("sdp order", tuple(torch._C._get_sdp_priority_order())))
+    if einsum is not None:
+        flags.append(("opt_einsum", einsum.enabled, einsum.strategy if einsum.is_available() else None))
+    return flags
 
 
 def dynamo_key(gm, example_inputs, opts):
     """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (DynamoEntry). Besides
-    what `key` hashes: grad mode, the default dtype and AOTAutograd's configuration. Raises Uncacheable where the
+    what `key` hashes: grad mode, the default dtype, AOTAutograd's configuration and `traced_flags`. Raises Uncacheable where the
     graph calls a module or a function not `trusted`, holds tensors of its own (AOTAutograd would pass them
     first), or reads a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
     for node in gm.graph.nodes:
@@ -111,7 +143,8 @@ def dynamo_key(gm, example_inputs, opts):
             raise Uncacheable(f"an input is a {type(x).__name__} ({x.layout}, conj {x.is_conj()}, neg {x.is_neg()})")
     functorch = sorted((k, v) for k, v in torch._functorch.config.get_config_copy().items()
                        if isinstance(v, (bool, int, float, str, type(None))))
-    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), str(torch.get_default_dtype()), functorch)
+    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), str(torch.get_default_dtype()), functorch,
+               traced_flags())
 
 
 @dataclasses.dataclass
@@ -188,6 +221,7 @@ def get(cache_dir, digest, folder="graphs"):
 
 
 def put(cache_dir, digest, artifact, folder="graphs"):
+    """Stores artifact under digest; returns whether it did."""
     path = path_of(cache_dir, digest, folder)
     buffer = io.BytesIO()
     try:
@@ -195,11 +229,13 @@ def put(cache_dir, digest, artifact, folder="graphs"):
             ArtifactPickler(buffer).dump({"key": digest, "artifact": artifact})
     except Exception as e:   # an object in the wrapper's scope that does not pickle: the graph stays uncached
         log.info("kiln graph cache: %s is not stored: %s: %s", artifact.name, type(e).__name__, e)
-        return
+        return False
     try:
         write_whole(path, buffer.getvalue())
     except OSError as e:   # a full disk, a read-only cache: the graph runs, uncached
         log.warning("kiln graph cache: %s is not stored: %s", artifact.name, e)
+        return False
+    return True
 
 
 def write_whole(path, data):

@@ -36,6 +36,7 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
 import kiln  # noqa: E402
+from kiln.tools.bench import _own_recompile_budget  # noqa: E402
 from kiln.tools.distributed import check_collectives, error, references, train  # noqa: E402
 
 
@@ -46,7 +47,9 @@ def measure(args, name, how, device, solo=None):
               lr=args.lr, steps=args.steps)
     refs = references(name, how, **kw)
     rows, runs = [], {"eager": refs["eager"]["run"]}
+    turns = iter(range(2 * len(args.backends)))   # each compile of the model gets its own recompiles (bench.py)
     for backend in args.backends:
+        _own_recompile_budget(next(turns))
         before = dict(kiln.capture.STATS)
         row = {"model": name, "wrapping": how, "backend": backend}
         try:
@@ -64,6 +67,8 @@ def measure(args, name, how, device, solo=None):
     rows.append({"model": name, "wrapping": how, "backend": "eager", "error": None, "first_step_s": None})
     if solo is not None:
         for backend in list(runs):
+            if backend != "eager":
+                _own_recompile_budget(next(turns))
             runs[backend + "@1"] = train(name, how, backend, group=solo, **kw)["run"]
     times, peaks = {b: [] for b in runs}, {b: 0 for b in runs}
     cuda = torch.device(device).type == "cuda"

@@ -28,8 +28,8 @@ from kiln import freezing
 from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
-from kiln.patterns import (eliminate_common_subexpressions, kind, mutated_inputs, overlap_collectives, rewrite_attention,
-                           rewrite_identity_calls)
+from kiln.patterns import (eliminate_common_subexpressions, kind, mutated_inputs, overlap_collectives,
+                           rewrite_attention, rewrite_identity_calls)
 from kiln.runtime import cuda_graphs, graph_cache
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device, graph_devices
@@ -146,9 +146,9 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         return compile_one
 
     compiled = aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
-                                     bw_compiler=untraced(compiler("backward")), inference_compiler=compiler("inference"),
-                                     decompositions=decomps, partition_fn=partition,
-                                     keep_inference_input_mutations=True)
+                                     bw_compiler=untraced(compiler("backward")),
+                                     inference_compiler=compiler("inference"), decompositions=decomps,
+                                     partition_fn=partition, keep_inference_input_mutations=True)
     if stored:
         graph_cache.put(opts.kernel_cache_dir, dynamo_digest, graph_cache.DynamoEntry(f"g{gid}", **stored), "dynamo")
     return compiled
@@ -196,7 +196,8 @@ def aot_adds_nothing(graph, example_inputs):
         not getattr(meta, "dynamic_outputs", True) and \
         all(o.output_type is OutputType.non_alias for o in meta.output_info) and \
         len(meta.output_info) == len(graph.graph.output_node().args[0]) and \
-        not any(type(m).__name__ == "SubclassCreationMeta" for m in getattr(meta, "subclass_fw_graph_out_meta", None) or [])
+        not any(type(m).__name__ == "SubclassCreationMeta"
+                for m in getattr(meta, "subclass_fw_graph_out_meta", None) or [])
     versioned = getattr(meta, "mutated_graph_handled_indices_seen_by_autograd", None)
     return list(versioned) if plain and versioned is not None else None
 

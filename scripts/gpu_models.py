@@ -33,8 +33,8 @@ import torch  # noqa: E402
 
 import kiln  # noqa: E402
 from kiln.tools import accuracy  # noqa: E402
-from kiln.tools.bench import (_compile, _compile_time, _interleaved_times, _make_step, _own_recompile_budget,  # noqa: E402
-                              _peak_memory, _references)
+from kiln.tools.bench import (_compile, _compile_time, _interleaved_times, _make_step,  # noqa: E402
+                              _own_recompile_budget, _peak_memory, _references)
 from kiln.tools.workloads import suite_workloads, workload  # noqa: E402
 
 def run_model(name, a):

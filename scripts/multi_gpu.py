@@ -23,6 +23,7 @@ import argparse
 import datetime
 import gc
 import glob
+import itertools
 import json
 import os
 import platform
@@ -47,7 +48,7 @@ def measure(args, name, how, device, solo=None):
               lr=args.lr, steps=args.steps)
     refs = references(name, how, **kw)
     rows, runs = [], {"eager": refs["eager"]["run"]}
-    turns = iter(range(2 * len(args.backends)))   # each compile of the model gets its own recompiles (bench.py)
+    turns = itertools.count()   # each compile of the model gets its own recompiles (bench._own_recompile_budget)
     for backend in args.backends:
         _own_recompile_budget(next(turns))
         before = dict(kiln.capture.STATS)

@@ -24,7 +24,6 @@ import logging
 
 import torch
 
-
 log = logging.getLogger("kiln.cudagraphs")
 COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in kiln.stats())
 

@@ -128,10 +128,10 @@ def traced_flags():
 
 
 def dynamo_key(gm, example_inputs, opts):
-    """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (DynamoEntry). Besides
-    what `key` hashes: grad mode, the default dtype, AOTAutograd's configuration and `traced_flags`. Raises Uncacheable where the
-    graph calls a module or a function not `trusted`, holds tensors of its own (AOTAutograd would pass them
-    first), or reads a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
+    """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (DynamoEntry).
+    Besides what `key` hashes: grad mode, the default dtype, AOTAutograd's configuration and `traced_flags`. Raises
+    Uncacheable where the graph calls a module or a function not `trusted`, holds tensors of its own (AOTAutograd
+    would pass them first), or reads a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
     for node in gm.graph.nodes:
         if node.op == "call_module" or node.op == "call_function" and not trusted(node.target):
             raise Uncacheable(f"it calls {node.target}")

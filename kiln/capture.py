@@ -540,9 +540,11 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
                 trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
             else:
                 trace.stage("aot_forward", before)
+        constants = None
         if frozen:
             where["stage"] = "freezing"
-            STATS["frozen_ops_folded"] += freezing.freeze(gm, frozen)
+            constants = freezing.freeze(gm, frozen)
+            STATS["frozen_ops_folded"] += constants.folded
             STATS["graphs_frozen"] += 1
             where["stage"] = "graph cache"
         eliminate_common_subexpressions(gm)
@@ -574,7 +576,13 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         if keep is not None and stored:
             keep.update(inference=digest, mutated=mutated)
         trace.finish()
-        return finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
+        call = finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
+        if constants is None:
+            return call
+        # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too)
+        for relaid, (source, sizes, strides, offset) in artifact.relaid.items():
+            constants.add_relaid(relaid, artifact.consts[relaid], source, sizes, strides, offset)
+        return freezing.refreshing(call, constants, [n for n in artifact.consts if freezing.is_frozen(n)])
     except Exception as e:
         if opts.strict or isinstance(e, RestartAnalysis):
             raise
@@ -638,6 +646,7 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         artifact, profiler = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)
         times["codegen"] = time.perf_counter() - started - times["lowering"] - times["scheduling"]
     artifact.output_strides = lowering.output_strides() if reports_strides else None
+    artifact.relaid = lowering.relaid
     artifact.fallback_ops = len(lowering.fallback_ops)
     artifact.devices = tuple(sorted({d.type for d in graph_devices(lowering)}))
     artifact.extern_calls = sum(1 for s in sched.steps if not hasattr(s, "placements"))

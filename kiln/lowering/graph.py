@@ -79,6 +79,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.buffers = []             # ComputedBuffer | ExternKernel in program order
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.frozen = {}              # name -> (InputBuffer, tensor): constants the wrapper holds (kiln.freezing)
+        self.relaid = {}              # name -> (frozen name, sizes, strides, offset): frozen copies laid out anew
         self.fallback_ops = []
         self.seeds = {}               # device -> (Seeds, its buffer): the random seeds drawn at each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
@@ -224,7 +225,7 @@ class GraphLowering(torch.fx.Interpreter):
     def get_attr(self, target, args, kwargs):
         value = super().get_attr(target, args, kwargs)
         if isinstance(value, torch.Tensor) and value.layout == torch.strided:
-            if is_frozen(target) and value.numel() != 1:
+            if is_frozen(target):
                 return self.frozen_value(target, value)
             return constant_value(self, value)
         return value
@@ -523,7 +524,10 @@ class GraphLowering(torch.fx.Interpreter):
                                             tensor.storage_offset() + int(value.offset))
                     relaid = torch.empty_strided(view.shape, [int(st) for st in strides], dtype=view.dtype,
                                                  device=view.device).copy_(view)
-                return self.frozen_value(f"{FROZEN_PREFIX}relaid_{len(self.frozen)}", relaid)
+                name = f"{FROZEN_PREFIX}relaid_{len(self.frozen)}"
+                self.relaid[name] = (value.buffer.name, *(tuple(int(x) for x in xs) for xs in (value.sizes, value.strides)),
+                                     int(value.offset))
+                return self.frozen_value(name, relaid)
             value = as_lazy(value)
         return self.realize(value, strides)
 

@@ -139,20 +139,25 @@ IDENTITY = {"sum": 0, "prod": 1, "max": float("-inf"), "min": float("inf"), "any
 
 
 # (device type, rows interleaved in memory) -> (rows wanted, shortest piece, shortest row worth splitting,
-# fewest rows kept whole). On a GPU, a program reduces one or a few contiguous rows, but 64 interleaved ones
-# (channels-last, a bias gradient): those want more rows, to give each SM a few programs (768 bias columns
-# summed over 16384 rows ran on 12 programs), in pieces of a few hundred rows (128 channels over 25088 rows in
-# pieces of 1024 made 48 programs for 132 SMs). 2048 interleaved rows or more already make 32 programs: a split
-# would add a launch to steps that the host's launches bound (EfficientNet's squeeze-excite means at batch 32:
-# 21 more launches, 5% slower). On a CPU, the cores.
-SPLITS = {("cuda", False): (8192, 1024, 1 << 16, 8192), ("cuda", True): (32768, 256, 512, 2048)}
+# fewest rows kept whole, most elements that as few rows keep whole). On a GPU, a program reduces one or a few
+# contiguous rows, but 64 interleaved ones (channels-last, a bias gradient): those want more rows, to give each SM
+# a few programs (768 bias columns summed over 16384 rows ran on 12 programs), in pieces of a few hundred rows
+# (128 channels over 25088 rows in pieces of 1024 made 48 programs for 132 SMs). 2048 interleaved rows or more
+# already make 32 programs: a split would add a launch to steps that the host's launches bound (EfficientNet's
+# squeeze-excite means at batch 32: 21 more launches, 5% slower), unless the rows are long enough that 32 programs
+# take far longer than a launch (Llama's RMSNorm weight gradient, 2048 columns over 4096 rows, read 8x slower
+# than its bytes allow). On a CPU, the cores.
+SPLITS = {("cuda", False): (8192, 1024, 1 << 16, 8192, None), ("cuda", True): (32768, 256, 512, 2048, 1 << 23)}
 
 
 def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
     """Few long rows leave the machine idle: split each row into this many pieces (1: don't)."""
     n, r = ir.static_numel(out_sizes), ir.static_numel(rsizes)
-    want, shortest, longest_whole, fewest_whole = SPLITS.get((device.type, interleaved), (32, 4096, 1 << 16, 32))
-    if reduction_type not in IDENTITY or n is None or r is None or r < longest_whole or n >= fewest_whole:
+    want, shortest, longest_whole, fewest_whole, most_whole = SPLITS.get((device.type, interleaved),
+                                                                         (32, 4096, 1 << 16, 32, None))
+    if reduction_type not in IDENTITY or n is None or r is None or r < longest_whole:
+        return 1
+    if n >= fewest_whole and (most_whole is None or n * r < most_whole):
         return 1
     return max(1, min(want // max(n, 1), r // shortest))
 

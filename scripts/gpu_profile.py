@@ -1,7 +1,7 @@
 """Top CUDA kernels of kiln and Inductor for one workload, side by side (torch.profiler).
 
     PYTHONPATH=. python3 scripts/gpu_profile.py gpt2_block [--train [--amp]] [--dtype bfloat16] [--trace DIR]
-        [--timeline] [--size gpu] [--batch N] [--top N] [--host] [--sync] [--backends inductor,kiln]
+        [--timeline] [--size gpu] [--batch N] [--top N] [--host] [--sync] [--backends inductor,kiln] [--freezing]
 
 --amp runs the step under bf16 autocast (fp32 weights), as `gpu_models.py --train --amp` times it.
 --host also lists the Python functions that take the host's time (cProfile of 20 steps), and the ops' own host time.
@@ -39,7 +39,12 @@ def main():
     p.add_argument("--sync", action="store_true", help="also time the host with the GPU held busy, and name the calls "
                    "that wait for the GPU")
     p.add_argument("--backends", default="inductor,kiln")
+    p.add_argument("--freezing", action="store_true", help="inference with freezing on (kiln's option, Inductor's "
+                   "config)")
     a = p.parse_args()
+    if a.freezing:
+        import torch._inductor.config as inductor_config   # (a script: kiln itself never names Inductor)
+        inductor_config.freezing = True
     dtype = getattr(torch, a.dtype)
     w = W.workload(a.workload)
     if a.batch:
@@ -50,8 +55,9 @@ def main():
         time_kiln_wrappers()
     for name in a.backends.split(","):
         torch._dynamo.reset()
+        options = {"trace": a.trace, "trace_profile": True} if a.trace else {}
         f = torch.compile(m, backend="inductor") if name == "inductor" else kiln.compile(
-            m, options={"trace": a.trace, "trace_profile": True} if a.trace else None)
+            m, options={**options, "freezing": True} if a.freezing else options or None)
 
         def step():
             with torch.enable_grad() if a.train else torch.no_grad(), \

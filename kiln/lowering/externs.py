@@ -6,7 +6,7 @@ import torch
 from kiln import ir
 from kiln.ir import ops, sym
 from kiln.lowering.pointwise import opmath
-from kiln.lowering.values import current, Lazy, LOWERINGS, register, same_strides, View
+from kiln.lowering.values import channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, View
 from kiln.runtime.transposed_copy import copy_transposed
 
 aten = torch.ops.aten
@@ -48,11 +48,6 @@ def copy_exact(x):
     storage = x.untyped_storage()
     fresh = torch.empty(0, dtype=x.dtype, device=x.device)
     return fresh.set_(storage.clone() if storage.nbytes() else storage, x.storage_offset(), x.size(), x.stride())
-
-
-def channels_last_strides(sizes):
-    n, c, h, w = sizes
-    return [h * w * c, sympy.Integer(1), w * c, c]
 
 
 # device types whose inference and training graphs run 2-D convolutions channels-last: cuDNN and oneDNN both run

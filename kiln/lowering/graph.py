@@ -13,11 +13,11 @@ from torch.utils.checkpoint import CheckpointPolicy
 from kiln import ir
 from kiln.freezing import FROZEN_PREFIX, is_frozen
 from kiln.ir import ops, product, sym
-from kiln.lowering.values import (RUNNING, as_lazy, dense_meta_strides, is_tensor, Lazy, LoweringError,
+from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense_meta_strides, is_tensor, Lazy, LoweringError,
                                   LOWERINGS, meta_strides, read_steps, reads_of, same_strides, static_ints,
                                   traced_meta_strides, View)
 from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
-from kiln.lowering.externs import channels_last_strides, LIBRARY_CALLS, runs_channels_last, unaliased
+from kiln.lowering.externs import LIBRARY_CALLS, runs_channels_last, unaliased
 
 aten = torch.ops.aten
 log = logging.getLogger("kiln.fallback")

@@ -74,16 +74,23 @@ def test_a_shared_value_read_channels_last_is_stored_so():
 
 
 def test_a_training_step_runs_its_stem_channels_last_both_ways():
-    """An inference graph convolves the user's NCHW image as it is (a copy would raise its peak memory); a training
-    forward copies it to channels-last, so that the stem's output, its batch norm and pooling are channels-last, and
-    the backward copies the saved image again for the weight's gradient, instead of cuDNN relaying it and the
-    gradient itself (timm ResNet-18: 1.8 ms of NCHW stem kernels a step, and 4 relayouts of cuDNN's)."""
+    """An inference graph convolves the user's NCHW image as it is where the output is smaller (a patch embedding:
+    a copy would raise its peak memory) and copies it to channels-last where the output is larger (a stem: cuDNN
+    relaid the image and its 5x larger output itself, and the pooling read NCHW); a training forward copies it
+    too, so that the stem's output, its batch norm and pooling are channels-last, and the backward copies the
+    saved image again for the weight's gradient, instead of cuDNN relaying it and the gradient itself (timm
+    ResNet-18: 1.8 ms of NCHW stem kernels a step, and 4 relayouts of cuDNN's)."""
     image, weight = ((32, 3, 224, 224), (150528, 50176, 224, 1)), ((64, 3, 7, 7), (147, 49, 7, 1))
 
     def stem(x, w):
         return torch.nn.functional.conv2d(x, w, stride=2, padding=3)
     inference = cuda_wrapper(stem, image, weight)
-    assert "arg0_1, " in re.search(r"= _c\d\((.*)", inference).group(1), inference
+    assert "(channels-last)" in inference and not re.search(r"_c\d\(arg0_1", inference), inference
+
+    def patches(x, w):
+        return torch.nn.functional.conv2d(x, w, stride=16)
+    embedding = cuda_wrapper(patches, image, ((192, 3, 16, 16), (768, 256, 16, 1)))
+    assert "arg0_1, " in re.search(r"= _c\d\((.*)", embedding).group(1), embedding
     forward = cuda_wrapper(stem, image, weight, graph="forward")
     assert "(channels-last)" in forward and not re.search(r"_c\d\(arg0_1", forward), forward
     assert re.findall(r"_empty_cuda\(\(32, 3, 224, 224, \), \((.*?)\)", forward) == ["150528, 1, 672, 3, "], forward

@@ -89,16 +89,17 @@ def convolve(out, x, weight, *args):
     NCHW kernels transpose internally). The input and weight copies fuse into their producers; consumers of the
     output write eager's layout, and activations saved for the backward keep channels-last (the forward reports
     their strides). Backward graphs keep the traced layouts.
-    An inference graph reads a graph input (an image) as the caller laid it out: a channels-last copy of it
-    would be one more pass over it, and a second copy held beside cuDNN's workspace at the stem (DeiT's bf16
-    inference peaked there, 9 MiB above eager). A training forward copies it, small beside the activations it
-    saves: its stem's batch norm, activation and pooling then run channels-last, and so do their backward and
-    the stem's own (timm ResNet-18's NCHW stem cost 1.8 ms of GPU time in those kernels, and cuDNN relaid its
-    gradients)."""
+    An inference graph reads a graph input (an image) as the caller laid it out where the output is smaller
+    than it (a patch embedding): a channels-last copy would be the larger tensor, held beside cuDNN's workspace
+    (DeiT's bf16 inference peaked there, 9 MiB above eager). Where the output is larger (a ResNet's stem: 5x),
+    the input is copied: given NCHW, cuDNN relaid the input and its output in kernels of its own and the output's
+    readers read NCHW (HF ResNet-18's bf16 stem took 540 us of GPU time, Inductor's 330). A training forward
+    copies it, small beside the activations it saves: its stem's batch norm, activation and pooling then run
+    channels-last, and so do their backward and the stem's own (timm ResNet-18's NCHW stem cost 1.8 ms of GPU
+    time in those kernels, and cuDNN relaid its gradients)."""
     g = current()
     target = aten.convolution.default
-    if not runs_channels_last(g, out) or g.inference and isinstance(x, View) and \
-            isinstance(x.buffer, ir.InputBuffer) and not same_strides(x.strides, channels_last_strides(x.sizes), x.sizes):
+    if not runs_channels_last(g, out) or g.inference and reads_input_as_laid_out(x, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
     x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
@@ -107,6 +108,16 @@ def convolve(out, x, weight, *args):
     channels_last = OpThen(target, in_channels_last, f"{target} (channels-last)")
     return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+
+
+def reads_input_as_laid_out(x, out):
+    """Whether an inference graph's convolution reads x, a graph input not channels-last, as the caller laid it out:
+    where its output has fewer elements than x, or either's size is not known."""
+    if not isinstance(x, View) or not isinstance(x.buffer, ir.InputBuffer) or \
+            same_strides(x.strides, channels_last_strides(x.sizes), x.sizes):
+        return False
+    n = ir.static_numel(x.sizes)
+    return n is None or not all(isinstance(s, int) for s in out.shape) or out.numel() < n
 
 
 def in_channels_last(y):
@@ -199,8 +210,11 @@ for _target in LIBRARY_CALLS - set(LOWERINGS):   # (those with a lowering of the
 
 # Devices whose matmul libraries run a product with misaligned output rows slowly. cuBLAS picks its align-1
 # kernels when a row of the output is not a multiple of 16 bytes: GPT-2's logits (50257 words of bf16) took
-# 426 us at batch 1 on an H200, where the same product written transposed took 64 us.
+# 426 us at batch 1 on an H200, where the same product written transposed took 64 us. Only for outputs of at
+# least TRANSPOSED_FROM elements: the blocks' 8 launches took HF ResNet's 2-class head (32 x 2) 600 us of host
+# time at the end of a 1.6 ms inference step, where an align-1 kernel of that size takes a few us.
 TRANSPOSED_MATMUL_DEVICES = {"cuda"}
+TRANSPOSED_FROM = 1 << 22
 ALIGNMENT_BYTES = 16
 ROW_BLOCKS = 4   # an aligned-rows product is computed in this many blocks of rows: its memory is 1/4 of the output's
 
@@ -230,7 +244,7 @@ def rows_misaligned(out):
             not all(isinstance(n, int) for n in out.shape):
         return False
     m, n = out.shape
-    return m > 1 and n > 1 and (n * out.dtype.itemsize) % ALIGNMENT_BYTES != 0 and \
+    return m > 1 and n > 1 and m * n >= TRANSPOSED_FROM and (n * out.dtype.itemsize) % ALIGNMENT_BYTES != 0 and \
         (m * out.dtype.itemsize) % ALIGNMENT_BYTES == 0
 
 

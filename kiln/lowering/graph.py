@@ -406,6 +406,14 @@ class GraphLowering(torch.fx.Interpreter):
         self.buffers.append(buf)
         return View(buf, buf.layout.sizes, buf.layout.strides)
 
+    def realize_as_read(self, value):
+        """value stored for one reader of this lowering's own (not the graph's value, whose layout eager may
+        fix): channels-last where its reads are, else as eager lays it out. (A stem's batch norm and ReLU, stored
+        NCHW between a channels-last convolution and the max pooling that reads it, were read across the rows.)"""
+        if isinstance(value, Lazy) and len(value.sizes) == 4 and reads_channels_last(value):
+            return self.realize(value, channels_last_strides(value.sizes))
+        return self.realize(value)
+
     def keep_old_values(self, name):
         """Before graph input `name` is overwritten: values still to be used that read it are computed now."""
         dying = set(self.user_to_last_uses.get(self.current_node, ()))

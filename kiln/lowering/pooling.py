@@ -112,7 +112,7 @@ def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_m
     acc, i64 = opmath(out[0].dtype), torch.int64
     windows_per_element = math.prod(-(-k // st) for k, st in zip(kernel, stride))   # 1 where windows do not overlap
     if isinstance(x, Lazy) and x.opcount > 1 and windows_per_element > 1 and x.device.type in WINDOW_INPUT_STORED:
-        x = current().realize(x)
+        x = current().realize_as_read(x)
 
     def window(idx):
         zero = ops.constant(0, i64)

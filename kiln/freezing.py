@@ -159,7 +159,8 @@ class Constants:
         with torch.no_grad():
             now = dict(self.values)
             for name, op, args, kwargs in self.steps:
-                args, kwargs = torch.fx.node.map_aggregate((args, kwargs), lambda a: now[a] if isinstance(a, Ref) else a)
+                args, kwargs = torch.fx.node.map_aggregate((args, kwargs),
+                                                           lambda a: now[a] if isinstance(a, Ref) else a)
                 now[name] = op(*args, **kwargs)
                 if name not in self.views:
                     self.values[name].copy_(now[name])

@@ -1,12 +1,15 @@
 """Library calls (matmuls, convolutions, attention, LAPACK, FFT) and the wrappers of extern results."""
 
+import math
+
 import sympy
 import torch
 
 from kiln import ir
 from kiln.ir import ops, sym
 from kiln.lowering.pointwise import opmath
-from kiln.lowering.values import channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, View
+from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, static_ints,
+                                  View)
 from kiln.runtime.transposed_copy import copy_transposed
 
 aten = torch.ops.aten
@@ -217,6 +220,46 @@ TRANSPOSED_MATMUL_DEVICES = {"cuda"}
 TRANSPOSED_FROM = 1 << 22
 ALIGNMENT_BYTES = 16
 ROW_BLOCKS = 4   # an aligned-rows product is computed in this many blocks of rows: its memory is 1/4 of the output's
+
+
+# Devices whose matmul libraries read a matrix with misaligned rows (its innermost dim's extent not a multiple of
+# 16 bytes) with slower kernels: cuBLAS's align-2 GEMMs took DeBERTa-v2's AMP backward 12.8 ms for the two
+# products of its 128100-word logits' gradient, where Inductor's, reading rows padded to 16 bytes, took 5.3. There a
+# matrix that kiln computes for a matmul, at least PADDED_FROM elements, is stored with its rows padded (the gaps are
+# never read).
+PADDED_ROWS_DEVICES = {"cuda"}
+PADDED_FROM = 1 << 20
+MATMULS = {aten.mm.default: (0, 1), aten.addmm.default: (1, 2), aten.bmm.default: (0, 1),
+           aten.baddbmm.default: (1, 2)}   # -> the positions of the matrices
+TRANSPOSES = (aten.t.default, aten.permute.default, aten.transpose.int)
+
+
+def feeds_matmul(n):
+    """Whether fx node n is a matrix of a matmul, itself or transposed."""
+    return any(u.target in MATMULS and any(u.args[i] is n for i in MATMULS[u.target] if i < len(u.args)) or
+               u.target in TRANSPOSES and feeds_matmul(u) for u in n.users)
+
+
+def padded_rows(strides, sizes, dtype, device):
+    """strides (dense, with a unit stride) with the unit-stride dim's extent padded to ALIGNMENT_BYTES, for a matmul's
+    matrix on a device of PADDED_ROWS_DEVICES; None where its rows are aligned already, it is small or its sizes
+    symbolic."""
+    ss, ns = static_ints(strides or []), static_ints(sizes)
+    if device.type not in PADDED_ROWS_DEVICES or ss is None or ns is None or len(ns) < 2 or len(ss) != len(ns) or \
+            math.prod(ns) < PADDED_FROM or dtype.itemsize >= ALIGNMENT_BYTES:
+        return None
+    live = sorted((d for d in range(len(ns)) if ns[d] != 1), key=lambda d: ss[d])
+    align = ALIGNMENT_BYTES // dtype.itemsize
+    if not live or ss[live[0]] != 1 or ns[live[0]] % align == 0:
+        return None
+    padded, step, dense = list(ss), 1, 1
+    for k, d in enumerate(live):
+        if ss[d] != dense:   # (not dense: a layout someone chose, kept)
+            return None
+        padded[d] = step
+        dense *= ns[d]
+        step *= -(-ns[d] // align) * align if k == 0 else ns[d]
+    return [sympy.Integer(st) for st in padded]
 
 
 @register(aten.mm.default)

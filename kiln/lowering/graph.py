@@ -17,7 +17,7 @@ from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense
                                   LOWERINGS, meta_strides, read_steps, reads_of, same_strides, static_ints,
                                   traced_meta_strides, View)
 from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
-from kiln.lowering.externs import LIBRARY_CALLS, runs_channels_last, unaliased
+from kiln.lowering.externs import feeds_matmul, LIBRARY_CALLS, padded_rows, runs_channels_last, unaliased
 
 aten = torch.ops.aten
 log = logging.getLogger("kiln.fallback")
@@ -173,12 +173,15 @@ class GraphLowering(torch.fx.Interpreter):
         gradients, stored NCHW, made ResNet's batch norm backward read it across the rows, and MobileNetV2's
         padded convolution inputs were copied. Not where a user averages it over its spatial dims (a
         squeeze-excite mean): those are contiguous rows of eager's NCHW layout, summed in the kernel that computes
-        the value, where channels-last rows took 3 launches (EfficientNet's bf16 inference: 21 more)."""
+        the value, where channels-last rows took 3 launches (EfficientNet's bf16 inference: 21 more). And a
+        matrix that a matmul reads, with misaligned rows, is stored with its rows padded (externs.padded_rows)."""
         if any(u.target is aten.convolution.default and u.args[0] is n and runs_channels_last(self, u.meta.get("val"))
                for u in n.users):
             return channels_last_strides(value.sizes)
         if self.stored_as_read(n, value):
             return channels_last_strides(value.sizes)
+        if not any(u.op == "output" for u in n.users) and feeds_matmul(n):
+            return padded_rows(value.strides, value.sizes, value.dtype, value.device)
         return None
 
     def stored_as_read(self, n, value):
@@ -506,6 +509,8 @@ class GraphLowering(torch.fx.Interpreter):
             return value
         strides = strides or ir.contiguous_strides(value.sizes)
         broadcast = [d for d, (st, n) in enumerate(zip(strides, value.sizes)) if st == 0 and n != 1]
+        if isinstance(value, Lazy) and target in LAYOUT_AGNOSTIC:   # (a matrix computed for this matmul alone)
+            strides = padded_rows(strides, value.sizes, value.dtype, value.device) or strides
         if not broadcast:
             return self.realize_strided(value, strides)
         if isinstance(value, View) and same_strides(value.strides, strides, value.sizes):

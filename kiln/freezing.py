@@ -1,12 +1,12 @@
-"""options={"freezing": True}: an inference graph's parameters and buffers become constants.
+"""options={"freezing": True}: an inference graph's parameters become constants.
 
 What depends only on them is computed once, at compile time, instead of at every call: casts of the weights
-(autocast's bf16 copies), transposes, batch norm's scale from its running variance, and, in lowering, the
-layouts kiln gives library calls (a convolution's channels-last weight). The user's module keeps its own
-tensors, unchanged. Dynamo guards the identity of each frozen tensor (another module, or a tensor replaced,
-compiles anew). A frozen tensor written in place after compiling (by another graph of the same forward, a
-training step, load_state_dict) is seen by its version counter at the next call, which computes again what
-was computed from it, into the same memory (`Constants.refresh`).
+(autocast's bf16 copies), transposes, and, in lowering, the layouts kiln gives library calls (a convolution's
+channels-last weight). The user's module keeps its own parameters, unchanged. Dynamo guards the identity of each
+frozen parameter (another module, or a parameter replaced, compiles anew). A frozen parameter written in place
+after compiling (load_state_dict, an optimizer's step) is seen by its version counter at the next call, which
+computes again what was computed from it, into the same memory (`Constants.refresh`). Writes that do not move
+the version counter (through `.data`, fused optimizers, a storage swapped by `set_`) are not seen.
 """
 import operator
 import re
@@ -17,17 +17,19 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 from kiln.patterns import mutated_inputs
 
 FROZEN_PREFIX = "_kiln_frozen_"
-# a parameter or buffer of a module, as Dynamo names the source of a graph input (nn modules inlined)
-MODULE_STATE = re.compile(r"\._(parameters|buffers)\[")
+# a parameter of a module, as Dynamo names the source of a graph input (nn modules inlined). Not buffers: eager's
+# batch norm writes its running statistics in training without moving their version counter, so a frozen graph
+# would keep computing with the statistics it was compiled with.
+MODULE_PARAMETER = re.compile(r"\._parameters\[")
 VERSION = operator.attrgetter("_version")
 
 
 def frozen_inputs(dynamo_gm, example_inputs):
-    """{index of a Dynamo graph input: its tensor} for the inputs that are parameters or buffers of a module, each
-    guarded by identity: Dynamo passes inlined modules' tensors as unguarded inputs, so without the guard a frozen
+    """{index of a Dynamo graph input: its tensor} for the inputs that are parameters of a module, each guarded by
+    identity: Dynamo passes inlined modules' tensors as unguarded inputs, so without the guard a frozen
     graph ran another module's weights, or a replaced parameter's old ones. {} where no guard can be added. Not
-    one-element tensors (a counter: kernels would read its value inlined, which a write could not reach) nor
-    tensors without a version counter (made under inference_mode: a write to them could not be seen)."""
+    one-element parameters (a learned scale: kernels would read its value inlined, where a write could not reach
+    it) nor tensors without a version counter (made under inference_mode: a write to them could not be seen)."""
     from torch._dynamo.guards import GuardBuilder
     context = torch._guards.TracingContext.try_get()
     if context is None:
@@ -36,7 +38,7 @@ def frozen_inputs(dynamo_gm, example_inputs):
     found = {}
     for i, (node, value) in enumerate(zip(placeholders, example_inputs)):
         source = getattr(node.meta.get("grapharg"), "source", None)
-        if isinstance(value, torch.Tensor) and source is not None and MODULE_STATE.search(source.name) and \
+        if isinstance(value, torch.Tensor) and source is not None and MODULE_PARAMETER.search(source.name) and \
                 value.numel() != 1 and not value.is_inference():
             context.guards_context.dynamo_guards.add(source.make_guard(GuardBuilder.ID_MATCH))
             found[i] = value

@@ -577,12 +577,8 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
             keep.update(inference=digest, mutated=mutated)
         trace.finish()
         call = finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
-        if constants is None:
-            return call
         # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too)
-        for relaid, (source, sizes, strides, offset) in artifact.relaid.items():
-            constants.add_relaid(relaid, artifact.consts[relaid], source, sizes, strides, offset)
-        return freezing.refreshing(call, constants, [n for n in artifact.consts if freezing.is_frozen(n)])
+        return call if constants is None else freezing.refreshing(call, constants, artifact)
     except Exception as e:
         if opts.strict or isinstance(e, RestartAnalysis):
             raise

@@ -72,13 +72,16 @@ def fold(gm, frozen):
     for node in list(gm.graph.nodes):
         if foldable(node, nodes, constants):
             args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: Ref(nodes[n]))
-            values, kwvalues = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: constants.values[nodes[n]])
-            result = node.target(*values, **kwvalues)
+            result = run(node.target, args, kwargs, constants.values)
             with gm.graph.inserting_before(node):
                 attr = replace_by_constant(gm, node, result, nodes)
             constants.add_step(nodes[attr], node.target, args, kwargs, result)
     gm.graph.eliminate_dead_code()
     gm.recompile()
+    live = {n.target for n in gm.graph.find_nodes(op="get_attr")}
+    for name in set(nodes.values()) - live:   # (a folded chain's intermediate, a parameter only folded)
+        delattr(gm, name)
+    constants.let_go(live)
     return constants
 
 
@@ -114,6 +117,12 @@ class Ref(str):
     """A constant's name among a folded op's operands (an op's own string arguments are plain str)."""
 
 
+def run(op, args, kwargs, values):
+    """op on its operands, each Ref read from values."""
+    args, kwargs = torch.fx.node.map_aggregate((args, kwargs), lambda a: values[a] if isinstance(a, Ref) else a)
+    return op(*args, **kwargs)
+
+
 class Constants:
     """A frozen graph's constants by name, and how each was computed from the module's tensors, so that they can
     be computed again where one of those was written in place. A constant that is a module's tensor, or a view
@@ -127,7 +136,10 @@ class Constants:
         self.derived = set()  # constants computed from the module's tensors, rather than viewing them
         self.sources = {}    # name -> the names of the module's tensors it was computed from
         self.relaid = []     # (name, source name, sizes, strides, offset): lowering's copies in another layout
-        self.folded = 0
+
+    @property
+    def folded(self):
+        return len(self.steps)
 
     def add_input(self, name, tensor):
         self.values[name] = tensor
@@ -142,7 +154,17 @@ class Constants:
         if name not in self.views or any(a in self.derived for a in operands):
             self.derived.add(name)
         self.sources[name] = set().union(*(self.sources[a] for a in operands))
-        self.folded += 1
+
+    def let_go(self, live):
+        """Forgets the memory of computed constants the graph no longer reads (a folded chain's intermediates),
+        but for those whose memory a kept view reads; a refresh computes them again, into no memory of theirs."""
+        kept = set(live)
+        for name, _, args, kwargs in reversed(self.steps):
+            if name in kept and name in self.views:
+                kept.update(refs_in((args, kwargs)))
+        for name, *_ in self.steps:
+            if name not in kept:
+                del self.values[name]
 
     def add_relaid(self, name, tensor, source, sizes, strides, offset):
         self.values[name] = tensor
@@ -161,10 +183,8 @@ class Constants:
         with torch.no_grad():
             now = dict(self.values)
             for name, op, args, kwargs in self.steps:
-                args, kwargs = torch.fx.node.map_aggregate((args, kwargs),
-                                                           lambda a: now[a] if isinstance(a, Ref) else a)
-                now[name] = op(*args, **kwargs)
-                if name not in self.views:
+                now[name] = run(op, args, kwargs, now)
+                if name in self.values and name not in self.views:
                     self.values[name].copy_(now[name])
             for name, source, sizes, strides, offset in self.relaid:
                 base = self.values[source]
@@ -177,9 +197,12 @@ def refs_in(args):
     return found
 
 
-def refreshing(call, constants, used):
-    """call, which first computes constants again where a module's tensor they came from was written since."""
-    watched = constants.watched(used)
+def refreshing(call, constants, artifact):
+    """call, the compiled graph of artifact, which first computes its constants again where a module's tensor
+    they came from was written since."""
+    for relaid, (source, sizes, strides, offset) in artifact.relaid.items():
+        constants.add_relaid(relaid, artifact.consts[relaid], source, sizes, strides, offset)
+    watched = constants.watched([n for n in artifact.consts if is_frozen(n)])
     if not watched:
         return call
     versions = list(map(VERSION, watched))

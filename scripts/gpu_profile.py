@@ -56,8 +56,9 @@ def main():
     for name in a.backends.split(","):
         torch._dynamo.reset()
         options = {"trace": a.trace, "trace_profile": True} if a.trace else {}
-        f = torch.compile(m, backend="inductor") if name == "inductor" else kiln.compile(
-            m, options={**options, "freezing": True} if a.freezing else options or None)
+        if a.freezing:
+            options["freezing"] = True
+        f = torch.compile(m, backend="inductor") if name == "inductor" else kiln.compile(m, options=options or None)
 
         def step():
             with torch.enable_grad() if a.train else torch.no_grad(), \

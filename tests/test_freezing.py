@@ -230,3 +230,32 @@ def test_copies_laid_out_anew_follow_their_source():
     constants.refresh()
     torch.testing.assert_close(doubled, weight * 2)
     torch.testing.assert_close(relaid, (weight * 2).permute(0, 2, 1))
+
+
+class Chained(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(8, 8))
+
+    def forward(self, x):
+        return x + (self.w * 2 + 1)   # folded: the product is an intermediate the graph no longer reads
+
+
+def test_a_folded_chains_intermediates_are_let_go(monkeypatch):
+    """What the graph no longer reads once folded is held by neither the graph module nor the constants kept for a
+    refresh (a weight's size each, for the compiled graph's life); a refresh computes it again."""
+    from kiln import freezing
+    kept = []
+    freeze = freezing.freeze
+    monkeypatch.setattr(freezing, "freeze", lambda gm, frozen: kept.append((gm, freeze(gm, frozen))) or kept[-1][1])
+    model, x = Chained().eval(), torch.randn(8, 8)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x))
+        ((gm, constants),) = kept
+        held = [n for n, t in constants.values.items() if t.data_ptr() != model.w.data_ptr()]   # computed ones
+        attrs = [n for n, _ in gm.named_buffers() if freezing.is_frozen(n)]
+        assert len(held) == 1 and attrs == held, (held, attrs)   # the sum, not the product
+        model.w.mul_(3)
+        torch.testing.assert_close(compiled(x), model(x))

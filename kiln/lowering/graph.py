@@ -13,11 +13,11 @@ from torch.utils.checkpoint import CheckpointPolicy
 from kiln import ir
 from kiln.freezing import FROZEN_PREFIX, is_frozen
 from kiln.ir import ops, product, sym
-from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense_meta_strides, is_tensor, Lazy, LoweringError,
-                                  LOWERINGS, meta_strides, read_steps, reads_of, same_strides, static_ints,
-                                  traced_meta_strides, View)
+from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense_meta_strides, is_tensor, Lazy,
+                                  LoweringError, LOWERINGS, meta_strides, read_steps, reads_of, same_strides,
+                                  static_ints, traced_meta_strides, View)
 from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
-from kiln.lowering.externs import feeds_matmul, LIBRARY_CALLS, padded_rows, runs_channels_last, unaliased
+from kiln.lowering.externs import feeds_matmul, LIBRARY_CALLS, MATMULS, padded_rows, runs_channels_last, unaliased
 
 aten = torch.ops.aten
 log = logging.getLogger("kiln.fallback")
@@ -532,14 +532,13 @@ class GraphLowering(torch.fx.Interpreter):
             if value.buffer.name in self.frozen and all(
                     isinstance(x, sympy.Integer) for x in (*value.sizes, *value.strides, value.offset, *strides)):
                 tensor = self.frozen[value.buffer.name][1]
+                seen = (static_ints(value.sizes), static_ints(value.strides), int(value.offset))
                 with unset_fake_temporarily():
-                    view = torch.as_strided(tensor, [int(n) for n in value.sizes], [int(st) for st in value.strides],
-                                            tensor.storage_offset() + int(value.offset))
-                    relaid = torch.empty_strided(view.shape, [int(st) for st in strides], dtype=view.dtype,
+                    view = torch.as_strided(tensor, seen[0], seen[1], tensor.storage_offset() + seen[2])
+                    relaid = torch.empty_strided(view.shape, static_ints(strides), dtype=view.dtype,
                                                  device=view.device).copy_(view)
                 name = f"{FROZEN_PREFIX}relaid_{len(self.frozen)}"
-                self.relaid[name] = (value.buffer.name, *(tuple(int(x) for x in xs) for xs in (value.sizes, value.strides)),
-                                     int(value.offset))
+                self.relaid[name] = (value.buffer.name, *seen)
                 return self.frozen_value(name, relaid)
             value = as_lazy(value)
         return self.realize(value, strides)
@@ -556,7 +555,7 @@ class GraphLowering(torch.fx.Interpreter):
 
 
 # library calls whose outputs are row-major whatever their inputs' layouts
-LAYOUT_AGNOSTIC = {aten.mm.default, aten.addmm.default, aten.bmm.default, aten.baddbmm.default}
+LAYOUT_AGNOSTIC = set(MATMULS)
 
 
 def replay_views(views, base_view, base_meta):

@@ -90,6 +90,16 @@ def forbid_inductor(monkeypatch):
         monkeypatch.setattr(module, attr, _forbidden)
 
 
+@pytest.fixture
+def built(monkeypatch):
+    """The CompiledModules kiln loads during the test, in order (their wrapper and kernel sources)."""
+    import kiln.capture
+    modules = []
+    load = kiln.capture.load
+    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: modules.append(load(*a, **k)) or modules[-1])
+    return modules
+
+
 @pytest.fixture(autouse=True)
 def fresh_dynamo():
     torch._dynamo.reset()

@@ -106,17 +106,13 @@ def test_extern_argument_size_one_dims_keep_eager_strides():
 
 @pytest.mark.parametrize("bias", [False, True], ids=["mm", "addmm"])
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
-def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, check_grad, train, bias):
+def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, built, check_grad, train, bias):
     """A product whose output rows are not 16-byte aligned (GPT-2's 50257 logits; with a bias, DeBERTa's 128100)
     is computed transposed, block by block of rows, on the devices of TRANSPOSED_MATMUL_DEVICES (the CPU here, so
     that CI runs the path), and read, returned with eager's strides, and differentiated as the product."""
-    import kiln.capture
     from kiln.lowering import externs
     monkeypatch.setattr(externs, "TRANSPOSED_MATMUL_DEVICES", {"cpu"})
     monkeypatch.setattr(externs, "TRANSPOSED_FROM", 1)   # (however small)
-    built = []
-    load = kiln.capture.load
-    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
 
     def f(x, w, b):
         # 36 rows of 37 floats: rows misaligned, columns aligned (3 blocks of 12 rows)
@@ -132,33 +128,26 @@ def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, check_grad, tr
     assert any(op in c.wrapper_source for c in built)
 
 
-def test_a_small_product_with_misaligned_rows_runs_as_it_is(monkeypatch):
+def test_a_small_product_with_misaligned_rows_runs_as_it_is(monkeypatch, built):
     """A classifier's head (32 images x 10 classes: rows of 40 bytes) is computed by one library call: in blocks,
     the 8 launches of HF ResNet's 2-class head took 600 us of host time at the end of its 1.6 ms inference step,
     where the library's kernel for misaligned rows takes a few us at that size."""
-    import kiln.capture
     from kiln.lowering import externs
     monkeypatch.setattr(externs, "TRANSPOSED_MATMUL_DEVICES", {"cpu"})
-    built = []
-    load = kiln.capture.load
-    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
     run_and_compare(F.linear, [torch.randn(32, 512), torch.randn(10, 512), torch.randn(10)])
     assert "aten.addmm.default" in built[-1].wrapper_source and "aligned rows" not in built[-1].wrapper_source
 
 
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
-def test_a_computed_matrix_with_misaligned_rows_is_stored_padded_for_its_matmuls(monkeypatch, check_grad, train):
+def test_a_computed_matrix_with_misaligned_rows_is_stored_padded_for_its_matmuls(monkeypatch, built, check_grad,
+                                                                                 train):
     """A matrix kiln computes for matmuls, with rows of 37 floats (148 bytes), is stored with rows of 40 on the
     devices of PADDED_ROWS_DEVICES (the CPU here, so that CI runs the path): cuBLAS read DeBERTa-v2's 128100-word
     logits' gradient, in its weight's and its input's gradients, with align-2 kernels at 2.4x the time. Read as
     itself and transposed, by the products and by a kernel, its values and gradients are eager's."""
-    import kiln.capture
     from kiln.lowering import externs
     monkeypatch.setattr(externs, "PADDED_ROWS_DEVICES", {"cpu"})
     monkeypatch.setattr(externs, "PADDED_FROM", 1)
-    built = []
-    load = kiln.capture.load
-    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
 
     def f(x, w, h):
         g = torch.tanh(x) * 2
@@ -173,16 +162,12 @@ def test_a_computed_matrix_with_misaligned_rows_is_stored_padded_for_its_matmuls
 
 @pytest.mark.parametrize("conv", ["2d", "1d", "transposed", "grouped"])
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
-def test_convolution_bias_added_by_a_kernel(monkeypatch, check, check_grad, conv, train):
+def test_convolution_bias_added_by_a_kernel(monkeypatch, built, check, check_grad, conv, train):
     """On the devices of BIAS_ADDED_APART (cuDNN's: the CPU here, so that CI runs the path), a convolution runs
     without its bias, and the bias is added over the channels by kiln's kernel of the output's consumer: one
     launch fewer per convolution, and the same values and gradients as eager's."""
-    import kiln.capture
     from kiln.lowering import externs
     monkeypatch.setattr(externs, "BIAS_ADDED_APART", {"cpu"})
-    built = []
-    load = kiln.capture.load
-    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
     x, w, b, args = {
         "2d": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 3, 3), torch.randn(4),
                ([1, 2], [1, 0], [1, 1], False, [0, 0], 1)),

@@ -22,14 +22,6 @@ def conv_model(batch_norm=True):
     return m
 
 
-@pytest.fixture
-def built(monkeypatch):
-    modules = []
-    load = kiln.capture.load
-    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: modules.append(load(*a, **k)) or modules[-1])
-    return modules
-
-
 def run(model, x, freezing, autocast=False):
     torch._dynamo.reset()
     compiled = kiln.compile(model, options={"freezing": freezing, "strict": True})

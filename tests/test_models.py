@@ -235,13 +235,10 @@ def test_squeeze_excite_convolutions_are_passed_in_a_layout_libraries_read_as_ch
     assert len(formats) >= 12 and set(formats) == {torch.channels_last}, formats
 
 
-def test_a_stem_pools_its_activation_in_the_layout_its_convolution_wrote(monkeypatch):
+def test_a_stem_pools_its_activation_in_the_layout_its_convolution_wrote(built):
     """A stem's batch norm and ReLU, stored for the max pooling that reads each value 9 times: in the convolution's
     channels-last layout, not eager's NCHW, which the pooling would read across the rows (ResNet's CPU inference:
     0.94x Inductor's, 1.04x stored channels-last)."""
-    built = []
-    load = kiln.capture.load
-    monkeypatch.setattr(kiln.capture, "load", lambda *a, **k: built.append(load(*a, **k)) or built[-1])
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 16, 7, stride=2, padding=3), torch.nn.BatchNorm2d(16),
                                 torch.nn.ReLU(), torch.nn.MaxPool2d(3, 2, 1), torch.nn.Conv2d(16, 8, 3)).eval()

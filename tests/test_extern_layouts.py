@@ -138,13 +138,15 @@ def test_a_small_product_with_misaligned_rows_runs_as_it_is(monkeypatch, built):
     assert "aten.addmm.default" in built[-1].wrapper_source and "aligned rows" not in built[-1].wrapper_source
 
 
+@pytest.mark.parametrize("rows, layout", [(64, "(1, 64, )"), (38, "(40, 1, )")], ids=["column-major", "padded"])
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
-def test_a_computed_matrix_with_misaligned_rows_is_stored_padded_for_its_matmuls(monkeypatch, built, check_grad,
-                                                                                 train):
-    """A matrix kiln computes for matmuls, with rows of 37 floats (148 bytes), is stored with rows of 40 on the
-    devices of PADDED_ROWS_DEVICES (the CPU here, so that CI runs the path): cuBLAS read DeBERTa-v2's 128100-word
-    logits' gradient, in its weight's and its input's gradients, with align-2 kernels at 2.4x the time. Read as
-    itself and transposed, by the products and by a kernel, its values and gradients are eager's."""
+def test_a_computed_matrix_with_misaligned_rows_is_stored_aligned_for_its_matmuls(monkeypatch, built, check_grad,
+                                                                                  train, rows, layout):
+    """A matrix kiln computes for matmuls, with rows of 37 floats (148 bytes), is stored on the devices of
+    PADDED_ROWS_DEVICES (the CPU here, so that CI runs the path) column-major where its 64 rows make 256-byte
+    columns, else (38 rows) with rows padded to 40: cuBLAS read DeBERTa-v2's 128100-word logits' gradient, in its
+    weight's and its input's gradients, with align-2 kernels at 1.6-3.2x the time. Read as itself and
+    transposed, by the products and by a kernel, its values and gradients are eager's."""
     from kiln.lowering import externs
     monkeypatch.setattr(externs, "PADDED_ROWS_DEVICES", {"cpu"})
     monkeypatch.setattr(externs, "PADDED_FROM", 1)
@@ -152,12 +154,30 @@ def test_a_computed_matrix_with_misaligned_rows_is_stored_padded_for_its_matmuls
     def f(x, w, h):
         g = torch.tanh(x) * 2
         return g @ w, g.t() @ h, g.sum(1)
-    x, w, h = torch.randn(64, 37), torch.randn(37, 8), torch.randn(64, 5)
+    x, w, h = torch.randn(rows, 37), torch.randn(37, 8), torch.randn(rows, 5)
     if train:
         check_grad(lambda *xs: sum(o.sum() for o in f(*xs)), x.requires_grad_(), w.requires_grad_(), h)
     else:
         run_and_compare(f, [x, w, h])
-    assert any("_empty_cpu((64, 37, ), (40, 1, )" in c.wrapper_source for c in built), built[-1].wrapper_source
+    assert any(f"_empty_cpu(({rows}, 37, ), {layout}" in c.wrapper_source for c in built), built[-1].wrapper_source
+
+
+@pytest.mark.parametrize("batch, seq, dtype, layout", [(2, 16, torch.bfloat16, "(1, 32, )"),
+                                                       (3, 13, torch.float64, "(38, 1, )")],
+                         ids=["column-major", "padded"])
+def test_a_misaligned_matrix_two_products_read_is_computed_once(monkeypatch, built, check_grad, batch, seq, dtype,
+                                                                layout):
+    """A language model head's logits' gradient, cast as under autocast, read by the weight's product transposed
+    and by the input's product as itself, is computed once, in the aligned layout: GPT-2's, with rows padded,
+    was written twice, by one kernel of two outputs. (The padded case casts to float64: oneDNN's bfloat16 products
+    on the CPU read a padded matrix's gaps, so the CPU is no device of PADDED_ROWS_DEVICES outside tests.)"""
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "PADDED_ROWS_DEVICES", {"cpu"})
+    monkeypatch.setattr(externs, "PADDED_FROM", 1)
+    x, w = torch.randn(batch, seq, 16), torch.randn(37, 16)
+    check_grad(lambda x, w: (x.to(dtype) @ w.to(dtype).t()).float().sum(), x.requires_grad_(), w.requires_grad_())
+    backward = built[-1].wrapper_source
+    assert backward.count("_empty_cpu(") == 3 and f"_empty_cpu(({batch * seq}, 37, ), {layout}" in backward, backward
 
 
 @pytest.mark.parametrize("conv", ["2d", "1d", "transposed", "grouped"])

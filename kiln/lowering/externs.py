@@ -222,11 +222,15 @@ ALIGNMENT_BYTES = 16
 ROW_BLOCKS = 4   # an aligned-rows product is computed in this many blocks of rows: its memory is 1/4 of the output's
 
 
-# Devices whose matmul libraries read a matrix with misaligned rows (its innermost dim's extent not a multiple of
-# 16 bytes) with slower kernels: cuBLAS's align-2 GEMMs took DeBERTa-v2's AMP backward 12.8 ms for the two
-# products of its 128100-word logits' gradient, where Inductor's, reading rows padded to 16 bytes, took 5.3. There a
-# matrix that kiln computes for a matmul, at least PADDED_FROM elements, is stored with its rows padded (the gaps are
-# never read).
+# Devices whose matmul libraries read a matrix with misaligned rows (its unit-stride dim's extent not a multiple of 16
+# bytes) with slower kernels: on an H100, cuBLAS took 6.5 ms for the product of DeBERTa-v2's [4096, 128100] logits'
+# gradient with its word embeddings, and 3.3 ms for its transpose's with the hidden states, in align-2 kernels, even
+# with the rows padded to 16 bytes (the 128100-long contraction stays misaligned); with the gradient stored
+# column-major (the 4096 rows' dim unit-stride), 2.0 and 2.1 ms (GPT-2's 50257 words: 2.6 and 0.65 ms, 0.40 and
+# 0.40; bench/NOTES.md 54). There a matrix that kiln computes for a matmul, of at least PADDED_FROM elements, is
+# stored with its next dim unit-stride instead where that dim's extent is aligned, else with its rows padded. A gap
+# is never written, so only devices whose libraries never read one belong here (oneDNN's bfloat16 products on the
+# CPU read them).
 PADDED_ROWS_DEVICES = {"cuda"}
 PADDED_FROM = 1 << 20
 MATMULS = {aten.mm.default: (0, 1), aten.addmm.default: (1, 2), aten.bmm.default: (0, 1),
@@ -240,26 +244,29 @@ def feeds_matmul(n):
                u.target in TRANSPOSES and feeds_matmul(u) for u in n.users)
 
 
-def padded_rows(strides, sizes, dtype, device):
-    """strides (dense, with a unit stride) with the unit-stride dim's extent padded to ALIGNMENT_BYTES, for a matmul's
-    matrix on a device of PADDED_ROWS_DEVICES; None where its rows are aligned already, it is small or its sizes
-    symbolic."""
+def aligned_layout(strides, sizes, dtype, device):
+    """Dense strides for a matmul's matrix on a device of PADDED_ROWS_DEVICES whose unit-stride dim's extent is
+    not a multiple of ALIGNMENT_BYTES: the next dim made unit-stride where its extent is a multiple (a batched
+    matrix stays batched: only those two dims trade places), else the unit-stride dim's extent padded. None where
+    the layout is aligned already, the matrix small, its sizes symbolic or its layout not dense (one someone
+    chose, kept)."""
     ss, ns = static_ints(strides or []), static_ints(sizes)
     if device.type not in PADDED_ROWS_DEVICES or ss is None or ns is None or len(ns) < 2 or len(ss) != len(ns) or \
             math.prod(ns) < PADDED_FROM or dtype.itemsize >= ALIGNMENT_BYTES:
         return None
     live = sorted((d for d in range(len(ns)) if ns[d] != 1), key=lambda d: ss[d])
     align = ALIGNMENT_BYTES // dtype.itemsize
-    if not live or ss[live[0]] != 1 or ns[live[0]] % align == 0:
+    if not live or ss[live[0]] != 1 or ns[live[0]] % align == 0 or \
+            any(ss[d] != math.prod(ns[e] for e in live[:k]) for k, d in enumerate(live)):
         return None
-    padded, step, dense = list(ss), 1, 1
-    for k, d in enumerate(live):
-        if ss[d] != dense:   # (not dense: a layout someone chose, kept)
-            return None
-        padded[d] = step
-        dense *= ns[d]
-        step *= -(-ns[d] // align) * align if k == 0 else ns[d]
-    return [sympy.Integer(st) for st in padded]
+    layout = list(ss)
+    if len(live) > 1 and ns[live[1]] % align == 0:   # the two innermost dims trade places
+        layout[live[1]], layout[live[0]] = 1, ns[live[1]]
+        return [sympy.Integer(st) for st in layout]
+    padded = -(-ns[live[0]] // align) * align
+    for d in live[1:]:
+        layout[d] = ss[d] // ns[live[0]] * padded
+    return [sympy.Integer(st) for st in layout]
 
 
 @register(aten.mm.default)

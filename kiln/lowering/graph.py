@@ -17,7 +17,7 @@ from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense
                                   LoweringError, LOWERINGS, meta_strides, read_steps, reads_of, same_strides,
                                   static_ints, traced_meta_strides, View)
 from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
-from kiln.lowering.externs import feeds_matmul, LIBRARY_CALLS, MATMULS, padded_rows, runs_channels_last, unaliased
+from kiln.lowering.externs import aligned_layout, feeds_matmul, LIBRARY_CALLS, MATMULS, runs_channels_last, unaliased
 
 aten = torch.ops.aten
 log = logging.getLogger("kiln.fallback")
@@ -138,9 +138,17 @@ class GraphLowering(torch.fx.Interpreter):
         if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or compared_for_equality(n) or
                                         len(n.users) > 1 and (value.opcount > REALIZE_SHARED_OPCOUNT or
                                                               self.computed_reads(value) > REALIZE_SHARED_READS) or
-                                        self.read_broadcast(n, value)):
+                                        self.read_broadcast(n, value) or self.shared_matrix(n, value)):
             value = self.realize_narrow(value, self.strides_for_users(n, value))
         return value
+
+    @staticmethod
+    def shared_matrix(n, value):
+        """Whether value is a matrix that a matmul and other users read, in a layout to be aligned: computed once,
+        in that layout, rather than by each user (GPT-2's logits' gradient, read as itself and transposed by two
+        products, was written twice)."""
+        return len(n.users) > 1 and feeds_matmul(n) and \
+            aligned_layout(value.strides, value.sizes, value.dtype, value.device) is not None
 
     def realize_narrow(self, value, strides):
         """value stored; a widening float cast (float32 to float64, bf16 to float32) is stored in its source's
@@ -174,14 +182,14 @@ class GraphLowering(torch.fx.Interpreter):
         padded convolution inputs were copied. Not where a user averages it over its spatial dims (a
         squeeze-excite mean): those are contiguous rows of eager's NCHW layout, summed in the kernel that computes
         the value, where channels-last rows took 3 launches (EfficientNet's bf16 inference: 21 more). And a
-        matrix that a matmul reads, with misaligned rows, is stored with its rows padded (externs.padded_rows)."""
+        matrix that a matmul reads, with misaligned rows, is stored in an aligned layout (externs.aligned_layout)."""
         if any(u.target is aten.convolution.default and u.args[0] is n and runs_channels_last(self, u.meta.get("val"))
                for u in n.users):
             return channels_last_strides(value.sizes)
         if self.stored_as_read(n, value):
             return channels_last_strides(value.sizes)
         if not any(u.op == "output" for u in n.users) and feeds_matmul(n):
-            return padded_rows(value.strides, value.sizes, value.dtype, value.device)
+            return aligned_layout(value.strides, value.sizes, value.dtype, value.device)
         return None
 
     def stored_as_read(self, n, value):
@@ -510,7 +518,7 @@ class GraphLowering(torch.fx.Interpreter):
         strides = strides or ir.contiguous_strides(value.sizes)
         broadcast = [d for d, (st, n) in enumerate(zip(strides, value.sizes)) if st == 0 and n != 1]
         if isinstance(value, Lazy) and target in LAYOUT_AGNOSTIC:   # (a matrix computed for this matmul alone)
-            strides = padded_rows(strides, value.sizes, value.dtype, value.device) or strides
+            strides = aligned_layout(strides, value.sizes, value.dtype, value.device) or strides
         if not broadcast:
             return self.realize_strided(value, strides)
         if isinstance(value, View) and same_strides(value.strides, strides, value.sizes):

@@ -122,10 +122,19 @@ def match_attention(out):
     return q, kt.args[0], v, mask, dropout, scale
 
 
+# (device type, dtype) of attention left as written: on CUDA, SDPA's one float32 kernel (memory-efficient) took 8.1
+# ms of ViT-base's fp32 training step, where Inductor's written form of the same attention (cuBLAS's batched products
+# and a softmax kernel) took ~5.7 (bench/NOTES.md 54; BERT's fp32 step: 8.4 ms, item 46). Flash attention, the
+# half-precision kernel, is what the rewrite is for.
+WRITTEN_FASTER = {("cuda", torch.float32)}
+
+
 def supported(q, k, v, device_types):
-    """Shapes a fused attention kernel takes: 4-D (batch, heads, seq, head dim), head dim at most 256."""
+    """Shapes a fused attention kernel takes: 4-D (batch, heads, seq, head dim), head dim at most 256; not in a
+    dtype whose attention runs faster as written (WRITTEN_FASTER)."""
     q, k, v = value(q), value(k), value(v)
-    if q is None or k is None or v is None or q.device.type not in device_types:
+    if q is None or k is None or v is None or q.device.type not in device_types or \
+            (q.device.type, q.dtype) in WRITTEN_FASTER:
         return False
     return (q.dim() == k.dim() == v.dim() == 4 and q.dtype == k.dtype == v.dtype and q.shape[-1] == k.shape[-1]
             and isinstance(q.shape[-1], int) and q.shape[-1] <= 256 and v.shape[-1] <= 256

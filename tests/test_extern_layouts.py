@@ -181,6 +181,42 @@ def test_a_misaligned_matrix_two_products_read_is_computed_once(monkeypatch, bui
     assert backward.count("_empty_cpu(") == 3 and f"_empty_cpu(({batch * seq}, 37, ), {layout}" in backward, backward
 
 
+@pytest.mark.parametrize("case", ["one_query", "transposed_batch"])
+def test_a_batched_matrix_keeps_a_unit_stride_matrix_dim(monkeypatch, built, check, case):
+    """A bmm operand with misaligned rows is stored padded, not with a batch dim made unit-stride: one query's
+    attention row [B*H, 1, S] (its other matrix dim has size 1) and a [L, B*H, d] value transposed into the bmm
+    (the batch dim second-innermost) had no unit-stride matrix dim left, which ATen copies for cuBLAS at every
+    call (a fresh reader's review)."""
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "PADDED_ROWS_DEVICES", {"cpu"})
+    monkeypatch.setattr(externs, "PADDED_FROM", 1)
+    if case == "one_query":
+        check(lambda p, v: torch.bmm(torch.softmax(p, -1), v), torch.randn(16, 1, 37), torch.randn(16, 37, 8))
+        layout = "(16, 1, 37, ), (40, 37, 1, )"
+    else:
+        check(lambda a, w: torch.bmm(torch.tanh(a).transpose(0, 1), w), torch.randn(5, 16, 37), torch.randn(16, 37, 8))
+        layout = "(16, 5, 37, ), (40, 640, 1, )"
+    assert f"_empty_cpu({layout}" in built[-1].wrapper_source, built[-1].wrapper_source
+
+
+def test_a_computed_bias_and_a_batch_other_calls_read_keep_their_layouts(monkeypatch, built, check):
+    """Only a matmul's matrices take the aligned layout: addmm's computed [64, 37] bias stays row-major (cuBLAS
+    copies it into the result), and a batch of matrices that a convolution reads too is computed once, in the
+    traced layout both library calls take (a fresh reader's review)."""
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "PADDED_ROWS_DEVICES", {"cpu"})
+    monkeypatch.setattr(externs, "PADDED_FROM", 1)
+    check(lambda b, x, w: torch.addmm(torch.tanh(b), x, w), torch.randn(64, 37), torch.randn(64, 8),
+          torch.randn(8, 37))
+    assert "_empty_cpu((64, 37, ), (37, 1, )" in built[-1].wrapper_source, built[-1].wrapper_source
+
+    def conv_and_bmm(x, w):
+        s = torch.tanh(x) * 2
+        return F.conv1d(s, w), torch.bmm(s, s.transpose(1, 2))
+    check(conv_and_bmm, torch.randn(4, 16, 37), torch.randn(8, 16, 3))
+    assert built[-1].wrapper_source.count("_empty_cpu((4, 16, 37, )") == 1, built[-1].wrapper_source
+
+
 @pytest.mark.parametrize("conv", ["2d", "1d", "transposed", "grouped"])
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
 def test_convolution_bias_added_by_a_kernel(monkeypatch, built, check, check_grad, conv, train):

@@ -244,12 +244,15 @@ def feeds_matmul(n):
                u.target in TRANSPOSES and feeds_matmul(u) for u in n.users)
 
 
-def aligned_layout(strides, sizes, dtype, device):
+def aligned_layout(strides, sizes, dtype, device, matrix_dims=None):
     """Dense strides for a matmul's matrix on a device of PADDED_ROWS_DEVICES whose unit-stride dim's extent is
-    not a multiple of ALIGNMENT_BYTES: the next dim made unit-stride where its extent is a multiple (a batched
-    matrix stays batched: only those two dims trade places), else the unit-stride dim's extent padded. None where
-    the layout is aligned already, the matrix small, its sizes symbolic or its layout not dense (one someone
-    chose, kept)."""
+    not a multiple of ALIGNMENT_BYTES: where matrix_dims (the dims the matmul reads as its matrix's rows and
+    columns) are the unit-stride dim and the next, the next made unit-stride if its extent is a multiple (a batched
+    matrix stays batched), else the unit-stride dim's extent padded. (Made unit-stride, a batch dim or a dim the
+    matmul sees as a batch would leave the matrix with no unit-stride dim, which ATen copies for cuBLAS at every
+    call: a [B*H, 1, S] attention row of one query, a [L, B*H, d] projection transposed into bmm.) None where the
+    layout is aligned already, the matrix small, its sizes symbolic or its layout not dense (one someone chose,
+    kept)."""
     ss, ns = static_ints(strides or []), static_ints(sizes)
     if device.type not in PADDED_ROWS_DEVICES or ss is None or ns is None or len(ns) < 2 or len(ss) != len(ns) or \
             math.prod(ns) < PADDED_FROM or dtype.itemsize >= ALIGNMENT_BYTES:
@@ -260,7 +263,7 @@ def aligned_layout(strides, sizes, dtype, device):
             any(ss[d] != math.prod(ns[e] for e in live[:k]) for k, d in enumerate(live)):
         return None
     layout = list(ss)
-    if len(live) > 1 and ns[live[1]] % align == 0:   # the two innermost dims trade places
+    if matrix_dims is not None and set(live[:2]) == set(matrix_dims) and ns[live[1]] % align == 0:   # they trade
         layout[live[1]], layout[live[0]] = 1, ns[live[1]]
         return [sympy.Integer(st) for st in layout]
     padded = -(-ns[live[0]] // align) * align

@@ -146,8 +146,10 @@ class GraphLowering(torch.fx.Interpreter):
     def shared_matrix(n, value):
         """Whether value is a matrix that a matmul and other users read, in a layout to be aligned: computed once,
         in that layout, rather than by each user (GPT-2's logits' gradient, read as itself and transposed by two
-        products, was written twice)."""
-        return len(n.users) > 1 and feeds_matmul(n) and \
+        products, was written twice). A matrix, not a batch of them, and not where another library call reads it
+        too: that one would take a copy laid out as traced (a convolution reads a bmm's batch of matrices)."""
+        return len(value.sizes) == 2 and len(n.users) > 1 and feeds_matmul(n) and \
+            not any(u.target in LIBRARY_CALLS and u.target not in MATMULS for u in n.users) and \
             aligned_layout(value.strides, value.sizes, value.dtype, value.device) is not None
 
     def realize_narrow(self, value, strides):
@@ -188,8 +190,9 @@ class GraphLowering(torch.fx.Interpreter):
             return channels_last_strides(value.sizes)
         if self.stored_as_read(n, value):
             return channels_last_strides(value.sizes)
-        if not any(u.op == "output" for u in n.users) and feeds_matmul(n):
-            return aligned_layout(value.strides, value.sizes, value.dtype, value.device)
+        if not any(u.op == "output" for u in n.users) and feeds_matmul(n):   # (2-D: any transpose keeps its dims)
+            return aligned_layout(value.strides, value.sizes, value.dtype, value.device,
+                                  (0, 1) if len(value.sizes) == 2 else None)
         return None
 
     def stored_as_read(self, n, value):
@@ -467,10 +470,10 @@ class GraphLowering(torch.fx.Interpreter):
         node = self.current_node
         relaid = []   # whether kiln passes an argument laid out otherwise than when the graph was traced
 
-        def to_ref(a, fx=None):
+        def to_ref(a, fx=None, matrix=False):
             if isinstance(a, (Lazy, View)):
                 meta = fx.meta.get("val") if isinstance(fx, torch.fx.Node) and out_strides is None else None
-                ref = self.share(fx, a, self.realize_as_traced(a, meta, target)).ref(meta)
+                ref = self.share(fx, a, self.realize_as_traced(a, meta, target, matrix)).ref(meta)
                 relaid.append(not isinstance(meta, torch.Tensor) or not same_strides(
                     ref.strides, [sym(s) for s in meta.stride()], ref.sizes))
                 return ref
@@ -482,7 +485,7 @@ class GraphLowering(torch.fx.Interpreter):
             return a
         fx_args = tuple(node.args) if node is not None and len(node.args) == len(args) else [None] * len(args)
         fx_kwargs = node.kwargs if node is not None else {}
-        args = to_ref(tuple(args), fx_args)
+        args = tuple(to_ref(a, fx, k in MATMULS.get(target, ())) for k, (a, fx) in enumerate(zip(args, fx_args)))
         kwargs = {k: to_ref(v, fx_kwargs.get(k)) for k, v in kwargs.items()}
         meta = self.current_node.meta.get("val")
         returns_tuple = isinstance(meta, (list, tuple))
@@ -507,7 +510,7 @@ class GraphLowering(torch.fx.Interpreter):
             self.env[fx] = realized
         return realized
 
-    def realize_as_traced(self, value, meta, target):
+    def realize_as_traced(self, value, meta, target, matrix=False):
         """value as a buffer laid out as the traced argument `meta` was (row-major where unknown), gaps and
         broadcasts included: a library call may need them. Memory-efficient attention reads a bias whose rows
         the graph padded to 16 bytes and expanded over the batch (Swin's training step failed "attn_bias is not
@@ -517,8 +520,9 @@ class GraphLowering(torch.fx.Interpreter):
             return value
         strides = strides or ir.contiguous_strides(value.sizes)
         broadcast = [d for d, (st, n) in enumerate(zip(strides, value.sizes)) if st == 0 and n != 1]
-        if isinstance(value, Lazy) and target in LAYOUT_AGNOSTIC:   # (a matrix computed for this matmul alone)
-            strides = aligned_layout(strides, value.sizes, value.dtype, value.device) or strides
+        if isinstance(value, Lazy) and matrix:   # (a matrix computed for this matmul alone)
+            rank = len(value.sizes)
+            strides = aligned_layout(strides, value.sizes, value.dtype, value.device, (rank - 2, rank - 1)) or strides
         if not broadcast:
             return self.realize_strided(value, strides)
         if isinstance(value, View) and same_strides(value.strides, strides, value.sizes):

@@ -212,7 +212,7 @@ def load_dynamo_graph(digest, example_inputs, opts, gid):
     name = f"g{gid}_inference"
     started, times = time.perf_counter(), {}
     try:
-        module = load(artifact.named(name), opts, times)
+        module = load(artifact.named(name), opts, times, generated=False)
         times["loading"] = time.perf_counter() - started - sum(times.values())
         call = finished(module, artifact, opts, name, True, times, entry.mutated, example_inputs)
     except Exception as e:   # a kernel that does not build: compile the graph through AOTAutograd instead
@@ -568,7 +568,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
                 where["stage"] = "graph cache"
                 stored = graph_cache.put(opts.kernel_cache_dir, digest, artifact)
         where["stage"] = "kernel build"
-        module = load(artifact, opts, times, profiler)
+        module = load(artifact, opts, times, profiler, generated=not from_cache)
         times["loading"] = time.perf_counter() - started - sum(times.values())
         if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
             context.output_strides.extend(artifact.output_strides)
@@ -620,6 +620,7 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         trace.stage("decomposed", "# after AOTAutograd with kiln's decompositions: functionalized, "
                                   "partitioned, core ATen; identical computations merged\n" + gm.code)
         trace.graph("before", graph_nodes(gm))
+    start_build_workers(example_inputs)
     lowering = GraphLowering(gm, name, inference=name.endswith("inference"), saved_from=saved_from,
                              example_inputs=example_inputs, target=opts.target, output_strides=output_strides)
     where["lowering"] = lowering
@@ -666,6 +667,15 @@ def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, report
         log.warning("kiln: the graph cache's key failed for graph %s; compiling it without the cache: %s: %s", name,
                     type(e).__name__, first_line(e))
         return None
+
+
+def start_build_workers(example_inputs):
+    """Starts the processes that build Triton kernels (`build_pool`) while a CUDA graph is lowered, so that they
+    have imported Triton when its kernels are generated."""
+    from kiln.runtime.triton_launch import interpreting
+    if any(isinstance(x, torch.Tensor) and x.is_cuda for x in example_inputs) and not interpreting():
+        from kiln.runtime.build_pool import build_pool, current_target
+        build_pool().start(current_target())
 
 
 def targets_triton(lowering, opts):

@@ -227,10 +227,10 @@ def store(cache_dir, key, config, times):
 
 
 def build(launches, device):
-    """Every candidate built before any is timed, on the compile pool (as a graph's kernels are).
+    """Every candidate built before any is timed, by the build workers (as a graph's new kernels are).
     launches: (Launcher, its arguments as Triton's warmup takes them)."""
     if not interpreting():
-        build_ahead([(launch, device.index, args) for launch, args in launches])
+        build_ahead([(launch, device.index, args) for launch, args in launches], in_workers=True)
 
 
 def measure(run, choice, device):

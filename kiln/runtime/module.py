@@ -116,10 +116,11 @@ def wrapped(lowering, sched, name, trace, launch, target, kernel_source, built, 
     return artifact, profiler
 
 
-def load(artifact, opts, times, profiler=None):
-    """The callable of an Artifact: its kernels built or found in the kernel caches, and its wrapper."""
+def load(artifact, opts, times, profiler=None, generated=True):
+    """The callable of an Artifact: its kernels built or found in the kernel caches, and its wrapper.
+    generated: the artifact was just generated (not loaded from the graph cache), so its kernels are likely new."""
     started = time.perf_counter()
-    kernel_fns = (load_cpp if artifact.target == "cpp" else load_triton)(artifact, opts)
+    kernel_fns = load_cpp(artifact, opts) if artifact.target == "cpp" else load_triton(artifact, opts, generated)
     times["build"] = time.perf_counter() - started
     if profiler is not None:
         kernel_fns["_profile"] = profiler
@@ -145,7 +146,7 @@ def load_cpp(artifact, opts):
     return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
 
 
-def load_triton(artifact, opts):
+def load_triton(artifact, opts, generated):
     from kiln.runtime.triton_launch import (build_ahead, compile_pool, interpreting, launcher, load_c_launcher,
                                             load_module)
     if not artifact.kernels:
@@ -155,7 +156,7 @@ def load_triton(artifact, opts):
     if not interpreting():
         launcher_built = compile_pool().submit(load_c_launcher, opts.kernel_cache_dir)   # (once a process)
         build_ahead([(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items()
-                     for device, args in warmups])
+                     for device, args in warmups], in_workers=generated)
         launcher_built.result()
     return fns
 

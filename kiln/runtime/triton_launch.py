@@ -47,29 +47,45 @@ def launcher(module, function, text, num_warps, debug):
     return found
 
 
-def build_ahead(warmups):
-    """Builds the kernels of a graph before its first call, on a pool of threads: Triton's compiler releases
-    the GIL in its LLVM and ptxas stages, most of a kernel's build, and its AsyncCompileMode runs each
-    warmup's build on the pool (leaving the block waits for them all); then each kernel's launcher (a C
-    extension Triton builds with the system compiler, once per signature) and binary are loaded on the pool
-    too. warmups: (Launcher, CUDA device index, arguments as Triton's warmup takes them). A kernel in Triton's
-    cache is loaded instead. This is only ahead of time: where it fails, each kernel builds at its first launch."""
+def build_ahead(warmups, in_workers=False):
+    """Builds the kernels of a graph before its first call, on a pool of threads: Triton's AsyncCompileMode runs
+    each warmup's build on the pool; each kernel's launcher (a C extension Triton builds with the system
+    compiler, once per signature) and binary are loaded on the pool too, as soon as that kernel is built.
+    warmups: (Launcher, CUDA device index, arguments as Triton's warmup takes them). A kernel in Triton's cache
+    is loaded instead. in_workers: each thread has the kernel built by a worker process (`build_pool`),
+    then loads it from Triton's cache, for the kernels of a graph just generated: Triton's front end holds the
+    GIL, so on threads alone they would build largely one after another. This is only ahead of time: where it
+    fails, each kernel builds at its first launch."""
+    joined = []   # the JITFunctions whose compile goes through the workers until the build is done
     try:
         import triton
+        from kiln.runtime.build_pool import InWorkers, build_pool
         pool = compile_pool()
         built = []
         with triton.AsyncCompileMode(pool):
             for launch, device, args in warmups:
                 with torch.cuda.device(device):
+                    if in_workers:
+                        launch.fn.device_caches[triton.runtime.driver.active.get_current_device()]   # (sets .compile)
+                        if not isinstance(launch.fn.compile, InWorkers):
+                            launch.fn.compile = InWorkers(launch.fn, build_pool())
+                            joined.append(launch.fn)
                     built.append((device, launch.fn.warmup(*args, grid=(1,), **launch.options)))
-        list(pool.map(load_handles, [(device, k.result() if hasattr(k, "result") else k) for device, k in built]))
+            # each kernel's handles are loaded once it is built, while others still build (a load waits only on a
+            # build submitted before it, never on a task queued behind it)
+            for loaded in [pool.submit(load_handles, b) for b in built]:
+                loaded.result()
     except Exception as e:
         logging.getLogger("kiln.codegen").info("kiln: building kernels ahead failed (%s: %s); each builds at its "
                                                "first launch", type(e).__name__, e)
+    finally:
+        for fn in joined:
+            fn.compile = fn.compile.compile
 
 
 def load_handles(built):
     device, kernel = built
+    kernel = kernel.result() if hasattr(kernel, "result") else kernel   # (a build on the pool, or one found)
     torch.cuda.set_device(device)   # (this thread's current device: the binary is loaded in its context)
     return kernel.run   # a property that builds the launcher and loads the binary, once
 

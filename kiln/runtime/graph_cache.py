@@ -37,7 +37,7 @@ log = logging.getLogger("kiln.cache")
 VERSION = 1
 # kiln's environment variables that do not change code (the others, like KILN_TARGET, are in the key)
 NOT_CODE = {"KILN_CACHE_DIR", "KILN_TEST_CACHE_DIR", "KILN_LOGS", "KILN_TRACE", "KILN_COMPILE_THREADS",
-            "KILN_TRITON_LAUNCHER", "KILN_CUDA_DRIVER", "KILN_GRAPH_CACHE", "KILN_STRICT"}
+            "KILN_BUILD_WORKERS", "KILN_TRITON_LAUNCHER", "KILN_CUDA_DRIVER", "KILN_GRAPH_CACHE", "KILN_STRICT"}
 
 
 class Uncacheable(Exception):

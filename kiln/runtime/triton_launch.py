@@ -16,6 +16,7 @@ import weakref
 
 import torch
 
+from kiln.runtime.build_pool import GENERATED_FILES
 from kiln.runtime.graph_cache import write_whole
 
 
@@ -31,6 +32,7 @@ def load_module(source, cache_dir):
     module = types.ModuleType(f"kiln_{key}")
     module.__file__ = path
     exec(compile(source, path, "exec"), module.__dict__)
+    GENERATED_FILES.add(path)
     return module
 
 
@@ -56,21 +58,19 @@ def build_ahead(warmups, in_workers=False):
     then loads it from Triton's cache, for the kernels of a graph just generated: Triton's front end holds the
     GIL, so on threads alone they would build largely one after another. This is only ahead of time: where it
     fails, each kernel builds at its first launch."""
-    joined = []   # the JITFunctions whose compile goes through the workers until the build is done
+    joined = {}   # JITFunction -> its own compile, while its builds go through the workers
     try:
         import triton
-        from kiln.runtime.build_pool import InWorkers, build_pool
+        from kiln.runtime.build_pool import join, joins
         pool = compile_pool()
         built = []
         with triton.AsyncCompileMode(pool):
             for launch, device, args in warmups:
                 with torch.cuda.device(device):
-                    if in_workers:
-                        launch.fn.device_caches[triton.runtime.driver.active.get_current_device()]   # (sets .compile)
-                        if not isinstance(launch.fn.compile, InWorkers):
-                            launch.fn.compile = InWorkers(launch.fn, build_pool())
-                            joined.append(launch.fn)
-                    built.append((device, launch.fn.warmup(*args, grid=(1,), **launch.options)))
+                    fn = launch.fn
+                    if in_workers and (fn in joined or joins(fn)):
+                        join(fn, triton.runtime.driver.active.get_current_device(), joined)
+                    built.append((device, fn.warmup(*args, grid=(1,), **launch.options)))
             # each kernel's handles are loaded once it is built, while others still build (a load waits only on a
             # build submitted before it, never on a task queued behind it)
             for loaded in [pool.submit(load_handles, b) for b in built]:
@@ -79,8 +79,8 @@ def build_ahead(warmups, in_workers=False):
         logging.getLogger("kiln.codegen").info("kiln: building kernels ahead failed (%s: %s); each builds at its "
                                                "first launch", type(e).__name__, e)
     finally:
-        for fn in joined:
-            fn.compile = fn.compile.compile
+        for fn, compile in joined.items():
+            fn.compile = compile
 
 
 def load_handles(built):

@@ -673,7 +673,8 @@ def start_build_workers(example_inputs):
     """Starts the processes that build Triton kernels (`build_pool`) while a CUDA graph is lowered, so that they
     have imported Triton when its kernels are generated."""
     from kiln.runtime.triton_launch import interpreting
-    if any(isinstance(x, torch.Tensor) and x.is_cuda for x in example_inputs) and not interpreting():
+    if torch.cuda.is_available() and not interpreting() and \
+            any(isinstance(x, torch.Tensor) and x.is_cuda for x in example_inputs):
         from kiln.runtime.build_pool import current_target, start_workers
         try:
             start_workers(current_target())

@@ -588,3 +588,23 @@ def test_unrelated_reductions_with_unknown_row_walks_stay_apart(tmp_path):
         torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-3)
     (wrapper,) = [p.read_text() for p in tmp_path.glob("*/wrapper.py")]
     assert len(re.findall(r"\bkernel_\w+\(", wrapper)) == 2, wrapper
+
+
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_a_max_pool_with_an_inlined_batch_norm_matches_eager(monkeypatch, channels_last):
+    """Batch norm + ReLU computed inside a padded max-pool's taps (as on the GPU): the taps' reads drop their masks
+    only where the address is inside the buffer for every lane, and what they compute is discarded outside the
+    window (17 columns: the last window's right tap lies past the row, inside the buffer)."""
+    import kiln.lowering.pooling as pooling
+    monkeypatch.setattr(pooling, "WINDOW_INPUT_STORED", set())
+
+    def stem(x, mean, var, weight, bias):
+        return F.max_pool2d(torch.relu(F.batch_norm(x, mean, var, weight, bias, False)), 3, 2, 1)
+    x = make_tensor((2, 8, 15, 17))
+    x = x.to(memory_format=torch.channels_last) if channels_last else x
+    mean, weight, bias = make_tensor((8,)), make_tensor((8,)), make_tensor((8,))
+    var = make_tensor((8,)).abs() + 0.5
+    args = (x, mean, var, weight, bias)
+    with torch.no_grad():
+        out = kiln_compile(stem)(*args)
+    compare_results(out, stem(*args), stem(*[a.double() for a in args]))

@@ -4,6 +4,7 @@ that only the GPU path chooses (split reductions, channels-last buffers) are tes
 import re
 
 import torch
+import torch.nn.functional as F
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -158,3 +159,22 @@ def test_a_value_averaged_over_its_spatial_dims_keeps_eager_layout():
     wrapper = cuda_wrapper(squeeze_excite, layout, layout)
     stored = re.findall(r"_empty_cuda\(\(32, 128, 28, 28, \), \((.*?)\)", wrapper)
     assert stored[0] == "100352, 784, 28, 1, ", wrapper
+
+
+def test_a_max_pools_taps_read_per_channel_values_once():
+    """Batch norm + ReLU inlined into a padded 3x3 max-pool (HF ResNet's stem): each tap's read of the input is
+    masked by the tap's bounds, but the batch norm's per-channel vectors are in bounds for every lane, so they are
+    read once for all nine taps, and their square root taken once (nine of each took the stem's kernel 1.9 s to
+    build, item 55)."""
+    def stem(x, mean, var, weight, bias):
+        return F.max_pool2d(torch.relu(F.batch_norm(x, mean, var, weight, bias, False)), 3, 2, 1)
+    nhwc = ((8, 64, 56, 56), (200704, 1, 3584, 64))
+    source = cuda_artifact(stem, nhwc, *[((64,), (1,))] * 4).kernel_source
+    [pool] = [k for k in source.split("@triton.jit") if "max_pool2d" in k]
+    loads = re.findall(r"tl\.load\([^\n]*", pool)
+    assert len(loads) == 9 + 4 and sum("+ (r0)," in line for line in loads) == 4, "\n".join(loads)
+    assert pool.count("tl.sqrt") == 1, pool
+    # a tap above or left of its window's center may fall before the image: it keeps its mask (the taps below and
+    # right of it stay inside the image at these sizes, and so need none)
+    above_or_left = [line for line in loads if re.search(r"\) - \d+\), mask=", line)]
+    assert len(above_or_left) == 4 and all(re.search(r"mask=xmask & rmask & tmp\d+", line) for line in above_or_left)

@@ -184,11 +184,14 @@ class KernelWriter:
         self.scope.lines += inner.lines
 
     def index(self, expr):
-        expr = self.remap(expr) if self.remap else expr
-        if self.r_offset:
-            expr = expr.subs(self.kernel.r, self.kernel.r + self.r_offset)
+        expr = self.remapped(expr)
         self.symbols |= {s.name for s in expr.free_symbols if not s.name.startswith(LOOP_AND_TEMP_PREFIXES)}
         return expr
+
+    def remapped(self, expr):
+        """A node's index at this kernel's loop variables."""
+        expr = self.remap(expr) if self.remap else expr
+        return expr.subs(self.kernel.r, self.kernel.r + self.r_offset) if self.r_offset else expr
 
     def print_index(self, expr):
         return self.printer.doprint(expr)

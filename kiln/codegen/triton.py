@@ -9,9 +9,11 @@ import re
 
 import sympy
 import torch
+from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from kiln import ir
 from kiln.codegen.common import IndexPrinter, KernelWriter, Value, named_by_content, result_dtype
+from kiln.runtime.autotune import span
 from kiln.runtime.triton_launch import interpreting
 from kiln.scheduler import LaunchGroup, launch_parts
 
@@ -386,6 +388,7 @@ def kiln_pow(a, b):
 
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
 SCATTER_ATOMICS = {"sum": "add", "max": "max", "min": "min"}
+VARIABLE = re.compile(r"\b(?:tmp|carry|arg|acc|accidx|idx)\d+\b")   # the names KernelWriter.fresh gives
 ATOMIC_DTYPES = (torch.float32, torch.int32, torch.int64)
 REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1",
                "logaddexp": "float('-inf')"}
@@ -429,6 +432,9 @@ class TritonKernel(KernelWriter):
         super().__init__(kernel, graph)
         self.OPS = target_ops()
         self.masks = []
+        self.regions = set()   # the scopes of masked regions (Triton masks lanes: their code runs inline)
+        self.home = {}   # a variable's name -> the scope whose CSE table holds it
+        self.unmasked_load = False   # the load being spelled needs no region's mask (in_bounds)
         self.chosen = config   # (XBLOCK, RBLOCK, persistent, num_warps) that max-autotune timed fastest, if any
 
     # -- spelling
@@ -455,6 +461,51 @@ class TritonKernel(KernelWriter):
 
     def declare(self, v, expr):
         self.scope.line(f"{v.name} = {expr}")
+
+    def emit(self, expr, dtype, key=None):
+        """As KernelWriter.emit; inside masked regions, an expression that reads no region's condition and no value
+        computed under one is kept in the CSE table where the regions were opened: a region's code runs inline, so
+        its value is valid past the region, and computed once for all of them (a max-pool's nine taps each read a
+        batch norm's per-channel vectors, and took their square root)."""
+        found = self.scope.lookup(key or expr)
+        if found is not None:
+            return found
+        v = super().emit(expr, dtype, key)
+        self.home[v.name] = self.scope
+        if key is None and self.scope in self.regions and self.region_free(expr):
+            outside = self.scope
+            while outside in self.regions:
+                outside = outside.parent
+            outside.cse[expr] = self.scope.cse.pop(expr)
+            self.home[v.name] = outside
+        return v
+
+    def region_free(self, expr):
+        names = set(VARIABLE.findall(expr))
+        return not names & set(self.masks) and all(n in self.home and self.home[n] not in self.regions for n in names)
+
+    def in_bounds(self, name, index):
+        """Whether name[index] lies within name's elements for every lane in range (static sizes, x0 and r0 only):
+        such a load needs no region's mask."""
+        try:
+            layout = self.graph.buffer(name).layout
+        except KeyError:
+            return False
+        x, r = self.kernel.x, self.kernel.r
+        N, R = (ir.static_numel([e], None) for e in (self.kernel.numel, self.kernel.rnumel))
+        if N is None or R is None or N < 1 or R < 1 or index.free_symbols - {x, r} or layout.offset != 0 or \
+                not all(ir.is_static(e) for e in (*layout.sizes, *layout.strides)) or layout.numel == 0 or \
+                any(int(st) < 0 for st in layout.strides):
+            return False
+        bound = bound_sympy(index, {x: ValueRanges(0, N - 1), r: ValueRanges(0, R - 1)})
+        return bound.lower >= 0 and bound.upper < span(layout.sizes, layout.strides, 0)
+
+    def load(self, name, index):
+        self.unmasked_load = bool(self.masks) and self.in_bounds(name, self.remapped(index))
+        try:
+            return super().load(name, index)
+        finally:
+            self.unmasked_load = False
 
     def declare_index(self, name, value, size, check, wrap, site):
         self.scope.line(f"{name} = {value}.to(tl.int64)")
@@ -483,7 +534,7 @@ class TritonKernel(KernelWriter):
         corrections: two pows, a root, three divisions) once per row, not per element (the rows'
         mask: its address is the rows'). An indirect index keeps the full mask."""
         lanes = [m for lane, m in (("x0", "xmask"), ("r0", "rmask")) if names_lane(index, lane)]
-        if indirect(index) or self.masks:
+        if indirect(index) or self.masks and not self.unmasked_load:
             return self.mask(full)
         return " & ".join(lanes or ["xmask"])
 
@@ -529,7 +580,7 @@ class TritonKernel(KernelWriter):
 
     def masked(self, cond, body, other):
         self.masks.append(str(cond))
-        self.push(indent=0)   # Triton masks lanes instead of branching: the body stays inline
+        self.regions.add(self.push(indent=0))   # Triton masks lanes instead of branching: the body stays inline
         try:
             result = body()
         finally:

@@ -468,7 +468,7 @@ class TritonKernel(KernelWriter):
         its value is valid past the region, and computed once for all of them (a max-pool's nine taps each read a
         batch norm's per-channel vectors, and took their square root)."""
         found = self.scope.lookup(key or expr)
-        if found is not None:
+        if found is not None:   # (before super's lookup: a value found keeps its home)
             return found
         v = super().emit(expr, dtype, key)
         self.home[v.name] = self.scope

@@ -12,8 +12,10 @@ from sympy.printing.c import C99CodePrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from torch.utils._sympy.functions import CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, TruncToInt
+from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from kiln import ir
+from kiln.runtime.autotune import span
 
 LOOP_AND_TEMP_PREFIXES = ("x", "r", "idx", "tmp")   # generated names; other symbols are kernel arguments
 BOOL_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
@@ -192,6 +194,20 @@ class KernelWriter:
         """A node's index at this kernel's loop variables."""
         expr = self.remap(expr) if self.remap else expr
         return expr.subs(self.kernel.r, self.kernel.r + self.r_offset) if self.r_offset else expr
+
+    def within_buffer(self, name, expr, counts):
+        """Whether name[expr] lies within name's elements for every value of its index variables, counts being
+        {variable: how many values it takes, from 0}: static sizes and strides, none negative, no offset."""
+        try:
+            layout = self.graph.buffer(name).layout
+        except KeyError:
+            return False
+        if expr.free_symbols - set(counts) or min(counts.values(), default=1) < 1 or layout.offset != 0 or \
+                not all(ir.is_static(e) for e in (*layout.sizes, *layout.strides)) or \
+                any(int(st) < 0 for st in layout.strides) or layout.numel == 0:
+            return False
+        bound = bound_sympy(expr, {v: ValueRanges(0, n - 1) for v, n in counts.items()})
+        return bound.lower >= 0 and bound.upper < span(layout.sizes, layout.strides, 0)
 
     def print_index(self, expr):
         return self.printer.doprint(expr)

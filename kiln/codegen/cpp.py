@@ -12,10 +12,8 @@ import re
 
 import sympy
 import torch
-from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from kiln import ir
-from kiln.runtime.autotune import span
 from kiln.scheduler import writes
 from kiln.codegen.common import KernelWriter, Scope, Value, named_by_content, result_dtype
 
@@ -301,17 +299,7 @@ class CppKernel(KernelWriter):
                 self.scope.lookup(("local", name)) is not None or name in writes(self.kernel):
             return False
         expr, numel = self.index(index), self.index(self.kernel.numel)
-        if expr.free_symbols - {self.kernel.x} or not numel.is_Integer or numel < 1:
-            return False
-        try:
-            layout = self.graph.buffer(name).layout
-        except KeyError:
-            return False
-        if layout.offset != 0 or not all(ir.is_static(e) for e in (*layout.sizes, *layout.strides)) or \
-                any(int(st) < 0 for st in layout.strides) or layout.numel == 0:
-            return False
-        bound = bound_sympy(expr, {self.kernel.x: ValueRanges(0, int(numel) - 1)})
-        return bound.lower >= 0 and bound.upper < span(layout.sizes, layout.strides, 0)
+        return numel.is_Integer and self.within_buffer(name, expr, {self.kernel.x: int(numel)})
 
     def intern(self, form):
         """A short name for a canonical form: forms of nested values then stay short (a max-pool window

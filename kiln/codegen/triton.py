@@ -9,11 +9,9 @@ import re
 
 import sympy
 import torch
-from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from kiln import ir
 from kiln.codegen.common import IndexPrinter, KernelWriter, Value, named_by_content, result_dtype
-from kiln.runtime.autotune import span
 from kiln.runtime.triton_launch import interpreting
 from kiln.scheduler import LaunchGroup, launch_parts
 
@@ -487,18 +485,8 @@ class TritonKernel(KernelWriter):
     def in_bounds(self, name, index):
         """Whether name[index] lies within name's elements for every lane in range (static sizes, x0 and r0 only):
         such a load needs no region's mask."""
-        try:
-            layout = self.graph.buffer(name).layout
-        except KeyError:
-            return False
-        x, r = self.kernel.x, self.kernel.r
         N, R = (ir.static_numel([e], None) for e in (self.kernel.numel, self.kernel.rnumel))
-        if N is None or R is None or N < 1 or R < 1 or index.free_symbols - {x, r} or layout.offset != 0 or \
-                not all(ir.is_static(e) for e in (*layout.sizes, *layout.strides)) or layout.numel == 0 or \
-                any(int(st) < 0 for st in layout.strides):
-            return False
-        bound = bound_sympy(index, {x: ValueRanges(0, N - 1), r: ValueRanges(0, R - 1)})
-        return bound.lower >= 0 and bound.upper < span(layout.sizes, layout.strides, 0)
+        return N is not None and R is not None and self.within_buffer(name, index, {self.kernel.x: N, self.kernel.r: R})
 
     def load(self, name, index):
         self.unmasked_load = bool(self.masks) and self.in_bounds(name, self.remapped(index))

@@ -51,14 +51,17 @@ class Worker:
             raise EOFError(f"build worker {self.process.pid} exited ({self.process.poll()})")
         return pickle.loads(self.process.stdout.read(struct.unpack("<Q", head)[0]))
 
-    def stop(self, wait=0.0):
-        """Closes its pipes (a worker returns at the end of its input); kills it where it has not exited
-        within wait seconds."""
+    def close_pipes(self):
         for pipe in (self.process.stdin, self.process.stdout):
             try:
                 pipe.close()
             except OSError:
                 pass
+
+    def stop(self, wait=0.0):
+        """Closes its pipes (a worker returns at the end of its input); kills it where it has not exited
+        within wait seconds."""
+        self.close_pipes()
         try:
             self.process.wait(wait)
         except subprocess.TimeoutExpired:
@@ -137,12 +140,12 @@ def build_pool():
     chosen, local = os.environ.get("KILN_BUILD_WORKERS", ""), os.environ.get("LOCAL_WORLD_SIZE", "1")
     if chosen.isdigit():
         count = int(chosen)
+        if count == 0:
+            return None
     else:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        count = min(MAX_WORKERS, cores // (int(local) if local.isdigit() and int(local) > 0 else 1))
-    if count == 0 and chosen.isdigit():
-        return None
-    pool = BuildPool(max(1, count))
+        count = max(1, min(MAX_WORKERS, cores // (int(local) if local.isdigit() and int(local) > 0 else 1)))
+    pool = BuildPool(count)
     import atexit
     atexit.register(pool.stop)
     return pool
@@ -154,11 +157,7 @@ def forget_in_child():
     if build_pool.cache_info().currsize:
         pool = build_pool()
         for w in pool.workers if pool is not None else ():
-            for pipe in (w.process.stdin, w.process.stdout):
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+            w.close_pipes()
         build_pool.cache_clear()
 
 

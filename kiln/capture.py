@@ -24,7 +24,7 @@ from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elemen
                                  suggest_memory_format)
 from torch.fx.experimental.symbolic_shapes import is_concrete_int
 
-from kiln import freezing
+from kiln import freezing, warm_start
 from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
@@ -102,9 +102,9 @@ def untraced(backward_compiler):
 
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):
-    dynamo_digest = dynamo_cache_key(gm, example_inputs, opts)
+    dynamo_digest = warm_start.dynamo_cache_key(gm, example_inputs, opts)
     if dynamo_digest:
-        compiled = load_dynamo_graph(dynamo_digest, example_inputs, opts, gid)
+        compiled = warm_start.load_dynamo_graph(dynamo_digest, example_inputs, opts, gid)
         if compiled is not None:
             return compiled
     decomps = kiln_decompositions()
@@ -127,8 +127,8 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         user_strides = None
 
     frozen = freezing.frozen_inputs(gm, example_inputs) if opts.freezing else {}
-
-    stored = {}   # what a warm start needs to load the inference graph without AOTAutograd (DynamoEntry's fields)
+    # what a warm start needs to load this graph without AOTAutograd's trace
+    pending = warm_start.Pending(dynamo_digest, example_inputs, opts, f"g{gid}") if dynamo_digest else None
 
     def compiler(kind):
         def compile_one(graph, inputs):
@@ -136,102 +136,22 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
             if frozen_here and len(inputs) != len(example_inputs):   # (effect tokens, subclasses: other inputs)
                 log.info("kiln: g%d_%s is not frozen: its inputs are not the Dynamo graph's", gid, kind)
                 frozen_here = None
-            keep = {} if kind == "inference" and dynamo_digest else None
+            keep = {} if pending else None
             compiled = compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (gm.code, before),
                                      user_strides if kind != "backward" else None, frozen_here, keep)
-            versioned = aot_adds_nothing(graph, example_inputs) if keep else None
-            if versioned is not None:
-                stored.update(keep, versioned=versioned)
+            if pending:
+                pending.compiled(kind, graph, keep, compiled)
             return compiled
         return compile_one
 
-    compiled = aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
-                                     bw_compiler=untraced(compiler("backward")),
-                                     inference_compiler=compiler("inference"), decompositions=decomps,
-                                     partition_fn=partition, keep_inference_input_mutations=True)
-    if stored:
-        graph_cache.put(opts.kernel_cache_dir, dynamo_digest, graph_cache.DynamoEntry(f"g{gid}", **stored), "dynamo")
+    with warm_start.recording(pending):
+        compiled = aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
+                                         bw_compiler=untraced(compiler("backward")),
+                                         inference_compiler=compiler("inference"), decompositions=decomps,
+                                         partition_fn=partition, keep_inference_input_mutations=True)
+    if pending:
+        pending.traced(compiled)
     return compiled
-
-
-def dynamo_cache_key(gm, example_inputs, opts):
-    """The graph cache's key of a Dynamo graph (graph_cache.dynamo_key), or None where it is not looked up: the cache
-    is off, the trace or freezing is on, autocast is (AOTAutograd's wrapper would turn it off around the call),
-    or Dynamo's DDPOptimizer compiles it (AOTAutograd's wrapper hands fake outputs to its first call)."""
-    context = torch._guards.TracingContext.try_get()
-    if not opts.graph_cache or opts.trace or opts.freezing or not isinstance(gm, torch.fx.GraphModule) or \
-            torch._C._is_any_autocast_enabled() or getattr(context, "fakify_first_call", False):
-        return None
-    try:
-        return graph_cache.dynamo_key(gm, example_inputs, opts)
-    except graph_cache.Uncacheable as e:
-        log.getChild("cache").debug("kiln graph cache: Dynamo graph is not cached whole: %s", e)
-        return None
-    except Exception as e:   # the cache is an optimization
-        if opts.strict:
-            raise
-        log.warning("kiln: the graph cache's key failed for a Dynamo graph; compiling it through AOTAutograd: %s: %s",
-                    type(e).__name__, first_line(e))
-        return None
-
-
-def aot_adds_nothing(graph, example_inputs):
-    """For an inference graph compiled now, under AOTAutograd: the inputs it writes that autograd sees, where
-    AOTAutograd's runtime wrappers around it do nothing else than turn grad mode off for the call and move those
-    inputs' version counters; else None. Then a warm start calls the compiled graph with the Dynamo graph's inputs
-    itself (load_dynamo_graph). They do more where the graph's inputs are not the Dynamo graph's (duplicates
-    merged, aliased inputs merged into their base, effect tokens), an output aliases an input or another output or
-    is a view to replay, an input is written outside the graph (a metadata change), or random ops are
-    functionalized."""
-    from torch._functorch._aot_autograd.schemas import OutputType
-    meta = getattr(torch._guards.TracingContext.try_get(), "fw_metadata", None)
-    placeholders = [n.meta.get("val") for n in graph.graph.find_nodes(op="placeholder")]
-    if meta is None or len(placeholders) != len(example_inputs) or not all(
-            isinstance(p, torch.Tensor) and type(x) in (torch.Tensor, torch.nn.Parameter) and p.shape == x.shape and
-            p.stride() == x.stride() and p.dtype == x.dtype for p, x in zip(placeholders, example_inputs)):
-        return None
-    plain = getattr(meta, "num_mutated_inp_runtime_indices", 1) == 0 and \
-        getattr(meta, "num_intermediate_bases", 1) == 0 and getattr(meta, "grad_enabled_mutation", True) is None and \
-        not getattr(meta, "tokens", True) and getattr(meta, "is_rng_op_functionalized", True) is False and \
-        not getattr(meta, "dynamic_outputs", True) and \
-        all(o.output_type is OutputType.non_alias for o in meta.output_info) and \
-        len(meta.output_info) == len(graph.graph.output_node().args[0]) and \
-        not any(type(m).__name__ == "SubclassCreationMeta"
-                for m in getattr(meta, "subclass_fw_graph_out_meta", None) or [])
-    versioned = getattr(meta, "mutated_graph_handled_indices_seen_by_autograd", None)
-    return list(versioned) if plain and versioned is not None else None
-
-
-def load_dynamo_graph(digest, example_inputs, opts, gid):
-    """The callable of a Dynamo graph stored whole (graph_cache.DynamoEntry), as AOTAutograd's would call its
-    inference graph, or None where the entry or its graph is not in the cache."""
-    entry = graph_cache.get(opts.kernel_cache_dir, digest, "dynamo")
-    artifact = graph_cache.get(opts.kernel_cache_dir, entry.inference) if entry else None
-    if artifact is None:
-        return None
-    name = f"g{gid}_inference"
-    started, times = time.perf_counter(), {}
-    try:
-        module = load(artifact.named(name), opts, times, generated=False)
-        times["loading"] = time.perf_counter() - started - sum(times.values())
-        call = finished(module, artifact, opts, name, True, times, entry.mutated, example_inputs)
-    except Exception as e:   # a kernel that does not build: compile the graph through AOTAutograd instead
-        if opts.strict:
-            raise
-        log.warning("kiln: %s from the graph cache did not load; compiling it: %s: %s", name, type(e).__name__,
-                    first_line(e))
-        return None
-    STATS["dynamo_graphs_from_cache"] += 1
-    versioned = entry.versioned
-
-    def forward(*args):
-        if versioned:
-            torch.autograd.graph.increment_version(tuple(args[i] for i in versioned))
-        if torch.is_grad_enabled():
-            with torch.no_grad():
-                return call(list(args))
-        return call(list(args))
-    return forward
 
 
 def partition(joint, joint_inputs, **kwargs):
@@ -574,7 +494,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
             context.output_strides.extend(artifact.output_strides)
         mutated = mutated_inputs(gm)
         if keep is not None and stored:
-            keep.update(inference=digest, mutated=mutated)
+            keep.update(digest=digest, mutated=mutated)
         trace.finish()
         call = finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
         # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too)

@@ -183,9 +183,9 @@ def test_an_input_written_in_the_graph_moves_its_version_when_loaded_whole(monke
 
 
 def test_graphs_that_aotautograd_wraps_are_not_stored_whole(monkeypatch, tmp_path):
-    """An output that is a view of an input (AOTAutograd regenerates it from the input at each call), a training
-    graph (its backward is AOTAutograd's), a user's function in the graph (its meaning may change under the same
-    name): compiled through AOTAutograd on every start, and right."""
+    """An output that is a view of an input (AOTAutograd regenerates it from the input at each call), a user's
+    function in the graph (its meaning may change under the same name): compiled through AOTAutograd on every start,
+    and right."""
     cached(monkeypatch, tmp_path)
 
     @torch._dynamo.allow_in_graph
@@ -193,14 +193,101 @@ def test_graphs_that_aotautograd_wraps_are_not_stored_whole(monkeypatch, tmp_pat
         return x * 3
 
     x = torch.randn(6, 8)
-    for fn, grad, inputs in [(lambda x: (x.t(), x.sin()), False, [x]), (lambda x: users(x).cos(), False, [x]),
-                             (lambda x: x.sin() * 2, True, [x.clone().requires_grad_()])]:
+    for fn, grad, inputs in [(lambda x: (x.t(), x.sin()), False, [x]), (lambda x: users(x).cos(), False, [x])]:
         ((_, _), (second, _)), skipped = warm_start(fn, inputs, monkeypatch, grad)
         assert not skipped
         torch.testing.assert_close(second, fn(*inputs))
     view, _ = kiln.compile(lambda x: (x.t(), x.sin()))(x)
     assert view._base is x or view.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     assert dynamo_entries(tmp_path) == []
+
+
+def warm_training(fn, make_inputs, monkeypatch):
+    """fn's training step (its outputs' sum differentiated) compiled twice with a Dynamo reset between, the second
+    time with AOTAutograd's trace made to fail if it runs: for each, the outputs, the inputs after the step and
+    their gradients; and whether the second compile loaded the Dynamo graph whole."""
+    import torch._functorch.aot_autograd
+    results, traced = [], []
+    for attempt in range(2):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        if attempt:
+            monkeypatch.setattr(kiln.capture, "aot_module_simplified", lambda *a, **k: traced.append(True) or
+                                torch._functorch.aot_autograd.aot_module_simplified(*a, **k))
+        inputs = make_inputs()
+        outs = kiln.compile(fn, options={"strict": True})(*inputs)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        sum(o.sum() for o in outs if o.requires_grad).backward()
+        results.append((outs, inputs, [x.grad for x in inputs]))
+    return results, kiln.stats().get("dynamo_graphs_from_cache", 0) == 1 and not traced
+
+
+def same(first, second):
+    for a, b in zip(first, second):
+        if isinstance(a, (list, tuple)):
+            same(a, b)
+        elif a is not None or b is not None:
+            torch.testing.assert_close(a, b, rtol=0, atol=0)
+            assert a.stride() == b.stride()
+
+
+def test_a_warm_training_start_rebuilds_aotautograds_function(monkeypatch, tmp_path):
+    """A training graph is stored whole: a warm start rebuilds AOTAutograd's autograd.Function around the cached
+    forward and backward without its trace, with the cold start's outputs, layouts and gradients; an input the
+    graph writes (a running statistic) is written and moves its version; an output that is a view of an input is
+    regenerated from the input, as after a cold compile."""
+    cached(monkeypatch, tmp_path)
+    w = torch.randn(16, 16)
+
+    def step(x, w, stat):
+        stat.mul_(0.9).add_(x.detach().mean(0), alpha=0.1)
+        return F.gelu(x @ w.t()).t() * 2, x.t()
+    (first, second), skipped = warm_training(step, lambda: [torch.ones(6, 16).requires_grad_(),
+                                                            w.clone().requires_grad_(), torch.zeros(16)], monkeypatch)
+    assert skipped and len(dynamo_entries(tmp_path)) == 1
+    same(first, second)
+    outs, (x, _, stat), _ = second
+    torch.testing.assert_close(outs[0], step(torch.ones(6, 16), w, torch.zeros(16))[0])
+    torch.testing.assert_close(stat, torch.full((16,), 0.1))
+    assert stat._version > 0 and outs[1]._base is x
+
+
+def test_autocast_is_in_the_dynamo_key(monkeypatch, tmp_path):
+    """AOTAutograd's trace applies autocast, which Dynamo's graph does not show: a step compiled under autocast and
+    the same step without are two entries, each loaded with its own precision."""
+    cached(monkeypatch, tmp_path)
+    w = torch.randn(8, 8)
+
+    def make_inputs():
+        return [torch.randn(4, 8, generator=torch.Generator().manual_seed(0)).requires_grad_(), w.clone().requires_grad_()]
+    for autocast in (True, False, True):
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+            (first, second), skipped = warm_training(lambda x, w: (x @ w).relu(), make_inputs, monkeypatch)
+        assert skipped
+        same(first, second)
+        assert second[0][0].dtype == (torch.bfloat16 if autocast else torch.float32)
+    assert len(dynamo_entries(tmp_path)) == 2
+
+
+def test_aliased_inputs_that_aotautograd_merges_are_not_stored_whole(monkeypatch, tmp_path):
+    """Two inputs viewing one tensor, one of them written: AOTAutograd compiles their base as one input (a
+    synthetic base) and wraps its autograd.Function to pass it; not stored whole, and right on every start."""
+    cached(monkeypatch, tmp_path)
+    w = torch.randn(8, 8)
+
+    def step(a, b, w):
+        a.mul_(2)
+        return (b @ w).sum(0)
+
+    def make_inputs():
+        base = torch.arange(64.0).view(8, 8) / 64
+        return [base[:4], base[2:6], w.clone().requires_grad_()]
+    (first, second), skipped = warm_training(step, make_inputs, monkeypatch)
+    assert not skipped and dynamo_entries(tmp_path) == []
+    same(first, second)
+    a, b, _ = make_inputs()
+    expected = step(a, b, w)
+    torch.testing.assert_close(second[0][0], expected)
 
 
 def test_attention_kernels_allowed_are_in_the_dynamo_key(monkeypatch, tmp_path):

@@ -8,11 +8,10 @@ tensors, the example inputs (and which of them share storage), the layouts asked
 that change code, kiln's own source, and the versions of torch, Triton, Python and the C++ compiler. Graphs
 with symbolic sizes are not cached: their code depends on the shape environment's facts and hints too.
 
-A Dynamo graph whose AOTAutograd result is its inference graph alone, called with the Dynamo graph's own inputs
-(no autograd, no input written outside the graph, no output aliasing anything), is stored whole too (DynamoEntry,
-under its own key: the Dynamo graph, its inputs, grad mode, the default dtype, AOTAutograd's configuration). A
-warm start then skips AOTAutograd's trace as well, which took most of kiln's warm start. Graphs that call a
-function from outside torch and Python's operators are not stored whole: its meaning may differ in another process.
+A Dynamo graph is also stored whole (kiln.warm_start), under its own key: the Dynamo graph, its inputs, grad mode,
+autocast, the default dtype, AOTAutograd's configuration. A warm start then skips AOTAutograd's trace as well,
+which took most of kiln's warm start. Graphs that call a function from outside torch and Python's operators are
+not stored whole: its meaning may differ in another process.
 
 Entries are written whole and renamed into place, so that processes sharing the cache never read half of one;
 an entry that does not load, or whose recorded key is not the one looked up, is a miss and is written again.
@@ -128,8 +127,9 @@ def traced_flags():
 
 
 def dynamo_key(gm, example_inputs, opts):
-    """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (DynamoEntry).
-    Besides what `key` hashes: grad mode, the default dtype, AOTAutograd's configuration and `traced_flags`. Raises
+    """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (kiln.warm_start).
+    Besides what `key` hashes: grad mode, autocast, the default dtype, AOTAutograd's configuration and
+    `traced_flags`. Raises
     Uncacheable where the graph calls a module or a function not `trusted`, holds tensors of its own (AOTAutograd
     would pass them first), or reads a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
     for node in gm.graph.nodes:
@@ -143,18 +143,40 @@ def dynamo_key(gm, example_inputs, opts):
             raise Uncacheable(f"an input is a {type(x).__name__} ({x.layout}, conj {x.is_conj()}, neg {x.is_neg()})")
     functorch = sorted((k, v) for k, v in torch._functorch.config.get_config_copy().items()
                        if isinstance(v, (bool, int, float, str, type(None))))
-    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), str(torch.get_default_dtype()), functorch,
-               traced_flags())
+    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), autocast_state(),
+               str(torch.get_default_dtype()), functorch, traced_flags())
+
+
+def autocast_state():
+    """Autocast as AOTAutograd's trace applies it: on or off, and to which dtype, on the CPU and CUDA devices."""
+    state = [(device, torch.is_autocast_enabled(device), str(torch.get_autocast_dtype(device)))
+             for device in ("cpu", "cuda")]
+    if torch._C._is_any_autocast_enabled() and not any(enabled for _, enabled, _ in state):
+        raise Uncacheable("autocast is on for another device")
+    return state
 
 
 @dataclasses.dataclass
 class DynamoEntry:
     """A Dynamo graph whose AOTAutograd result was its inference graph alone, called with the Dynamo graph's own
-    inputs (capture.aot_adds_nothing): what a warm start needs to load that graph without AOTAutograd's trace."""
+    inputs (warm_start.aot_adds_nothing): what a warm start needs to load that graph without AOTAutograd's trace."""
     name: str
     inference: str     # the graph cache's key of the inference graph
     mutated: list      # the inputs the graph writes (a CUDA graph's replay copies them back)
     versioned: list    # those of them autograd sees: AOTAutograd's wrapper moves their version counters at each call
+
+
+@dataclasses.dataclass
+class TrainingEntry:
+    """A Dynamo graph compiled to a forward and a backward: what a warm start needs to rebuild AOTAutograd's
+    autograd.Function around them without AOTAutograd's trace (warm_start.training_function)."""
+    name: str
+    forward: str            # the graph cache's keys of the forward and the backward graphs
+    mutated: list           # the inputs the forward writes
+    backward: str
+    mutated_backward: list
+    autograd: bytes         # AOTDispatchAutograd.post_compile's stored arguments (warm_start.stored_arguments)
+    backward_graph: bytes   # the backward graph module, for compiled autograd
 
 
 def tensor_meta(t):

@@ -1,0 +1,319 @@
+"""Warm starts without AOTAutograd's trace: a Dynamo graph stored whole in the graph cache.
+
+AOTAutograd's trace (functionalization, the joint graph, min-cut partitioning) took most of a warm start once
+kiln's own graphs came from the graph cache: ~2 s of a small ResNet's training step on the CPU. A Dynamo graph
+compiled cold is therefore stored whole, under a key of the graph as Dynamo hands it over
+(graph_cache.dynamo_key), with what a later process needs to rebuild AOTAutograd's callable around kiln's cached
+graphs:
+
+- an inference graph whose AOTAutograd wrappers add nothing but turning grad mode off and moving the version
+  counters of the inputs it writes (`aot_adds_nothing`): the graph itself, called with the Dynamo graph's inputs
+  (graph_cache.DynamoEntry);
+- a training graph: its forward and backward, and the arguments AOTAutograd built its autograd.Function from
+  (AOTDispatchAutograd.post_compile: the runtime metadata of inputs, outputs and saved tensors, the inputs to
+  detach, the autocast switch). A warm start calls post_compile again with them and the cached graphs, so the
+  forward and backward run under AOTAutograd's own runtime code, as after a cold compile
+  (graph_cache.TrainingEntry). Where AOTAutograd wrapped the forward or the autograd.Function in more (tensor
+  subclasses, effect tokens, functionalized RNG, duplicated or aliased inputs), the graph is not stored whole.
+"""
+import copy
+import functools
+import inspect
+import io
+import logging
+import pickle
+import threading
+import time
+
+import torch
+
+from kiln.runtime import graph_cache
+
+log = logging.getLogger("kiln")
+
+
+def dynamo_cache_key(gm, example_inputs, opts):
+    """The graph cache's key of a Dynamo graph (graph_cache.dynamo_key), or None where it is not looked up: the cache
+    is off, the trace or freezing is on, or Dynamo's DDPOptimizer compiles it (AOTAutograd's wrapper hands fake
+    outputs to its first call)."""
+    context = torch._guards.TracingContext.try_get()
+    if not opts.graph_cache or opts.trace or opts.freezing or not isinstance(gm, torch.fx.GraphModule) or \
+            getattr(context, "fakify_first_call", False):
+        return None
+    try:
+        return graph_cache.dynamo_key(gm, example_inputs, opts)
+    except graph_cache.Uncacheable as e:
+        log.getChild("cache").debug("kiln graph cache: Dynamo graph is not cached whole: %s", e)
+        return None
+    except Exception as e:   # the cache is an optimization
+        if opts.strict:
+            raise
+        from kiln.capture import first_line
+        log.warning("kiln: the graph cache's key failed for a Dynamo graph; compiling it through AOTAutograd: %s: %s",
+                    type(e).__name__, first_line(e))
+        return None
+
+
+class Pending:
+    """What a Dynamo graph compiled cold leaves for a warm start, gathered from kiln's compilers and AOTAutograd's
+    post_compile as they run, and stored once complete (the backward is compiled at its first call)."""
+
+    def __init__(self, digest, example_inputs, opts, name):
+        self.digest, self.example_inputs, self.opts, self.name = digest, example_inputs, opts, name
+        self.graphs = {}        # kind -> (the graph cache's key, the inputs it writes, the callable kiln returned)
+        self.versioned = None   # an inference graph's inputs written that autograd sees (aot_adds_nothing)
+        self.backward_graph = None   # the backward graph kiln compiled (compiled autograd traces it again)
+        self.autograd = None    # AOTDispatchAutograd.post_compile's named arguments, checked
+        self.records = []       # (arguments, result) of each post_compile while this graph compiles
+        self.stored = False
+
+    def compiled(self, kind, graph, keep, call):
+        """kiln compiled one of the graph's AOTAutograd graphs (keep: compile_graph's record of its cache entry)."""
+        if not keep:   # not cached: this Dynamo graph is not stored whole
+            return
+        self.graphs[kind] = (keep["digest"], keep["mutated"], call)
+        if kind == "inference":
+            self.versioned = aot_adds_nothing(graph, self.example_inputs)
+        if kind == "backward":
+            self.backward_graph = graph
+        self.store_if_complete()
+
+    def traced(self, compiled):
+        """AOTAutograd returned compiled: its autograd.Function, if it built one, is rebuilt on a warm start only if
+        AOTAutograd's wrappers around kiln's forward and around the function add nothing."""
+        if len(self.records) == 1 and "forward" in self.graphs:
+            (arguments, result), = self.records
+            reason = autograd_unlike_cold(arguments, self.graphs["forward"][2], getattr(compiled, "__wrapped__", None)
+                                          is result)
+            if reason:
+                log.getChild("cache").debug("kiln graph cache: %s is not stored whole: %s", self.name, reason)
+            else:
+                self.autograd = arguments
+        self.records = None
+        self.store_if_complete()
+
+    def store_if_complete(self):
+        if self.stored:
+            return
+        entry = None
+        if "inference" in self.graphs and self.versioned is not None:
+            digest, mutated, _ = self.graphs["inference"]
+            entry = graph_cache.DynamoEntry(self.name, digest, mutated, self.versioned)
+        elif "forward" in self.graphs and "backward" in self.graphs and self.autograd is not None:
+            try:
+                autograd, backward_graph = stored_arguments(self.autograd), reduced_graph(self.backward_graph)
+            except Exception as e:   # a field that does not pickle: compiled through AOTAutograd on every start
+                log.getChild("cache").debug("kiln graph cache: %s is not stored whole: %s: %s", self.name,
+                                            type(e).__name__, e)
+                self.stored = True
+                return
+            (forward, mutated, _), (backward, mutated_backward, _) = self.graphs["forward"], self.graphs["backward"]
+            entry = graph_cache.TrainingEntry(self.name, forward, mutated, backward, mutated_backward, autograd,
+                                              backward_graph)
+        if entry is not None:
+            graph_cache.put(self.opts.kernel_cache_dir, self.digest, entry, "dynamo")
+            self.stored = True
+
+
+# ------------------------------------------------------------------------------- AOTAutograd's autograd.Function
+
+_recording = threading.local()
+REBUILT = {"compiled_fw_func", "compiled_bw_func", "lazy_backward_info", "bw_compiler", "aot_config",
+           "try_save_cache_entry"}   # post_compile's arguments a warm start makes itself
+
+
+def post_compile_of_aot():
+    """AOTAutograd's AOTDispatchAutograd.post_compile as torch defines it (not kiln's recording wrapper)."""
+    from torch._functorch._aot_autograd.runtime_wrappers import AOTDispatchAutograd
+    function = AOTDispatchAutograd.post_compile
+    return getattr(function, "kiln_records", None) or function
+
+
+def named_arguments(function, args, kwargs):
+    """post_compile's arguments by name: torch 2.11 takes them one by one, 2.13 as one AOTDispatchAutogradCompileSpec."""
+    bound = inspect.signature(function).bind(*args, **kwargs).arguments
+    if list(bound) == ["spec"]:
+        spec = bound["spec"]
+        return {name: getattr(spec, name) for name in spec.__dataclass_fields__}
+    return dict(bound)
+
+
+def call_post_compile(arguments):
+    """AOTAutograd's callable for a training graph, built by post_compile from named arguments."""
+    function = post_compile_of_aot()
+    if list(inspect.signature(function).parameters) == ["spec"]:
+        from torch._functorch._aot_autograd.runtime_wrappers import AOTDispatchAutogradCompileSpec
+        return function(AOTDispatchAutogradCompileSpec(**arguments))
+    return function(**arguments)
+
+
+class recording:
+    """While a Dynamo graph compiles in this thread: each AOTDispatchAutograd.post_compile's arguments and result go to
+    pending.records. post_compile is wrapped once per process, and the wrapper only passes its call on elsewhere."""
+
+    def __init__(self, pending):
+        self.pending = pending
+        if pending is None:
+            return
+        from torch._functorch._aot_autograd.runtime_wrappers import AOTDispatchAutograd
+        original = AOTDispatchAutograd.post_compile
+        if getattr(original, "kiln_records", None) is None:
+            @functools.wraps(original)
+            def post_compile(*args, **kwargs):
+                result = original(*args, **kwargs)
+                records = getattr(_recording, "records", None)
+                if records is not None:
+                    records.append((named_arguments(original, args, kwargs), result))
+                return result
+            post_compile.kiln_records = original
+            AOTDispatchAutograd.post_compile = staticmethod(post_compile)
+
+    def __enter__(self):
+        self.outer = getattr(_recording, "records", None)
+        _recording.records = self.pending.records if self.pending else None
+        return self
+
+    def __exit__(self, *exc):
+        _recording.records = self.outer
+
+
+def autograd_unlike_cold(arguments, forward, function_is_returned):
+    """Why post_compile called again with these arguments would not give what AOTAutograd returned cold, or None.
+    forward: kiln's compiled forward; function_is_returned: whether AOTAutograd returned post_compile's result with
+    no wrapper of its own (deduplicated or synthetic-base inputs, debug asserts) around it."""
+    meta = arguments.get("fw_metadata")
+    symints = arguments.get("num_symints_saved_for_bw", arguments.get("num_symints_saved_for_bw_"))
+    if arguments.get("compiled_fw_func") is not forward:
+        return "AOTAutograd wraps the forward (effect tokens, subclasses, functionalized RNG)"
+    if not function_is_returned:
+        return "AOTAutograd wraps its autograd.Function (duplicated or aliased inputs)"
+    if arguments.get("maybe_subclass_meta") is not None or arguments.get("backward_state_indices") or symints:
+        return "tensor subclasses, a backward state or symbolic sizes saved for the backward"
+    if meta is None or getattr(meta, "num_graphsafe_rng_states", 0) or getattr(meta, "is_rng_op_functionalized", True):
+        return "random number generator states passed to the graphs"
+    if set(arguments) - REBUILT - {"maybe_subclass_meta", "num_symints_saved_for_bw", "num_symints_saved_for_bw_",
+                                   "backward_state_indices", "disable_amp", "indices_of_inps_to_detach",
+                                   "fw_metadata"}:
+        return f"post_compile takes arguments kiln does not know: {sorted(set(arguments) - REBUILT)}"
+    return None
+
+
+def stored_arguments(arguments):
+    """post_compile's arguments as bytes: those it is called with again (the metadata as the backward's compile
+    left it), AOTAutograd's configuration without its compilers and decomposition table, and the names of those
+    a warm start makes itself."""
+    config = copy.copy(arguments["aot_config"])   # (a frozen dataclass: its fields set as its __init__ sets them)
+    for name in ("fw_compiler", "bw_compiler", "inference_compiler", "partition_fn", "cache_info"):
+        if hasattr(config, name):
+            object.__setattr__(config, name, None)
+    object.__setattr__(config, "decompositions", {})
+    kept = {k: v for k, v in arguments.items() if k not in REBUILT}
+    return pickle.dumps((kept, config, sorted(set(arguments) & REBUILT)))
+
+
+def reduced_graph(graph):
+    """A graph module as bytes: its code and constants, without its metadata (fake tensors)."""
+    meta, graph.meta = graph.meta, {}
+    try:
+        buffer = io.BytesIO()
+        graph_cache.ArtifactPickler(buffer).dump(graph)
+        return buffer.getvalue()
+    finally:
+        graph.meta = meta
+
+
+# ------------------------------------------------------------------------------------------------- loading
+
+def load_dynamo_graph(digest, example_inputs, opts, gid):
+    """The callable of a Dynamo graph stored whole, as AOTAutograd would return it, or None where the entry or one
+    of its graphs is not in the cache, or does not load."""
+    entry = graph_cache.get(opts.kernel_cache_dir, digest, "dynamo")
+    if entry is None:
+        return None
+    kinds = ("forward", "backward") if isinstance(entry, graph_cache.TrainingEntry) else ("inference",)
+    artifacts = [graph_cache.get(opts.kernel_cache_dir, getattr(entry, kind)) for kind in kinds]
+    if any(a is None for a in artifacts):
+        return None
+    mutated = {"inference": entry.mutated, "forward": entry.mutated, "backward": getattr(entry, "mutated_backward", None)}
+    try:
+        calls = [loaded(artifact, f"g{gid}_{kind}", mutated[kind], opts, example_inputs)
+                 for kind, artifact in zip(kinds, artifacts)]
+        compiled = training_function(entry, *calls) if len(calls) == 2 else inference_function(entry, *calls)
+    except Exception as e:   # a kernel that does not build: compile the graph through AOTAutograd instead
+        if opts.strict:
+            raise
+        from kiln.capture import first_line
+        log.warning("kiln: g%d from the graph cache did not load; compiling it: %s: %s", gid, type(e).__name__,
+                    first_line(e))
+        return None
+    from kiln.capture import STATS
+    STATS["dynamo_graphs_from_cache"] += 1
+    return compiled
+
+
+def loaded(artifact, name, mutated, opts, example_inputs):
+    from kiln.capture import finished
+    from kiln.runtime.module import load
+    started, times = time.perf_counter(), {}
+    module = load(artifact.named(name), opts, times, generated=False)
+    times["loading"] = time.perf_counter() - started - sum(times.values())
+    return finished(module, artifact, opts, name, True, times, mutated, example_inputs)
+
+
+def inference_function(entry, call):
+    versioned = entry.versioned
+
+    def forward(*args):
+        if versioned:
+            torch.autograd.graph.increment_version(tuple(args[i] for i in versioned))
+        if torch.is_grad_enabled():
+            with torch.no_grad():
+                return call(list(args))
+        return call(list(args))
+    return forward
+
+
+def training_function(entry, forward, backward):
+    """AOTAutograd's callable rebuilt by its post_compile from the stored arguments and the cached graphs."""
+    from torch._functorch import aot_autograd
+    from torch._functorch._aot_autograd.runtime_wrappers import CachedAutogradLazyBackwardCompileInfo
+    kept, config, rebuilt = pickle.loads(entry.autograd)
+    if hasattr(aot_autograd, "AOT_COUNTER"):   # (compiled autograd tells AOTAutograd's functions apart by it)
+        object.__setattr__(config, "aot_id", next(aot_autograd.AOT_COUNTER))
+    graph = entry.backward_graph
+    made = dict(compiled_fw_func=forward, compiled_bw_func=torch._dynamo.disable(backward), aot_config=config,
+                # compiled autograd traces the backward graph again: AOTAutograd's cache keeps it so too
+                lazy_backward_info=CachedAutogradLazyBackwardCompileInfo(lambda: pickle.loads(graph)),
+                bw_compiler=None, try_save_cache_entry=None)
+    function = call_post_compile(dict(kept, **{name: made[name] for name in rebuilt}))
+
+    def forward_call(*args):
+        return function(list(args))
+    return forward_call
+
+
+def aot_adds_nothing(graph, example_inputs):
+    """For an inference graph compiled now, under AOTAutograd: the inputs it writes that autograd sees, where
+    AOTAutograd's runtime wrappers around it do nothing else than turn grad mode off for the call and move those
+    inputs' version counters; else None. Then a warm start calls the compiled graph with the Dynamo graph's inputs
+    itself (load_dynamo_graph). They do more where the graph's inputs are not the Dynamo graph's (duplicates
+    merged, aliased inputs merged into their base, effect tokens), an output aliases an input or another output or
+    is a view to replay, an input is written outside the graph (a metadata change), random ops are
+    functionalized, or autocast is on (AOTAutograd turns it off around the call)."""
+    from torch._functorch._aot_autograd.schemas import OutputType
+    meta = getattr(torch._guards.TracingContext.try_get(), "fw_metadata", None)
+    placeholders = [n.meta.get("val") for n in graph.graph.find_nodes(op="placeholder")]
+    if meta is None or torch._C._is_any_autocast_enabled() or len(placeholders) != len(example_inputs) or not all(
+            isinstance(p, torch.Tensor) and type(x) in (torch.Tensor, torch.nn.Parameter) and p.shape == x.shape and
+            p.stride() == x.stride() and p.dtype == x.dtype for p, x in zip(placeholders, example_inputs)):
+        return None
+    plain = getattr(meta, "num_mutated_inp_runtime_indices", 1) == 0 and \
+        getattr(meta, "num_intermediate_bases", 1) == 0 and getattr(meta, "grad_enabled_mutation", True) is None and \
+        not getattr(meta, "tokens", True) and getattr(meta, "is_rng_op_functionalized", True) is False and \
+        not getattr(meta, "dynamic_outputs", True) and \
+        all(o.output_type is OutputType.non_alias for o in meta.output_info) and \
+        len(meta.output_info) == len(graph.graph.output_node().args[0]) and \
+        not any(type(m).__name__ == "SubclassCreationMeta"
+                for m in getattr(meta, "subclass_fw_graph_out_meta", None) or [])
+    versioned = getattr(meta, "mutated_graph_handled_indices_seen_by_autograd", None)
+    return list(versioned) if plain and versioned is not None else None

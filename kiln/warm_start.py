@@ -180,22 +180,35 @@ class recording:
 def autograd_unlike_cold(arguments, forward, function_is_returned):
     """Why post_compile called again with these arguments would not give what AOTAutograd returned cold, or None.
     forward: kiln's compiled forward; function_is_returned: whether AOTAutograd returned post_compile's result with
-    no wrapper of its own (deduplicated or synthetic-base inputs, debug asserts) around it."""
+    no wrapper of its own (deduplicated or synthetic-base inputs, debug asserts) around it. AOTAutograd's wrappers
+    around the forward (effect tokens, tensor subclasses, functionalized RNG) pass the call through where the
+    metadata has none of these (torch 2.11 wraps the forward in them all the same): it is then called without
+    them."""
     meta = arguments.get("fw_metadata")
     symints = arguments.get("num_symints_saved_for_bw", arguments.get("num_symints_saved_for_bw_"))
-    if arguments.get("compiled_fw_func") is not forward:
-        return "AOTAutograd wraps the forward (effect tokens, subclasses, functionalized RNG)"
+    if not wraps_only(arguments.get("compiled_fw_func"), forward):
+        return "AOTAutograd's forward is not kiln's"
     if not function_is_returned:
         return "AOTAutograd wraps its autograd.Function (duplicated or aliased inputs)"
     if arguments.get("maybe_subclass_meta") is not None or arguments.get("backward_state_indices") or symints:
         return "tensor subclasses, a backward state or symbolic sizes saved for the backward"
-    if meta is None or getattr(meta, "num_graphsafe_rng_states", 0) or getattr(meta, "is_rng_op_functionalized", True):
-        return "random number generator states passed to the graphs"
+    if meta is None or getattr(meta, "tokens", True) or getattr(meta, "num_graphsafe_rng_states", 0) or \
+            getattr(meta, "is_rng_op_functionalized", True):
+        return "effect tokens, or random number generator states passed to the graphs"
     if set(arguments) - REBUILT - {"maybe_subclass_meta", "num_symints_saved_for_bw", "num_symints_saved_for_bw_",
                                    "backward_state_indices", "disable_amp", "indices_of_inps_to_detach",
                                    "fw_metadata"}:
         return f"post_compile takes arguments kiln does not know: {sorted(set(arguments) - REBUILT)}"
     return None
+
+
+def wraps_only(function, inner):
+    """Whether function is inner, or wrappers made by functools.wraps around it."""
+    while function is not inner:
+        function = getattr(function, "__wrapped__", None)
+        if function is None:
+            return False
+    return True
 
 
 def stored_arguments(arguments):

@@ -86,20 +86,22 @@ class GraphLowering(torch.fx.Interpreter):
         self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
         self.size_hints = {}          # symbolic size name -> its value in the traced example (see size_hint)
         self._names = 0
+        self._named = {}              # name -> graph input, frozen constant or buffer (see buffer)
         self.current_node = None
 
     def buffer(self, name):
         """The graph input or computed buffer of that name."""
-        for b in self.graph_inputs:
-            if isinstance(b, ir.InputBuffer) and b.name == name:
-                return b
-        if name in self.frozen:
-            return self.frozen[name][0]
-        for b in self.buffers:
-            for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b]):
-                if o is not None and o.name == name:
-                    return o
-        raise KeyError(name)
+        found = self._named.get(name)
+        if found is None:   # named since the index was made (buffers are only ever added): index them all again
+            named = [(b.name, b) for b in self.graph_inputs if isinstance(b, ir.InputBuffer)] + \
+                [(n, frozen) for n, (frozen, _) in self.frozen.items()] + \
+                [(o.name, o) for b in self.buffers for o in (b.outputs if isinstance(b, ir.ExternKernel) else [b])
+                 if o is not None]
+            self._named = {}
+            for n, b in named:
+                self._named.setdefault(n, b)   # (the first of a name, as a search in this order finds it)
+            found = self._named[name]
+        return found
 
     def buffer_dtype(self, name):
         return torch.int64 if name == ir.INDEX_FLAGS else self.buffer(name).dtype

@@ -15,7 +15,7 @@ import time
 
 import torch
 from torch._dynamo.exc import RestartAnalysis
-from torch._dynamo.utils import counters
+from torch._dynamo.utils import counters, flatten_graph_inputs
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elementwise_output_strides,
@@ -61,6 +61,10 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     that fails too, its error is raised as aot_eager would raise it, for Dynamo to handle (a graph break
     for data-dependent outputs) or for the user (an error eager raises too)."""
     opts = options if isinstance(options, Options) else Options.make(mode, options)
+    if any(isinstance(x, (list, tuple, dict)) for x in example_inputs):
+        # compiled autograd's graph takes its gradients as one list: flattened first, as torch's AOTAutograd
+        # backends do (AOTAutograd takes tensors and scalars only)
+        return flatten_graph_inputs(gm, example_inputs, functools.partial(kiln_backend, options=opts))
     if opts.trace:   # torch.compile(backend="kiln", options={"trace": DIR}): Dynamo's events from now on
         install_dynamo_hooks(opts.trace)
     gid = next(_graph_ids)
@@ -108,9 +112,10 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         if compiled is not None:
             return compiled
     decomps = kiln_decompositions()
-    rewrite_identity_calls(gm)
+    graph_module = getattr(gm, "gm", gm)   # (compiled autograd's graph comes wrapped: kiln_backend flattens its inputs)
+    rewrite_identity_calls(graph_module)
     try:
-        STATS["attention_rewrites"] += rewrite_attention(gm)
+        STATS["attention_rewrites"] += rewrite_attention(graph_module)
     except Exception as e:   # each rewrite matches before it changes anything: the graph is as traced or rewritten
         if opts.strict:
             raise
@@ -118,7 +123,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
                     type(e).__name__, first_line(e))
     before = trace_before_decomposition(opts, gm, example_inputs)
     try:
-        user_strides = eager_output_strides(gm)
+        user_strides = eager_output_strides(graph_module)
     except Exception as e:
         if opts.strict:
             raise
@@ -126,7 +131,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
                     "layouts: %s: %s", gid, type(e).__name__, first_line(e))
         user_strides = None
 
-    frozen = freezing.frozen_inputs(gm, example_inputs) if opts.freezing else {}
+    frozen = freezing.frozen_inputs(gm, example_inputs) if opts.freezing and graph_module is gm else {}
     # what a warm start needs to load this graph without AOTAutograd's trace
     pending = warm_start.Pending(dynamo_digest, example_inputs, opts, f"g{gid}") if dynamo_digest else None
 
@@ -137,7 +142,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
                 log.info("kiln: g%d_%s is not frozen: its inputs are not the Dynamo graph's", gid, kind)
                 frozen_here = None
             keep = {} if pending else None
-            compiled = compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (gm.code, before),
+            compiled = compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (graph_module.code, before),
                                      user_strides if kind != "backward" else None, frozen_here, keep)
             if pending:
                 pending.compiled(kind, graph, keep, compiled)

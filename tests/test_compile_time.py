@@ -370,3 +370,30 @@ def test_a_shared_launcher_builds_a_variant_per_block_size_and_dtype(monkeypatch
         launch(1, *args)
     assert [(a[0].dtype, a[2]) for a in jit.built] == [(torch.float32, 64), (torch.float32, 128), (torch.float64, 64),
                                                        (torch.float32, 64)]   # 9 specializes as 8 does, 16 not
+
+
+def test_compiled_autograd_runs_kiln_graphs_cold_and_from_the_cache(monkeypatch, tmp_path):
+    """Compiled autograd hands kiln its backward graph with the gradients in one list (flattened first, as torch's
+    AOTAutograd backends do); and on a warm start it traces the backward graph stored with the training entry."""
+    cached(monkeypatch, tmp_path)
+    w0 = torch.randn(8, 8)
+
+    def step(x, w):
+        loss = F.gelu(x @ w).sum()
+        loss.backward()
+        return loss
+
+    def run(compiled_autograd):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        x, w = torch.ones(6, 8).requires_grad_(), w0.clone().requires_grad_()
+        with torch._dynamo.config.patch(compiled_autograd=compiled_autograd):
+            loss = kiln.compile(step, options={"strict": True})(x, w)
+        torch._dynamo.compiled_autograd.reset()
+        return loss, x.grad, w.grad
+    x, w = torch.ones(6, 8).requires_grad_(), w0.clone().requires_grad_()
+    expected = (step(x, w), x.grad, w.grad)
+    for compiled_autograd in (True, False, True):   # cold; a plain step stores the entry; loaded under compiled autograd
+        for a, b in zip(run(compiled_autograd), expected):
+            torch.testing.assert_close(a, b)
+    assert kiln.stats().get("dynamo_graphs_from_cache", 0) == 1

@@ -65,11 +65,18 @@ class Pending:
         self.backward_graph = None   # the backward graph kiln compiled (compiled autograd traces it again)
         self.autograd = None    # AOTDispatchAutograd.post_compile's named arguments, checked
         self.records = []       # (arguments, result) of each post_compile while this graph compiles
-        self.stored = False
+        self.settled = False    # stored, or known not to be: nothing more is gathered or held
+
+    def settle(self):
+        self.settled = True
+        self.graphs, self.backward_graph, self.autograd, self.records = {}, None, None, None
 
     def compiled(self, kind, graph, keep, call):
         """kiln compiled one of the graph's AOTAutograd graphs (keep: compile_graph's record of its cache entry)."""
+        if self.settled:
+            return
         if not keep:   # not cached: this Dynamo graph is not stored whole
+            self.settle()
             return
         self.graphs[kind] = (keep["digest"], keep["mutated"], call)
         if kind == "inference":
@@ -81,19 +88,24 @@ class Pending:
     def traced(self, compiled):
         """AOTAutograd returned compiled: its autograd.Function, if it built one, is rebuilt on a warm start only if
         AOTAutograd's wrappers around kiln's forward and around the function add nothing."""
+        if self.settled:
+            return
+        reason = "AOTAutograd's wrappers do more than call the inference graph" if "inference" in self.graphs else \
+            "AOTAutograd built no autograd.Function around kiln's forward"
         if len(self.records) == 1 and "forward" in self.graphs:
             (arguments, result), = self.records
             reason = autograd_unlike_cold(arguments, self.graphs["forward"][2], getattr(compiled, "__wrapped__", None)
                                           is result)
-            if reason:
-                log.getChild("cache").debug("kiln graph cache: %s is not stored whole: %s", self.name, reason)
-            else:
-                self.autograd = arguments
-        self.records = None
-        self.store_if_complete()
+            self.autograd = arguments
+        if reason:
+            log.getChild("cache").debug("kiln graph cache: %s is not stored whole: %s", self.name, reason)
+            self.settle()
+        else:
+            self.records = None
+            self.store_if_complete()
 
     def store_if_complete(self):
-        if self.stored:
+        if self.settled:
             return
         entry = None
         if "inference" in self.graphs and self.versioned is not None:
@@ -105,14 +117,14 @@ class Pending:
             except Exception as e:   # a field that does not pickle: compiled through AOTAutograd on every start
                 log.getChild("cache").debug("kiln graph cache: %s is not stored whole: %s: %s", self.name,
                                             type(e).__name__, e)
-                self.stored = True
+                self.settle()
                 return
             (forward, mutated, _), (backward, mutated_backward, _) = self.graphs["forward"], self.graphs["backward"]
             entry = graph_cache.TrainingEntry(self.name, forward, mutated, backward, mutated_backward, autograd,
                                               backward_graph)
         if entry is not None:
             graph_cache.put(self.opts.kernel_cache_dir, self.digest, entry, "dynamo")
-            self.stored = True
+            self.settle()
 
 
 # ------------------------------------------------------------------------------- AOTAutograd's autograd.Function

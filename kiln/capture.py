@@ -112,7 +112,8 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         if compiled is not None:
             return compiled
     decomps = kiln_decompositions()
-    graph_module = getattr(gm, "gm", gm)   # (compiled autograd's graph comes wrapped: kiln_backend flattens its inputs)
+    # (compiled autograd's graph comes wrapped: kiln_backend flattens its inputs)
+    graph_module = gm.gm if isinstance(gm, torch._dynamo.utils.GmWrapper) else gm
     rewrite_identity_calls(graph_module)
     try:
         STATS["attention_rewrites"] += rewrite_attention(graph_module)
@@ -145,7 +146,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
             compiled = compile_graph(graph, inputs, opts, f"g{gid}_{kind}", (graph_module.code, before),
                                      user_strides if kind != "backward" else None, frozen_here, keep)
             if pending:
-                pending.compiled(kind, graph, keep, compiled)
+                pending.compiled(kind, graph, inputs, keep, compiled)
             return compiled
         return compile_one
 

@@ -63,6 +63,7 @@ class Pending:
         self.graphs = {}        # kind -> (the graph cache's key, the inputs it writes, the callable kiln returned)
         self.versioned = None   # an inference graph's inputs written that autograd sees (aot_adds_nothing)
         self.backward_graph = None   # the backward graph kiln compiled (compiled autograd traces it again)
+        self.backward_devices = None
         self.autograd = None    # AOTDispatchAutograd.post_compile's named arguments, checked
         self.records = []       # (arguments, result) of each post_compile while this graph compiles
         self.settled = False    # stored, or known not to be: nothing more is gathered or held
@@ -71,7 +72,7 @@ class Pending:
         self.settled = True
         self.graphs, self.backward_graph, self.autograd, self.records = {}, None, None, None
 
-    def compiled(self, kind, graph, keep, call):
+    def compiled(self, kind, graph, inputs, keep, call):
         """kiln compiled one of the graph's AOTAutograd graphs (keep: compile_graph's record of its cache entry)."""
         if self.settled:
             return
@@ -83,6 +84,7 @@ class Pending:
             self.versioned = aot_adds_nothing(graph, self.example_inputs)
         if kind == "backward":
             self.backward_graph = graph
+            self.backward_devices = [str(x.device) for x in inputs if isinstance(x, torch.Tensor)]
         self.store_if_complete()
 
     def traced(self, compiled):
@@ -120,8 +122,8 @@ class Pending:
                 self.settle()
                 return
             (forward, mutated, _), (backward, mutated_backward, _) = self.graphs["forward"], self.graphs["backward"]
-            entry = graph_cache.TrainingEntry(self.name, forward, mutated, backward, mutated_backward, autograd,
-                                              backward_graph)
+            entry = graph_cache.TrainingEntry(self.name, forward, mutated, backward, mutated_backward,
+                                              self.backward_devices, autograd, backward_graph)
         if entry is not None:
             graph_cache.put(self.opts.kernel_cache_dir, self.digest, entry, "dynamo")
             self.settle()
@@ -233,6 +235,12 @@ def stored_arguments(arguments):
             object.__setattr__(config, name, None)
     object.__setattr__(config, "decompositions", {})
     kept = {k: v for k, v in arguments.items() if k not in REBUILT}
+    # kiln's backward never reuses the memory of saved tensors, and the backward a warm start loads is compiled:
+    # AOTAutograd's check that the saved tensors are used once (against buffers donated to the backward) would
+    # refuse retain_graph, where its lazy compile empties the list first
+    meta = kept["fw_metadata"] = copy.copy(kept["fw_metadata"])
+    if getattr(meta, "bw_donated_idxs", None):
+        object.__setattr__(meta, "bw_donated_idxs", [])
     return pickle.dumps((kept, config, sorted(set(arguments) & REBUILT)))
 
 
@@ -261,7 +269,8 @@ def load_dynamo_graph(digest, example_inputs, opts, gid):
         return None
     mutated = {"inference": entry.mutated, "forward": entry.mutated, "backward": getattr(entry, "mutated_backward", None)}
     try:
-        calls = [loaded(artifact, f"g{gid}_{kind}", mutated[kind], opts, example_inputs)
+        inputs = {"backward": [torch.empty(0, device=d) for d in getattr(entry, "backward_devices", ())]}
+        calls = [loaded(artifact, f"g{gid}_{kind}", mutated[kind], opts, inputs.get(kind, example_inputs))
                  for kind, artifact in zip(kinds, artifacts)]
         compiled = training_function(entry, *calls) if len(calls) == 2 else inference_function(entry, *calls)
     except Exception as e:   # a kernel that does not build: compile the graph through AOTAutograd instead

@@ -397,3 +397,118 @@ def test_compiled_autograd_runs_kiln_graphs_cold_and_from_the_cache(monkeypatch,
         for a, b in zip(run(compiled_autograd), expected):
             torch.testing.assert_close(a, b)
     assert kiln.stats().get("dynamo_graphs_from_cache", 0) == 1
+
+
+def two_starts(fn, make_inputs, first, second, monkeypatch, tmp_path, backward=None):
+    """fn's training step compiled under the context first, then (after a Dynamo reset, on the same cache) under
+    second; and under second alone on a fresh cache: (the step under second after first's, that cold reference,
+    whether the second compile loaded a Dynamo graph whole). A context that changes what AOTAutograd makes of the
+    graph must keep the second start from loading the first's entry."""
+    import contextlib
+    results = []
+    for context, folder in ((first, tmp_path / "a"), (second, tmp_path / "a"), (second, tmp_path / "b")):
+        cached(monkeypatch, folder)
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        inputs = make_inputs()
+        with context() if context else contextlib.nullcontext():
+            outs = kiln.compile(fn, options={"strict": True})(*inputs)
+            loss = outs.sum()
+            (backward or (lambda loss: loss.backward()))(loss)
+        results.append(([outs] + [x.grad for x in inputs], kiln.stats().get("dynamo_graphs_from_cache", 0)))
+    return results[1][0], results[2][0], results[1][1]
+
+
+def leaves8x8():
+    g = torch.Generator().manual_seed(0)
+    return [torch.randn(8, 8, generator=g).requires_grad_(), torch.randn(8, 8, generator=g).requires_grad_()]
+
+
+def test_saved_tensor_hooks_keep_a_step_from_its_entry(monkeypatch, tmp_path):
+    """Saved-tensor hooks that are graphs come to kiln as modules of the Dynamo graph that no node calls, and
+    AOTAutograd puts them into the forward and backward: such a graph is not stored whole (a step without the hooks
+    loaded the one with them, and its gradients were the hooks' bf16-rounded ones)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    pack = make_fx(lambda x: x.to(torch.bfloat16))(torch.randn(3))
+    unpack = make_fx(lambda x: x.to(torch.float32))(torch.randn(3, dtype=torch.bfloat16))
+    hooks = lambda: torch.autograd.graph.saved_tensors_hooks(pack, unpack)   # noqa: E731
+    for first, second in ((hooks, None), (None, hooks)):
+        warm, cold, _ = two_starts(lambda x, w: torch.sin(x @ w) * x, leaves8x8, first, second, monkeypatch,
+                                   tmp_path / str(first is None))
+        same(warm, cold)
+
+
+def test_a_joint_graph_pass_keeps_a_step_from_its_entry(monkeypatch, tmp_path):
+    """A function in AOTAutograd's configuration (a joint graph pass) is not in the key: another process may hold
+    another function under the same name, so such graphs are not stored whole."""
+    def sin_as_cos(joint, inputs):
+        for node in joint.graph.nodes:
+            if node.target is torch.ops.aten.sin.default:
+                node.target = torch.ops.aten.cos.default
+        joint.recompile()
+        return joint
+
+    def identity(joint, inputs):
+        return joint
+    passes = [lambda p=p: torch._functorch.config.patch(joint_custom_pass=p) for p in (sin_as_cos, identity)]
+    warm, cold, loaded = two_starts(lambda x, w: torch.sin(x @ w), leaves8x8, *passes, monkeypatch, tmp_path)
+    assert not loaded and dynamo_entries(tmp_path / "a") == []
+    same(warm, cold)
+
+
+def test_a_step_loaded_whole_can_retain_its_graph(monkeypatch, tmp_path):
+    """A warm start's backward is compiled already, so AOTAutograd's lazy compile, which forgets the buffers
+    donated to the backward when the graph is retained, never runs: the stored metadata donates none (a step
+    stored by a plain backward, then loaded by one that retains its graph, raised)."""
+    cached(monkeypatch, tmp_path)
+    results = []
+    for retain in (False, True, True):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        x, w = leaves8x8()
+        loss = kiln.compile(lambda x, w: torch.sin(x @ w) * x, options={"strict": True})(x, w).sum()
+        loss.backward(retain_graph=retain)
+        if retain:
+            loss.backward()
+        results.append((x.grad, w.grad))
+    assert kiln.stats().get("dynamo_graphs_from_cache", 0) == 1
+    torch.testing.assert_close(results[1], [2 * g for g in results[0]])
+
+
+def test_leaves_and_other_inputs_are_told_apart_in_the_key(monkeypatch, tmp_path):
+    """Whether an input is a leaf of autograd's graph changes AOTAutograd's runtime metadata (how an input written
+    in the graph is written back, which inputs are detached), and Dynamo's graph does not show it: a step on a
+    computed input does not load the entry of the same step on a leaf, nor the other way round."""
+    w = torch.randn(8, 8)
+
+    def step(x, w):
+        x.detach().mul_(2)
+        return (x @ w).sin()
+    for first_leaf in (True, False):
+        runs = []
+        for leaf, folder in ((first_leaf, "a"), (not first_leaf, "a"), (not first_leaf, "b")):
+            cached(monkeypatch, tmp_path / str(first_leaf) / folder)
+            torch._dynamo.reset()
+            kiln.reset_stats()
+            base = torch.ones(8, 8, requires_grad=True)
+            x = base if leaf else base * 1
+            kiln.compile(step, options={"strict": True})(x, w).sum().backward()
+            runs.append((base.grad, type(x.grad_fn), kiln.stats().get("dynamo_graphs_from_cache", 0)))
+        (_, _, _), (warm_grad, warm_fn, loaded), (cold_grad, cold_fn, _) = runs
+        assert not loaded and warm_fn is cold_fn
+        torch.testing.assert_close(warm_grad, cold_grad, rtol=0, atol=0)
+
+
+def test_the_partitioners_activation_quantization_is_in_the_key(monkeypatch):
+    """torch's min-cut partitioner quantizes saved activations where Inductor's fusion options say so: a setting
+    the Dynamo graph does not show."""
+    from torch._functorch import partitioners
+
+    from kiln.config import Options
+    from kiln.runtime import graph_cache
+    options = getattr(partitioners.inductor_config, "post_grad_fusion_options")
+    gm = torch.fx.symbolic_trace(lambda x: x.sin())
+    x = torch.randn(4)
+    before = graph_cache.dynamo_key(gm, [x], Options.make(None, {}))
+    monkeypatch.setitem(options, "activation_quantization_aten_pass", {"quant_type": "torch.float8_e5m2"})
+    assert graph_cache.dynamo_key(gm, [x], Options.make(None, {})) != before

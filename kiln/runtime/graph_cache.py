@@ -128,23 +128,36 @@ def traced_flags():
 
 def dynamo_key(gm, example_inputs, opts):
     """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (kiln.warm_start).
-    Besides what `key` hashes: grad mode, autocast, the default dtype, AOTAutograd's configuration and
-    `traced_flags`. Raises
-    Uncacheable where the graph calls a module or a function not `trusted`, holds tensors of its own (AOTAutograd
-    would pass them first), or reads a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
+    Besides what `key` hashes: grad mode, autocast, the default dtype, which inputs are leaves of autograd's graph,
+    AOTAutograd's configuration, the partitioner's and `traced_flags`. Raises Uncacheable where the graph calls a
+    module or a function not `trusted`, holds tensors or modules of its own (AOTAutograd would pass the tensors
+    first; saved-tensor hooks come as modules no node calls), AOTAutograd's configuration holds a function (a joint
+    graph pass: another process may hold another under the same name), or an input is a tensor subclass, a sparse
+    tensor or a lazily conjugated or negated one."""
     for node in gm.graph.nodes:
         if node.op == "call_module" or node.op == "call_function" and not trusted(node.target):
             raise Uncacheable(f"it calls {node.target}")
-    if next(gm.parameters(), None) is not None or next(gm.buffers(), None) is not None:
-        raise Uncacheable("the graph holds tensors of its own")
+    if next(gm.parameters(), None) is not None or next(gm.buffers(), None) is not None or \
+            next(gm.children(), None) is not None:
+        raise Uncacheable("the graph holds tensors or modules of its own")
     for x in example_inputs:
         if isinstance(x, torch.Tensor) and (type(x) not in (torch.Tensor, torch.nn.Parameter) or
                                             x.layout != torch.strided or x.is_conj() or x.is_neg()):
             raise Uncacheable(f"an input is a {type(x).__name__} ({x.layout}, conj {x.is_conj()}, neg {x.is_neg()})")
-    functorch = sorted((k, v) for k, v in torch._functorch.config.get_config_copy().items()
-                       if isinstance(v, (bool, int, float, str, type(None))))
-    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), autocast_state(),
-               str(torch.get_default_dtype()), functorch, traced_flags())
+    functorch = sorted(torch._functorch.config.get_config_copy().items())
+    for name, value in functorch:
+        if callable(value):
+            raise Uncacheable(f"AOTAutograd's {name} is a function")
+    leaves = [x.is_leaf if isinstance(x, torch.Tensor) else None for x in example_inputs]
+    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), autocast_state(), leaves,
+               str(torch.get_default_dtype()), functorch, partitioner_flags(), traced_flags())
+
+
+def partitioner_flags():
+    """The settings torch's min-cut partitioner reads besides AOTAutograd's own: activation quantization, from the
+    fusion options of Inductor's configuration, as the partitioner module holds it (kiln never imports it)."""
+    from torch._functorch import partitioners
+    return repr(getattr(getattr(partitioners, "inductor_config", None), "post_grad_fusion_options", None))
 
 
 def autocast_state():
@@ -175,6 +188,7 @@ class TrainingEntry:
     mutated: list           # the inputs the forward writes
     backward: str
     mutated_backward: list
+    backward_devices: list  # the devices of the backward's inputs (whether a CUDA graph can replay it)
     autograd: bytes         # AOTDispatchAutograd.post_compile's stored arguments (warm_start.stored_arguments)
     backward_graph: bytes   # the backward graph module, for compiled autograd
 

@@ -139,22 +139,28 @@ def dynamo_entries(tmp_path):
     return entries(tmp_path / "dynamo")
 
 
-def warm_start(fn, args, monkeypatch, grad=False):
-    """fn compiled twice with a Dynamo reset between (a warm start), the second time with AOTAutograd's trace made
-    to fail if it runs: both results and whether the second compile loaded the Dynamo graph whole."""
+def twice(run, monkeypatch):
+    """run() twice with a Dynamo reset between (a warm start), the second time noting whether AOTAutograd's trace
+    runs: both results, and whether the second compile loaded the Dynamo graph whole without the trace."""
     import torch._functorch.aot_autograd
-    results, loaded = [], []
+    results, traced = [], []
     for attempt in range(2):
         torch._dynamo.reset()
         kiln.reset_stats()
         if attempt:
-            monkeypatch.setattr(kiln.capture, "aot_module_simplified", lambda *a, **k: loaded.append(False) or
+            monkeypatch.setattr(kiln.capture, "aot_module_simplified", lambda *a, **k: traced.append(True) or
                                 torch._functorch.aot_autograd.aot_module_simplified(*a, **k))
+        results.append(run())
+    return results, kiln.stats().get("dynamo_graphs_from_cache", 0) == 1 and not traced
+
+
+def warm_start(fn, args, monkeypatch, grad=False):
+    """fn's call on copies of args, twice (`twice`): each time its output and the inputs after the call."""
+    def run():
         inputs = [a.clone() for a in args]
         with torch.set_grad_enabled(grad):
-            out = kiln.compile(fn, options={"strict": True})(*inputs)
-        results.append((out, inputs))
-    return results, kiln.stats().get("dynamo_graphs_from_cache", 0) == 1 and not loaded
+            return kiln.compile(fn, options={"strict": True})(*inputs), inputs
+    return twice(run, monkeypatch)
 
 
 def test_a_warm_inference_start_skips_aotautograd(monkeypatch, tmp_path):
@@ -203,23 +209,15 @@ def test_graphs_that_aotautograd_wraps_are_not_stored_whole(monkeypatch, tmp_pat
 
 
 def warm_training(fn, make_inputs, monkeypatch):
-    """fn's training step (its outputs' sum differentiated) compiled twice with a Dynamo reset between, the second
-    time with AOTAutograd's trace made to fail if it runs: for each, the outputs, the inputs after the step and
-    their gradients; and whether the second compile loaded the Dynamo graph whole."""
-    import torch._functorch.aot_autograd
-    results, traced = [], []
-    for attempt in range(2):
-        torch._dynamo.reset()
-        kiln.reset_stats()
-        if attempt:
-            monkeypatch.setattr(kiln.capture, "aot_module_simplified", lambda *a, **k: traced.append(True) or
-                                torch._functorch.aot_autograd.aot_module_simplified(*a, **k))
+    """fn's training step (its outputs' sum differentiated), twice (`twice`): each time the outputs, the inputs
+    after the step and their gradients."""
+    def run():
         inputs = make_inputs()
         outs = kiln.compile(fn, options={"strict": True})(*inputs)
         outs = outs if isinstance(outs, tuple) else (outs,)
         sum(o.sum() for o in outs if o.requires_grad).backward()
-        results.append((outs, inputs, [x.grad for x in inputs]))
-    return results, kiln.stats().get("dynamo_graphs_from_cache", 0) == 1 and not traced
+        return outs, inputs, [x.grad for x in inputs]
+    return twice(run, monkeypatch)
 
 
 def same(first, second):

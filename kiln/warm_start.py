@@ -70,7 +70,8 @@ class Pending:
 
     def settle(self):
         self.settled = True
-        self.graphs, self.backward_graph, self.autograd, self.records = {}, None, None, None
+        self.graphs, self.autograd, self.records = {}, None, None
+        self.backward_graph = self.backward_devices = None
 
     def compiled(self, kind, graph, inputs, keep, call):
         """kiln compiled one of the graph's AOTAutograd graphs (keep: compile_graph's record of its cache entry)."""
@@ -144,7 +145,8 @@ def post_compile_of_aot():
 
 
 def named_arguments(function, args, kwargs):
-    """post_compile's arguments by name: torch 2.11 takes them one by one, 2.13 as one AOTDispatchAutogradCompileSpec."""
+    """post_compile's arguments by name: torch 2.11 takes them one by one, 2.13 as one
+    AOTDispatchAutogradCompileSpec."""
     bound = inspect.signature(function).bind(*args, **kwargs).arguments
     if list(bound) == ["spec"]:
         spec = bound["spec"]
@@ -263,16 +265,19 @@ def load_dynamo_graph(digest, example_inputs, opts, gid):
     entry = graph_cache.get(opts.kernel_cache_dir, digest, "dynamo")
     if entry is None:
         return None
-    kinds = ("forward", "backward") if isinstance(entry, graph_cache.TrainingEntry) else ("inference",)
-    artifacts = [graph_cache.get(opts.kernel_cache_dir, getattr(entry, kind)) for kind in kinds]
+    training = isinstance(entry, graph_cache.TrainingEntry)
+    # (kind, the graph cache's key, the inputs it writes, inputs on the devices of its own: a CUDA graph's choice)
+    graphs = [("forward", entry.forward, entry.mutated, example_inputs),
+              ("backward", entry.backward, entry.mutated_backward, entry.backward_devices)] if training else \
+        [("inference", entry.inference, entry.mutated, example_inputs)]
+    artifacts = [graph_cache.get(opts.kernel_cache_dir, digest) for _, digest, _, _ in graphs]
     if any(a is None for a in artifacts):
         return None
-    mutated = {"inference": entry.mutated, "forward": entry.mutated, "backward": getattr(entry, "mutated_backward", None)}
     try:
-        inputs = {"backward": [torch.empty(0, device=d) for d in getattr(entry, "backward_devices", ())]}
-        calls = [loaded(artifact, f"g{gid}_{kind}", mutated[kind], opts, inputs.get(kind, example_inputs))
-                 for kind, artifact in zip(kinds, artifacts)]
-        compiled = training_function(entry, *calls) if len(calls) == 2 else inference_function(entry, *calls)
+        calls = [loaded(artifact, f"g{gid}_{kind}", mutated, opts,
+                        [torch.empty(0, device=d) for d in inputs] if kind == "backward" else inputs)
+                 for (kind, _, mutated, inputs), artifact in zip(graphs, artifacts)]
+        compiled = training_function(entry, *calls) if training else inference_function(entry, *calls)
     except Exception as e:   # a kernel that does not build: compile the graph through AOTAutograd instead
         if opts.strict:
             raise

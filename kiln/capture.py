@@ -30,7 +30,7 @@ from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
 from kiln.patterns import (eliminate_common_subexpressions, kind, mutated_inputs, overlap_collectives,
                            rewrite_attention, rewrite_identity_calls)
-from kiln.runtime import cuda_graphs, graph_cache
+from kiln.runtime import cuda_graphs, graph_cache, triton_binaries
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device, graph_devices
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
@@ -44,12 +44,13 @@ _graph_ids = itertools.count()
 def stats():
     """Cumulative counters: graphs_compiled, graphs_fallback, kernels_generated, fallback_ops, ..."""
     keys = ("graphs_compiled", "graphs_fallback", "kernels_generated", "fallback_ops", "extern_calls")
-    return {k: STATS[k] for k in keys} | dict(STATS) | dict(cuda_graphs.COUNTS)
+    return {k: STATS[k] for k in keys} | dict(STATS) | dict(cuda_graphs.COUNTS) | dict(triton_binaries.COUNTS)
 
 
 def reset_stats():
     STATS.clear()
     cuda_graphs.COUNTS.clear()
+    triton_binaries.COUNTS.clear()
 
 
 def kiln_backend(gm, example_inputs, mode=None, options=None):

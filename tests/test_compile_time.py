@@ -1,6 +1,8 @@
 """Compile time (issue 23): identical kernels are built once."""
+import gc
 import re
 
+import pytest
 import torch
 import torch.nn.functional as F
 
@@ -510,3 +512,49 @@ def test_the_partitioners_activation_quantization_is_in_the_key(monkeypatch):
     before = graph_cache.dynamo_key(gm, [x], Options.make(None, {}))
     monkeypatch.setitem(options, "activation_quantization_aten_pass", {"quant_type": "torch.float8_e5m2"})
     assert graph_cache.dynamo_key(gm, [x], Options.make(None, {})) != before
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="binaries are built for a GPU")
+def test_a_warm_start_on_a_gpu_launches_the_stored_binaries(monkeypatch, tmp_path):
+    """A graph loaded from the graph cache launches the binaries its first compile stored (triton_binaries):
+    Triton's JIT builds or loads none of its kernels, forward or backward, its kernel module does not run, and the
+    results equal the first compile's bitwise. An input the stored variants do not fit (misaligned) goes through the JIT, and is right."""
+    import triton
+
+    from kiln.runtime import triton_launch
+    cached(monkeypatch, tmp_path)
+    jit, modules_run = [], []
+    monkeypatch.setattr(triton.knobs.runtime, "jit_post_compile_hook", lambda *a, **k: jit.append(1))
+    load_module = triton_launch.load_module
+    monkeypatch.setattr(triton_launch, "load_module", lambda *a: modules_run.append(1) or load_module(*a))
+
+    def fn(x, w, i):
+        y = torch.softmax(x @ w, -1) * 2 + x.mean(-1, keepdim=True)
+        return y * ((i * 3 + 1) % 7).unsqueeze(-1), y.sum(0)
+    torch.manual_seed(0)
+    args = [torch.randn(33, 64, device="cuda"), torch.randn(64, 64, device="cuda"),
+            torch.arange(33, device="cuda")]
+    for train in (False, True):
+        results = []
+        for _ in range(2):
+            jit.clear()
+            modules_run.clear()
+            torch._dynamo.reset()
+            gc.collect()   # (the first compile's launchers go: the second's are made anew)
+            kiln.reset_stats()
+            inputs = [a.detach().clone().requires_grad_(train) if a.is_floating_point() else a for a in args]
+            out = kiln.compile(fn, options={"strict": True})(*inputs)
+            if train:
+                sum(o.sum() for o in out).backward()
+                out = [*out] + [a.grad for a in inputs if a.is_floating_point()]
+            results.append(out)
+        stats = kiln.stats()
+        assert stats["dynamo_graphs_from_cache"] >= 1, stats
+        assert stats["kernel_binaries_loaded"] >= 1 and jit == [] and modules_run == [], (stats, jit, modules_run)
+        for a, b in zip(*results):
+            assert torch.equal(a, b)
+    x = torch.randn(33 * 64 + 1, device="cuda")[1:].view(33, 64)   # 4 bytes past 16-byte alignment
+    got = kiln.compile(fn, options={"strict": True})(x, *args[1:])
+    for a, b in zip(got, fn(x, *args[1:])):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-4)
+    assert jit, "a misaligned input fits no stored variant: the JIT builds one"

@@ -4,6 +4,7 @@ left out and scratch pointers after; and a launch whose arguments do not fit the
 divisibility, a constant, the int's width, the device's context) launches nothing and says so, so that the
 caller takes the path that builds the variant that fits. A launch with wrong parameters would write to the wrong
 memory on a GPU, so every check is tested here, where CI has none."""
+import contextlib
 import ctypes
 import struct
 import subprocess
@@ -149,13 +150,8 @@ def with_default(x, n, s=0.5, B: tl.constexpr = 128):
 '''
 
 
-def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, monkeypatch):
-    """variant() reads a compiled kernel's signature and constants to say what the C launcher passes. Kernels
-    specialized as Triton's JIT specializes them (an int of 1 becomes a constant, one past 32 bits an int64, a
-    float an fp32; constexprs are not passed) and compiled for a GPU (no GPU needed here): the parameters passed
-    are the PTX entry's, in order and width, then Triton's two scratch pointers. A launch that leaves a default
-    to Triton gets no variant (the C launcher would not pass it)."""
-    import re
+def compile_as_the_jit(fn, args):
+    """fn compiled for an H100 (no GPU needed) as Triton's JIT compiles it for args."""
     triton = pytest.importorskip("triton")
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
@@ -164,15 +160,21 @@ def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, mon
         from triton.runtime.jit import create_function_from_signature
     except ImportError:
         pytest.skip("this Triton binds a launch's arguments otherwise")
-    module = triton_launch.load_module(KERNELS, str(tmp_path))
     target = GPUTarget("cuda", 90, 32)
     backend = CUDABackend(target)
+    bound, specialization, options = create_function_from_signature(fn.signature, fn.params, backend)(*args)
+    options, signature, constexprs, attrs = fn._pack_args(backend, {}, bound, specialization, options)
+    return triton.compile(ASTSource(fn, signature, constexprs, attrs), target=target, options=options.__dict__)
 
-    def compile_as_the_jit(fn, args):
-        bound, specialization, options = create_function_from_signature(fn.signature, fn.params, backend)(*args)
-        options, signature, constexprs, attrs = fn._pack_args(backend, {}, bound, specialization, options)
-        return triton.compile(ASTSource(fn, signature, constexprs, attrs), target=target, options=options.__dict__)
 
+def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, monkeypatch):
+    """variant() reads a compiled kernel's signature and constants to say what the C launcher passes. Kernels
+    specialized as Triton's JIT specializes them (an int of 1 becomes a constant, one past 32 bits an int64, a
+    float an fp32; constexprs are not passed) and compiled for a GPU (no GPU needed here): the parameters passed
+    are the PTX entry's, in order and width, then Triton's two scratch pointers. A launch that leaves a default
+    to Triton gets no variant (the C launcher would not pass it)."""
+    import re
+    module = triton_launch.load_module(KERNELS, str(tmp_path))
     made = []
     monkeypatch.setattr(triton_launch, "launch_variant", object())   # (as if loaded)
     monkeypatch.setattr(triton_launch, "make_variant", lambda *a: made.append(a) or a)
@@ -182,7 +184,7 @@ def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, mon
                  (x, x, 2 ** 31, 1, 0.5, 16)]:
         compiled = compile_as_the_jit(module.scale_shift, args)
         compiled._run, compiled.function = object(), 0x1234   # (no GPU: the binary is not loaded)
-        found = triton_launch.variant(compiled, args)
+        found = triton_launch.variant(compiled, triton_launch.launch_spec(compiled, args))
         assert found is not None, args
         _, threads, shared, scratch, specs, owner = found
         entry = re.search(r"\.entry[^{]*", compiled.asm["ptx"], re.S).group(0)
@@ -192,4 +194,52 @@ def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, mon
                                                            if i == 5 or (type(a) is int and a == 1)]
     compiled = compile_as_the_jit(module.with_default, (x, 7))
     compiled._run, compiled.function = object(), 0x1234
-    assert triton_launch.variant(compiled, (x, 7)) is None
+    assert triton_launch.launch_spec(compiled, (x, 7)) is None
+
+
+class JitReached(Exception):
+    pass
+
+
+def test_a_warm_start_launches_the_stored_binary_without_the_jit(driver, tmp_path, monkeypatch):
+    """A kernel's first launch through the JIT stores its binary and launch (triton_binaries). A Launcher of a
+    later process (a fresh one here) loads that binary and launches it through the C launcher, with the stored
+    launch's parameters, without running the kernel module or the JIT. Arguments the stored variant does not fit
+    go through the JIT. A store for another module text, other options or another compute capability holds
+    nothing."""
+    from kiln.runtime.triton_binaries import BinaryStore
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    module = triton_launch.load_module(KERNELS, str(tmp_path))
+    x = torch.zeros(64)
+    args = (x, x, 7, 3, 0.5, 128)
+    compiled = compile_as_the_jit(module.scale_shift, args)
+    capability = [(9, 0)]
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device=None: capability[0])
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    monkeypatch.setattr(triton_launch, "get_raw_stream", lambda device: 0x55)
+    store = lambda key="module", warps=4: BinaryStore(str(tmp_path), key, "scale_shift",   # noqa: E731
+                                                      {"num_warps": warps, "debug": False})
+    store().put(compiled, triton_launch.launch_spec(compiled, args), 0)
+    loaded = []
+    monkeypatch.setattr(triton_launch, "load_binary", lambda *a: loaded.append(a) or (1, 0xBEEF, 0, 0, 1024))
+
+    def jit():
+        raise JitReached
+    fresh = triton_launch.Launcher(None, 4, binaries=store(), get_fn=jit)
+    assert fresh.load_stored(0) == 1 and fresh.load_stored(0) == 1   # (once)
+    assert loaded == [(compiled.name, compiled.kernel, compiled.metadata.shared, 0)]
+    t = OnDevice(x)
+    ctypes.c_int.in_dll(driver, "expected_params").value = 4
+    before = ctypes.c_ulonglong.in_dll(driver, "launches").value
+    fresh(3, t, t, 7, 3, 0.5, 128)
+    assert ctypes.c_ulonglong.in_dll(driver, "launches").value == before + 1
+    assert ctypes.c_void_p.in_dll(driver, "function_seen").value == 0xBEEF
+    assert ctypes.c_void_p.in_dll(driver, "stream_seen").value == 0x55
+    assert list((ctypes.c_uint64 * 4).in_dll(driver, "params_seen")) == [t.data_ptr(), t.data_ptr(), 7, 3]
+    with pytest.raises(JitReached):   # another dtype: the JIT builds the variant that fits
+        fresh(3, OnDevice(x.double()), t, 7, 3, 0.5, 128)
+    with pytest.raises(JitReached):   # another constant
+        fresh(3, t, t, 7, 3, 0.5, 64)
+    assert store("another module").records(0) == [] and store(warps=8).records(0) == []
+    capability[0] = (8, 0)
+    assert store().records(0) == []

@@ -18,6 +18,7 @@ import torch
 
 from kiln.runtime.build_pool import GENERATED_FILES
 from kiln.runtime.graph_cache import write_whole
+from kiln.runtime.triton_binaries import COUNTS
 
 
 def load_module(source, cache_dir):
@@ -41,11 +42,17 @@ def load_module(source, cache_dir):
 LAUNCHERS = weakref.WeakValueDictionary()
 
 
-def launcher(module, function, text, num_warps, debug):
+def launcher(module, function, text, num_warps, debug, binaries=None):
+    """The Launcher of kernel `function` of a kernel module (or of a function returning it, run only where the
+    kernel must go through the JIT). binaries: where its binaries are stored (triton_binaries.BinaryStore)."""
     key = (function, text, num_warps, debug)
     found = LAUNCHERS.get(key)
     if found is None:
-        found = LAUNCHERS[key] = Launcher(getattr(module, function), num_warps, debug)
+        get = module if callable(module) else lambda: module
+        found = LAUNCHERS[key] = Launcher(None, num_warps, debug, binaries=binaries,
+                                          get_fn=lambda: getattr(get(), function))
+    elif found.binaries is None:
+        found.binaries = binaries
     return found
 
 
@@ -113,10 +120,14 @@ class Launcher:
     kiln's C launcher (cuda_launch.c), which checks that the arguments fit the variant of the last launch and
     calls the driver, else through Triton's binary launcher, skipping the JIT's per-call argument binding. A
     kernel defined once for many launches (a model's repeated layers, graphs of other sizes, dtypes and
-    devices) sees several specializations: each is kept, keyed by all that Triton compiles a variant for."""
+    devices) sees several specializations: each is kept, keyed by all that Triton compiles a variant for. Each
+    variant's binary is stored (triton_binaries), and a graph loaded from the graph cache launches those first,
+    where the arguments fit, without the JIT."""
 
-    def __init__(self, fn, num_warps, debug=False, num_stages=None):
-        self.fn, self.options = fn, dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
+    def __init__(self, fn, num_warps, debug=False, num_stages=None, binaries=None, get_fn=None):
+        # fn: the JITFunction; or get_fn, a function returning it (a warm start runs the kernel module only for the JIT)
+        self.get_fn = get_fn or (lambda: fn)
+        self.options = dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
         if num_stages is not None:
             self.options["num_stages"] = num_stages
         self.compiled = {}   # specialization -> compiled kernel
@@ -124,6 +135,34 @@ class Launcher:
         self.fast = None   # (variant, device) of the last launch
         self.direct = not interpreting()
         self.pointers = self.ints = self.exact = None
+        self.binaries = binaries   # where this kernel's binaries are stored (triton_binaries), or None
+        self.stored = []   # (variant, device) of each binary loaded from there
+        self.stored_devices = set()
+
+    @functools.cached_property
+    def fn(self):
+        return self.get_fn()
+
+    def load_stored(self, device):
+        """Loads this kernel's stored binaries built for `device` (once), as variants of kiln's C launcher;
+        returns how many this Launcher holds for it."""
+        if device not in self.stored_devices and self.binaries is not None and launch_variant is not None and \
+                self.direct and not load_hooked():
+            self.stored_devices.add(device)
+            for record in self.binaries.records(device):
+                try:
+                    threads, shared, scratch, specs = record["launch"]
+                    with torch.cuda.device(device):
+                        handles = load_binary(record["name"], record["binary"], shared, device)
+                        if len(handles) > 4 and threads > handles[4]:
+                            continue
+                        self.stored.append((make_variant(handles[1], threads, shared, scratch, specs, record["name"]),
+                                            device))
+                    COUNTS["kernel_binaries_loaded"] += 1
+                except Exception as e:   # (the JIT builds it)
+                    logging.getLogger("kiln.codegen").debug("kiln: stored binary of %s not loaded: %s: %s",
+                                                            record.get("name"), type(e).__name__, e)
+        return sum(d == device for _, d in self.stored)
 
     def specialization(self, args):
         """The device; each pointer's dtype and 16-byte alignment; whether each int is 1, divisible by 16, and
@@ -139,6 +178,10 @@ class Launcher:
         fast = self.fast   # the variant of the last launch, in kiln's C launcher: it checks the arguments fit
         if fast is not None and launch_variant(fast[0], grid, get_raw_stream(fast[1]), args):
             return
+        for stored in self.stored:   # binaries stored by an earlier process: launched where the arguments fit
+            if launch_variant(stored[0], grid, get_raw_stream(stored[1]), args):
+                self.fast = stored
+                return
         key = self.specialization(args) if self.pointers is not None else None
         compiled = self.compiled.get(key)
         if compiled is not None:
@@ -166,15 +209,33 @@ class Launcher:
                 self.pick_pointers, self.pick_ints, self.pick_exact = map(picker, (self.pointers, self.ints, self.exact))
             key = self.specialization(args)
             self.compiled[key] = compiled
-            fast = variant(compiled, args)
+            launch = launch_spec(compiled, args)
+            fast = variant(compiled, launch)
             if fast is not None:   # (the device current now: the variant's context, whose stream it launches on)
-                self.variants[key] = self.fast = (fast, torch.cuda.current_device())
+                device = torch.cuda.current_device()
+                self.variants[key] = self.fast = (fast, device)
+                if self.binaries is not None:
+                    self.binaries.put(compiled, launch, device)
 
 
-def variant(compiled, args):
-    """compiled's launch in kiln's C launcher, for arguments like args (None where that launcher is not loaded,
-    or the launch needs what only Triton's does: several CTAs, cooperative grids, scratch memory, launch
-    hooks, tensor descriptors, instrumentation, or arguments of other types)."""
+def variant(compiled, launch):
+    """compiled's variant in kiln's C launcher for its launch_spec (None where there is none)."""
+    if launch is None:
+        return None
+    try:
+        compiled.run   # (a property: the binary is loaded, and its function known, once)
+        return make_variant(compiled.function, *launch, compiled)
+    except Exception as e:   # Triton's launcher launches it
+        logging.getLogger("kiln.codegen").debug("kiln: no C launch for %s: %s: %s", getattr(compiled, "name", "?"),
+                                                type(e).__name__, e)
+        return None
+
+
+def launch_spec(compiled, args):
+    """What kiln's C launcher needs to launch compiled for arguments like args: (threads, shared memory, scratch
+    pointers, each argument's spec). None where that launcher is not loaded, or the launch needs what only
+    Triton's does: several CTAs, cooperative grids, scratch memory, launch hooks, tensor descriptors,
+    instrumentation, or arguments of other types."""
     if launch_variant is None:
         return None
     try:
@@ -212,8 +273,7 @@ def variant(compiled, args):
                 specs.append(("f" if kind == "fp32" else "d", 0, None, 0))
             else:
                 return None
-        compiled.run   # (a property: the binary is loaded, and its function known, once)
-        return make_variant(compiled.function, 32 * meta.num_warps, meta.shared, scratch, tuple(specs), compiled)
+        return 32 * meta.num_warps, meta.shared, scratch, tuple(specs)
     except Exception as e:   # Triton's launcher launches it
         logging.getLogger("kiln.codegen").debug("kiln: no C launch for %s: %s: %s", getattr(compiled, "name", "?"),
                                                 type(e).__name__, e)
@@ -223,6 +283,20 @@ def variant(compiled, args):
 def hooked(hook):
     """Whether a launch hook of Triton's is set (a HookChain is one even when empty: its calls say)."""
     return hook is not None and bool(getattr(hook, "calls", True))
+
+
+def load_binary(name, binary, shared, device):
+    """Triton's driver loads a binary into the device's context: (module, function, registers, spills, most
+    threads a block may have)."""
+    from triton.runtime.driver import driver
+    return driver.active.utils.load_binary(name, binary, shared, device)
+
+
+def load_hooked():
+    """Whether a hook of Triton's runs where its kernels' binaries are loaded (those kiln stored are not loaded
+    through Triton)."""
+    from triton import knobs
+    return any(hooked(getattr(knobs.runtime, h, None)) for h in ("kernel_load_start_hook", "kernel_load_end_hook"))
 
 
 # kiln's C launcher (cuda_launch.c), once loaded: make_variant(function, threads, shared, scratch, args, owner) and

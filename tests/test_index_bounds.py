@@ -94,3 +94,38 @@ def test_gpu_assert_message_fits_cuda():
     sites = {i: (f"kernel{i}", (f"op_number_{i}", "embedding")) for i in range(1, 40)}
     message = index_assert_message("g0_inference", sites)
     assert len(message) < 255 and message.startswith("kiln: an index read by g0_inference is out of bounds")
+
+
+def index_checks(modules):
+    """The in-bounds tests in the kernels loaded (Triton's `idxN_ok = (...)`, C++'s `const bool idxN_ok`)."""
+    import re
+    return re.findall(r"\bidx\d+_ok = \(|const bool idx\d+_ok", "\n".join(m.kernel_source for m in modules))
+
+
+def test_an_index_read_twice_is_checked_once(built):
+    """Two gathers through one index tensor declare and check the index once, and a bad index still raises."""
+    def fn(a, b, i):
+        return a[i] * 2 + b[i]
+    a, b = torch.randn(ROWS, 3), torch.randn(ROWS, 3)
+    compiled = kiln_compile(fn)
+    good = torch.tensor([1, -3, 9])
+    torch.testing.assert_close(compiled(a, b, good), fn(a, b, good))
+    assert len(index_checks(built)) == 1, index_checks(built)
+    with pytest.raises(IndexError):
+        compiled(a, b, torch.tensor([1, 12]))
+
+
+@pytest.mark.parametrize("ceil_mode", [False, True])
+def test_a_max_pool_backward_reads_its_windows_unchecked(built, ceil_mode):
+    """A max-pool's backward gathers from the windows around each element, at indices it computes within the
+    pooled sizes (clamped to the windows that exist): it needs no index checks, which were most of its kernel's
+    code. Its gradient is eager's, with padding, overlapping windows and ceil_mode's partial windows."""
+    x = torch.randn(2, 3, 11, 10, requires_grad=True)
+
+    def fn(x):
+        return F.max_pool2d(x, 3, 2, 1, ceil_mode=ceil_mode).sin().sum()
+    kiln_compile(fn)(x).backward()
+    got, x.grad = x.grad, None
+    fn(x).backward()
+    torch.testing.assert_close(got, x.grad)
+    assert built and index_checks(built) == []

@@ -247,14 +247,20 @@ class KernelWriter:
         """An index read from memory; with wrap, negative ones count from the end (x[i], not gather). Out-of-bounds ones are
         replaced by 0, so that no load reads outside its buffer; stores through them are skipped, and the
         kernel reports the index through the graph's error flags, which the wrapper turns into an
-        IndexError (kiln_index_error)."""
-        name = self.fresh("idx")
+        IndexError (kiln_index_error). The same value into the same size is declared (and checked) once where
+        it is in scope: a max-pool's backward reads each window's index for its gradient and for its argmax."""
         size = self.print_index(self.index(sympy.sympify(size)))
+        key = ("indirect", str(value), size, check, wrap)
+        found = self.scope.lookup(key)
+        if found is not None:
+            return found
+        name = self.fresh("idx")
         if check:
             self.index_checks[name] = f"{name}_ok"
             self.args.setdefault(ir.INDEX_FLAGS, "out")
         self.declare_index(name, value, size, check, wrap, ir.index_check_site(self.graph, self.kernel))
-        return sympy.Symbol(name, integer=True)
+        self.scope.cse[key] = symbol = sympy.Symbol(name, integer=True)
+        return symbol
 
     def index_tests(self, index):
         """The in-bounds tests of the checked indirect indices a store's address uses."""

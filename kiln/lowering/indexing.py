@@ -73,10 +73,12 @@ def may_widen(pad):
     return not pad.is_number or pad > 0
 
 
-def indirect(value, size, wrap=False):
+def indirect(value, size, wrap=False, check=True):
     """The index value loads, into a dim of this size; negative ones count from the end where wrap is set (as
-    x[i] and put count them; gather, scatter and embedding raise), and out-of-bounds ones raise an IndexError."""
-    return ops.indirect_indexing(value, size, wrap=wrap)
+    x[i] and put count them; gather, scatter and embedding raise), and out-of-bounds ones raise an IndexError.
+    check=False only for an index computed (not read) so that it is within [0, size) for every element: the
+    kernel then neither tests nor clamps it."""
+    return ops.indirect_indexing(value, size, check=check, wrap=wrap)
 
 
 def broadcast_sizes(shapes):

@@ -47,7 +47,9 @@ def lower_max_pool2d_backward(out, grad_output, x, kernel_size, stride, padding,
                     ok = [ops.ge(shifted, c(0)), ops.eq(ops.remainder(shifted, c(s)), c(0)),
                           ops.lt(window, ops.index_expr(n, i64))]
                     conds += ok
-                    where.append(indirect(ops.where(all_of(ok), window, c(0)), n))
+                    # within [0, n): the window where it exists (shifted >= 0, window < n), else 0 (n >= 1:
+                    # max_pool2d raises where a pooled size would be 0)
+                    where.append(indirect(ops.where(all_of(ok), window, c(0)), n, check=False))
                 hit = all_of(conds + [ops.eq(as_value(indices, where, indices.sizes, i64), target)])
                 total = ops.where(hit, ops.add(total, as_value(grad_output, where, grad_output.sizes, acc)), total)
         return total if acc == out.dtype else ops.to_dtype(total, out.dtype, acc)
@@ -69,8 +71,11 @@ def lower_max_pool2d_backward(out, grad_output, x, kernel_size, stride, padding,
         for dh in range(windows[0]):
             for dw in range(windows[1]):
                 ph, pw = ops.add(starts[0], c(dh)), ops.add(starts[1], c(dw))
-                where = prefix + [indirect(ops.minimum(ph, ops.sub(ends[0], c(1))), pooled[0]),
-                                  indirect(ops.minimum(pw, ops.sub(ends[1], c(1))), pooled[1])]
+                # within [0, n): start >= 0, and 1 <= end <= n (pos + p >= 0, n >= 1), so 0 <= min(start + d,
+                # end - 1) <= n - 1. Unchecked: the checks were most of these kernels' code (a stem's pooling
+                # backward compiled in 1.7 s, its eight checks each a store and a select)
+                where = prefix + [indirect(ops.minimum(ph, ops.sub(ends[0], c(1))), pooled[0], check=False),
+                                  indirect(ops.minimum(pw, ops.sub(ends[1], c(1))), pooled[1], check=False)]
                 hit = ops.eq(as_value(indices, where, indices.sizes, i64), target)
                 part = as_value(grad_output, where, grad_output.sizes, acc)
                 if total is None:

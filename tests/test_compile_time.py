@@ -517,8 +517,9 @@ def test_the_partitioners_activation_quantization_is_in_the_key(monkeypatch):
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="binaries are built for a GPU")
 def test_a_warm_start_on_a_gpu_launches_the_stored_binaries(monkeypatch, tmp_path):
     """A graph loaded from the graph cache launches the binaries its first compile stored (triton_binaries):
-    Triton's JIT builds or loads none of its kernels, forward or backward, its kernel module does not run, and the
-    results equal the first compile's bitwise. An input the stored variants do not fit (misaligned) goes through the JIT, and is right."""
+    Triton's JIT builds or loads none of its kernels, forward or backward, its kernel module does not run, and
+    the results equal the first compile's bitwise. An input the stored variants do not fit (misaligned) goes
+    through the JIT, and is right."""
     import triton
 
     from kiln.runtime import triton_launch

@@ -119,14 +119,16 @@ def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_m
     if isinstance(x, Lazy) and x.opcount > 1 and windows_per_element > 1 and x.device.type in WINDOW_INPUT_STORED:
         x = current().realize_as_read(x)
 
-    def window(idx):
+    def window(idx, with_index=True):
+        """(the window's maximum, its flat index, or None without with_index: a values-only read, as inference's
+        max_pool2d, spends no code on the index)."""
         zero = ops.constant(0, i64)
         starts = [o * st - p for o, st, p in zip(idx[lead:], stride, padding)]
         # the first in-bounds position along each dim: start + ceil(-start / d) * d when start < 0
         firsts = [ops.where(ops.lt(ops.index_expr(b, i64), zero),
                             ops.index_expr(b + ir.FloorDiv(-b + d - 1, d) * d, i64), ops.index_expr(b, i64))
                   for b, d in zip(starts, dilation)]
-        where = flat_position(firsts, spatial_in)
+        where = flat_position(firsts, spatial_in) if with_index else None
         best = ops.constant(-math.inf, acc)
         for offsets in itertools.product(*[range(k) for k in kernel]):
             pos = [b + off * d for b, off, d in zip(starts, offsets, dilation)]
@@ -136,14 +138,15 @@ def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_m
                            ops.constant(-math.inf, acc))
             take = ops.logical_and(inside, ops.logical_or(ops.gt(v, best), ops.isnan(v)))
             best = ops.where(take, v, best)
-            where = ops.where(take, flat_position([ops.index_expr(q, i64) for q in pos], spatial_in), where)
+            if with_index:
+                where = ops.where(take, flat_position([ops.index_expr(q, i64) for q in pos], spatial_in), where)
         return best, where
 
     # each result walks the window (they land in one kernel; a gather of the maximum from the index
     # instead took a second kernel: the indirect load does not split into the same loops)
     opcount = x.opcount + 4 * math.prod(kernel)
-    values = Lazy(sizes, out[0].dtype, out[0].device, lambda idx: ops.to_dtype(window(idx)[0], out[0].dtype, acc),
-                  opcount)
+    values = Lazy(sizes, out[0].dtype, out[0].device,
+                  lambda idx: ops.to_dtype(window(idx, with_index=False)[0], out[0].dtype, acc), opcount)
     indices = Lazy(sizes, i64, out[1].device, lambda idx: window(idx)[1], opcount)
     return [values, indices]
 

@@ -6,6 +6,7 @@ caller takes the path that builds the variant that fits. A launch with wrong par
 memory on a GPU, so every check is tested here, where CI has none."""
 import contextlib
 import ctypes
+import pickle
 import struct
 import subprocess
 
@@ -206,9 +207,15 @@ def test_a_warm_start_launches_the_stored_binary_without_the_jit(driver, tmp_pat
     later process (a fresh one here) loads that binary and launches it through the C launcher, with the stored
     launch's parameters, without running the kernel module or the JIT. Arguments the stored variant does not fit
     go through the JIT. A store for another module text, other options or another compute capability holds
-    nothing."""
+    nothing; nor one whose binary Triton's JIT would now compile otherwise (a knob changed since: FP contraction
+    off gave other bits). A record that does not unpickle to one is passed over."""
+    from triton.backends.compiler import GPUTarget
+
+    from kiln.runtime import triton_binaries
     from kiln.runtime.triton_binaries import BinaryStore
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION", raising=False)
+    monkeypatch.setattr(triton_binaries, "current_target", lambda device: GPUTarget("cuda", 90, 32))
     module = triton_launch.load_module(KERNELS, str(tmp_path))
     x = torch.zeros(64)
     args = (x, x, 7, 3, 0.5, 128)
@@ -218,8 +225,10 @@ def test_a_warm_start_launches_the_stored_binary_without_the_jit(driver, tmp_pat
     monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
     monkeypatch.setattr(triton_launch, "get_raw_stream", lambda device: 0x55)
     store = lambda key="module", warps=4: BinaryStore(str(tmp_path), key, "scale_shift",   # noqa: E731
-                                                      {"num_warps": warps, "debug": False})
+                                                      triton_launch.jit_options(warps))
     store().put(compiled, triton_launch.launch_spec(compiled, args), 0)
+    with open(f"{store().folder}/junk.pkl", "wb") as f:   # (unpickles, but to no record)
+        pickle.dump([1], f)
     loaded = []
     monkeypatch.setattr(triton_launch, "load_binary", lambda *a: loaded.append(a) or (1, 0xBEEF, 0, 0, 1024))
 
@@ -241,5 +250,9 @@ def test_a_warm_start_launches_the_stored_binary_without_the_jit(driver, tmp_pat
     with pytest.raises(JitReached):   # another constant
         fresh(3, t, t, 7, 3, 0.5, 64)
     assert store("another module").records(0) == [] and store(warps=8).records(0) == []
+    monkeypatch.setenv("TRITON_DEFAULT_FP_FUSION", "0")   # (triton.knobs.language.default_fp_fusion = False)
+    assert store().records(0) == []
+    monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION")
+    assert len(store().records(0)) == 1
     capability[0] = (8, 0)
     assert store().records(0) == []

@@ -127,7 +127,7 @@ def lower_max_pool(out, x, kernel_size, stride=(), padding=0, dilation=1, ceil_m
         # the first in-bounds position along each dim: start + ceil(-start / d) * d when start < 0
         firsts = [ops.where(ops.lt(ops.index_expr(b, i64), zero),
                             ops.index_expr(b + ir.FloorDiv(-b + d - 1, d) * d, i64), ops.index_expr(b, i64))
-                  for b, d in zip(starts, dilation)]
+                  for b, d in zip(starts, dilation)] if with_index else None
         where = flat_position(firsts, spatial_in) if with_index else None
         best = ops.constant(-math.inf, acc)
         for offsets in itertools.product(*[range(k) for k in kernel]):

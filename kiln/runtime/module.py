@@ -153,14 +153,14 @@ def load_triton(artifact, opts, generated):
     stored by an earlier process where it has them (triton_binaries); the rest are built ahead of the first call,
     and the kernel module runs only then."""
     from kiln.runtime.triton_binaries import BinaryStore
-    from kiln.runtime.triton_launch import (build_ahead, compile_pool, interpreting, launcher, load_c_launcher,
-                                            load_module)
+    from kiln.runtime.triton_launch import (build_ahead, compile_pool, interpreting, jit_options, launcher,
+                                            load_c_launcher, load_module)
     if not artifact.kernels:
         return {}
     module = functools.cache(functools.partial(load_module, artifact.kernel_source, opts.kernel_cache_dir))
     module_key = hashlib.sha256(artifact.kernel_source.encode()).hexdigest()
     fns = {f: launcher(module, f, text, num_warps, opts.debug, None if interpreting() else
-                       BinaryStore(opts.kernel_cache_dir, module_key, f, {"num_warps": num_warps, "debug": opts.debug}))
+                       BinaryStore(opts.kernel_cache_dir, module_key, f, jit_options(num_warps, opts.debug)))
            for f, (text, num_warps, _) in artifact.kernels.items()}
     if interpreting():
         module()

@@ -114,6 +114,12 @@ def holds(path, source):
         return False
 
 
+def jit_options(num_warps, debug=False, num_stages=None):
+    """The options a Launcher passes Triton's JIT (Triton resolves the rest from its knobs)."""
+    return {"num_warps": num_warps, **({"debug": True} if debug else {}),
+            **({"num_stages": num_stages} if num_stages is not None else {})}
+
+
 class Launcher:
     """Launches one generated kernel. The first call with a specialization goes through Triton's JIT (which
     compiles, or loads from Triton's cache); later calls with it launch the compiled binary directly: through
@@ -127,9 +133,7 @@ class Launcher:
     def __init__(self, fn, num_warps, debug=False, num_stages=None, binaries=None, get_fn=None):
         # fn: the JITFunction; or get_fn, a function returning it (a warm start runs the kernel module only for the JIT)
         self.get_fn = get_fn or (lambda: fn)
-        self.options = dict(num_warps=num_warps, debug=True) if debug else dict(num_warps=num_warps)
-        if num_stages is not None:
-            self.options["num_stages"] = num_stages
+        self.options = jit_options(num_warps, debug, num_stages)
         self.compiled = {}   # specialization -> compiled kernel
         self.variants = {}   # specialization -> its variant in kiln's C launcher, where it has one
         self.fast = None   # (variant, device) of the last launch

@@ -559,3 +559,22 @@ def test_a_warm_start_on_a_gpu_launches_the_stored_binaries(monkeypatch, tmp_pat
     for a, b in zip(got, fn(x, *args[1:])):
         torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-4)
     assert jit, "a misaligned input fits no stored variant: the JIT builds one"
+
+
+def test_a_kernel_module_that_fails_to_run_fails_the_load_of_a_generated_graph(monkeypatch):
+    """The kernel module of a graph just generated runs while the graph loads (its kernels' JIT functions are
+    made lazily, for warm starts): a module that fails to run fails the load, where kiln runs the graph eagerly,
+    instead of at a kernel's first launch inside the user's call (building ahead leaves its failures there)."""
+    from test_gpu_codegen import cuda_artifact
+
+    from kiln.config import Options
+    from kiln.runtime import module, triton_launch
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    artifact = cuda_artifact(lambda x: x.sin() * 2, ((64, 64), (64, 1)))
+    assert artifact.kernels
+
+    def broken(*args):
+        raise SyntaxError("a kernel module that does not run")
+    monkeypatch.setattr(triton_launch, "load_module", broken)
+    with pytest.raises(SyntaxError):
+        module.load_triton(artifact, Options.make(options={"target": "triton"}), generated=True)

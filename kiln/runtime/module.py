@@ -162,8 +162,12 @@ def load_triton(artifact, opts, generated):
     fns = {f: launcher(module, f, text, num_warps, opts.debug, None if interpreting() else
                        BinaryStore(opts.kernel_cache_dir, module_key, f, jit_options(num_warps, opts.debug)))
            for f, (text, num_warps, _) in artifact.kernels.items()}
-    if interpreting():
+    if generated or interpreting():
+        # run here, where a module that fails to run fails the graph's load (which then runs eagerly), not inside
+        # build_ahead, which leaves every failure to the kernel's first launch, in the user's call. A graph loaded
+        # from the cache ran the same text when it was stored.
         module()
+    if interpreting():
         return fns
     launcher_built = compile_pool().submit(load_c_launcher, opts.kernel_cache_dir)   # (once a process)
     if not generated:

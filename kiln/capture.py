@@ -136,9 +136,14 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
     frozen = freezing.frozen_inputs(gm, example_inputs) if opts.freezing and graph_module is gm else {}
     # what a warm start needs to load this graph without AOTAutograd's trace
     pending = warm_start.Pending(dynamo_digest, example_inputs, opts, f"g{gid}") if dynamo_digest else None
+    ahead = {}   # the backward compiled ahead of its first call (compile_backward_ahead), until AOTAutograd asks
 
     def compiler(kind):
         def compile_one(graph, inputs):
+            if kind == "backward" and ahead.get("inputs") is inputs and ahead.get("code") == graph.code:
+                call = ahead["call"]
+                ahead.clear()
+                return call
             frozen_here = frozen if kind == "inference" else None
             if frozen_here and len(inputs) != len(example_inputs):   # (effect tokens, subclasses: other inputs)
                 log.info("kiln: g%d_%s is not frozen: its inputs are not the Dynamo graph's", gid, kind)
@@ -151,14 +156,48 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
             return compiled
         return compile_one
 
-    with warm_start.recording(pending):
+    records = pending.records if pending else []   # AOTAutograd's post_compile calls while it compiles this graph
+    with warm_start.recording(records):
         compiled = aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
                                          bw_compiler=untraced(compiler("backward")),
                                          inference_compiler=compiler("inference"), decompositions=decomps,
                                          partition_fn=partition, keep_inference_input_mutations=True)
     if pending:
         pending.traced(compiled)
+    if builds_behind(example_inputs):
+        compile_backward_ahead(records, compiler("backward"), ahead, opts, gid)
     return compiled
+
+
+def compile_backward_ahead(records, compile_backward, ahead, opts, gid):
+    """AOTAutograd compiles a training graph's backward at its first call (where no symbolic size is saved for
+    it): after the forward's kernels are built and the forward has run. Where they build in the background
+    (`triton_launch.build_behind`), kiln compiles the backward now instead, while they build, from what that
+    later compile will be handed (post_compile's lazy_backward_info: the graph, its inputs restrided to the saved
+    activations' layouts, the tracing context), and puts the result in `ahead`, which that compile returns
+    where it is handed the same inputs and graph. Where AOTAutograd built no lazy backward, or a DDP bucket's
+    metadata is swapped in at that compile, nothing is done here."""
+    if len(records) != 1:
+        return
+    arguments = records[0][0]
+    info = arguments.get("lazy_backward_info")
+    context = getattr(info, "saved_context", None)
+    if arguments.get("compiled_bw_func") is not None or context is None or \
+            getattr(context, "ddp_optimizer_ctx", None) is not None:
+        return
+    try:
+        graph = copy.deepcopy(info.bw_module)   # (AOTAutograd's compile is handed a copy too)
+        code = graph.code
+        autocast = torch._C._DisableAutocast() if arguments.get("disable_amp") else contextlib.nullcontext()
+        with torch._guards.tracing(context), torch._guards.compile_context(info.saved_compile_context), autocast:
+            call = compile_backward(graph, info.placeholder_list)
+    except Exception as e:   # (AOTAutograd's own compile, at the first call, is as before)
+        if opts.strict:
+            raise
+        log.info("kiln: graph %d's backward was not compiled ahead: %s: %s", gid, type(e).__name__, first_line(e))
+        return
+    STATS["backwards_compiled_ahead"] += 1
+    ahead.update(inputs=info.placeholder_list, code=code, call=call)
 
 
 def partition(joint, joint_inputs, **kwargs):
@@ -596,12 +635,18 @@ def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, report
         return None
 
 
+def builds_behind(example_inputs):
+    """Whether a graph of these inputs has its kernels built in the background, by processes (CUDA graphs,
+    outside Triton's interpreter)."""
+    from kiln.runtime.triton_launch import interpreting
+    return torch.cuda.is_available() and not interpreting() and \
+        any(isinstance(x, torch.Tensor) and x.is_cuda for x in example_inputs)
+
+
 def start_build_workers(example_inputs):
     """Starts the processes that build Triton kernels (`build_pool`) while a CUDA graph is lowered, so that they
     have imported Triton when its kernels are generated."""
-    from kiln.runtime.triton_launch import interpreting
-    if torch.cuda.is_available() and not interpreting() and \
-            any(isinstance(x, torch.Tensor) and x.is_cuda for x in example_inputs):
+    if builds_behind(example_inputs):
         from kiln.runtime.build_pool import current_target, start_workers
         try:
             start_workers(current_target())

@@ -165,12 +165,10 @@ def call_post_compile(arguments):
 
 class recording:
     """While a Dynamo graph compiles in this thread: each AOTDispatchAutograd.post_compile's arguments and result go to
-    pending.records. post_compile is wrapped once per process, and the wrapper only passes its call on elsewhere."""
+    records (a list). post_compile is wrapped once per process, and the wrapper only passes its call on elsewhere."""
 
-    def __init__(self, pending):
-        self.pending = pending
-        if pending is None:
-            return
+    def __init__(self, records):
+        self.records = records
         from torch._functorch._aot_autograd.runtime_wrappers import AOTDispatchAutograd
         original = AOTDispatchAutograd.post_compile
         if getattr(original, "kiln_records", None) is None:
@@ -186,7 +184,7 @@ class recording:
 
     def __enter__(self):
         self.outer = getattr(_recording, "records", None)
-        _recording.records = self.pending.records if self.pending else None
+        _recording.records = self.records
         return self
 
     def __exit__(self, *exc):

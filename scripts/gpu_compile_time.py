@@ -6,8 +6,9 @@ AOTAutograd), Inductor and kiln (issue 23). One process per (model, backend, pha
 cold: fresh KILN_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR and TRITON_CACHE_DIR; warm: a new process on the dirs its
 cold run filled. Each process first compiles a tiny module with its backend (imports, worker pools, the GPU
 driver: what a process pays once), then times the model's first call less a steady call. kiln's rows add its
-per-stage seconds (kiln.stats()) and, on the GPU, how many kernels Triton still built or loaded at the first
-call instead of ahead of it. Writes DIR/compile_time.json and DIR/compile_time.md.
+per-stage seconds (kiln.stats(); a graph just generated builds its kernels in the background, so its first call's
+wait for them is `waiting_for_builds`, not `build`) and, on the GPU, how many kernels Triton built or loaded after
+their graph's compile returned (in the background, or at a first launch) and how many in this process. Writes DIR/compile_time.json and DIR/compile_time.md.
 """
 import argparse
 import json
@@ -72,7 +73,8 @@ def child(a):
         row.update({k: v for k, v in stats.items() if k.startswith("seconds_")},
                    kernels=stats.get("kernels_generated"), graphs_fallback=stats.get("graphs_fallback"),
                    dynamo_graphs_from_cache=stats.get("dynamo_graphs_from_cache", 0),
-                   kernel_binaries_loaded=stats.get("kernel_binaries_loaded", 0))
+                   kernel_binaries_loaded=stats.get("kernel_binaries_loaded", 0),
+                   backwards_compiled_ahead=stats.get("backwards_compiled_ahead", 0))
         if a.device == "cuda":
             row["late_builds"], row["built_in_main_process"] = late["late"], late.get("built_here", 0)
     print("ROW " + json.dumps(row))

@@ -358,10 +358,12 @@ def test_a_shared_launcher_builds_a_variant_per_block_size_and_dtype(monkeypatch
         def __init__(self):
             self.built = []
 
-        def __getitem__(self, grid):
-            return lambda *args, **options: self.built.append(args) or Compiled()
+        def warmup(self, *args, grid, **options):
+            self.built.append(args)
+            return Compiled()
 
     monkeypatch.setattr(triton_launch, "get_raw_stream", lambda device: 0)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     jit = JIT()
     launch = triton_launch.Launcher(jit, 4)
     launch.direct = True
@@ -473,6 +475,37 @@ def test_a_step_loaded_whole_can_retain_its_graph(monkeypatch, tmp_path):
         results.append((x.grad, w.grad))
     assert kiln.stats().get("dynamo_graphs_from_cache", 0) == 1
     torch.testing.assert_close(results[1], [2 * g for g in results[0]])
+
+
+@pytest.mark.parametrize("graph_cache", [False, True])
+def test_a_backward_is_compiled_while_its_forwards_kernels_build(monkeypatch, tmp_path, graph_cache):
+    """Where a forward's kernels build in the background (CUDA graphs; said so here, on the CPU), the backward is
+    compiled right after the forward, from what AOTAutograd's lazy compile will be handed, and that compile then
+    returns it: after the first forward both graphs are compiled, and the first backward compiles nothing. The
+    gradients are eager's, a retained graph runs backward twice, and the step is stored whole for a warm start."""
+    if graph_cache:
+        cached(monkeypatch, tmp_path)
+    monkeypatch.setattr(kiln.capture, "builds_behind", lambda example_inputs: True)
+    fn = lambda x, w: torch.sin(x @ w) * x   # noqa: E731
+    grads = []
+    for start in ("cold", "warm") if graph_cache else ("cold",):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        x, w = leaves8x8()
+        loss = kiln.compile(fn, options={"strict": True})(x, w).sum()
+        stats = kiln.stats()
+        if start == "cold":
+            assert stats["graphs_compiled"] == 2 and stats["backwards_compiled_ahead"] == 1, stats
+        else:
+            assert stats["dynamo_graphs_from_cache"] == 1, stats
+        loss.backward(retain_graph=True)
+        loss.backward()
+        assert kiln.stats()["graphs_compiled"] == stats["graphs_compiled"]
+        grads.append((x.grad, w.grad))
+    x, w = leaves8x8()
+    fn(x, w).sum().backward()
+    for got in grads:
+        torch.testing.assert_close(got, (2 * x.grad, 2 * w.grad))
 
 
 def test_leaves_and_other_inputs_are_told_apart_in_the_key(monkeypatch, tmp_path):

@@ -9,6 +9,7 @@ import ctypes
 import pickle
 import struct
 import subprocess
+import threading
 
 import pytest
 import torch
@@ -65,6 +66,9 @@ class OnDevice:
 
     def data_ptr(self):
         return self.address
+
+    def get_device(self):
+        return 0
 
 
 def test_arguments_reach_the_kernel_in_its_parameter_types(driver):
@@ -179,27 +183,84 @@ def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, mon
     made = []
     monkeypatch.setattr(triton_launch, "launch_variant", object())   # (as if loaded)
     monkeypatch.setattr(triton_launch, "make_variant", lambda *a: made.append(a) or a)
+    # (no GPU: the binary is not loaded; its function is 0x1234)
+    monkeypatch.setattr(triton_launch, "load_binary", lambda *a: (1, 0x1234, 0, 0, 1024))
+    monkeypatch.setattr(triton_launch, "max_shared_memory", lambda device: 227 * 1024)
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
     width = {"p": "u64", "i": "u32", "l": "u64", "f": "f32", "d": "f64"}
     x = torch.zeros(64)
     for args in [(x, x, 7, 3, 0.5, 128), (x, x, 16, 2 ** 40, 2.0, 64), (x, x[1:], 1, -2 ** 31, 1.0, 32),
                  (x, x, 2 ** 31, 1, 0.5, 16)]:
         compiled = compile_as_the_jit(module.scale_shift, args)
-        compiled._run, compiled.function = object(), 0x1234   # (no GPU: the binary is not loaded)
-        found = triton_launch.variant(compiled, triton_launch.launch_spec(compiled, args))
+        found = triton_launch.variant(compiled, triton_launch.launch_spec(compiled, args), 0)
         assert found is not None, args
-        _, threads, shared, scratch, specs, owner = found
+        function, threads, shared, scratch, specs, owner = found
         entry = re.search(r"\.entry[^{]*", compiled.asm["ptx"], re.S).group(0)
         assert [width[k] for k, *_ in specs if k != "c"] + ["u64"] * scratch == re.findall(r"\.param\s+\.(\w+)", entry)
-        assert scratch == 2 and threads == 32 * compiled.metadata.num_warps and owner is compiled
+        assert scratch == 2 and threads == 32 * compiled.metadata.num_warps and owner is compiled and function == 0x1234
+        assert compiled._run is None   # (Triton's launcher for it is not built)
         assert [v for k, _, _, v in specs if k == "c"] == [a for i, a in enumerate(args)   # B, and ints of 1
                                                            if i == 5 or (type(a) is int and a == 1)]
     compiled = compile_as_the_jit(module.with_default, (x, 7))
-    compiled._run, compiled.function = object(), 0x1234
     assert triton_launch.launch_spec(compiled, (x, 7)) is None
 
 
 class JitReached(Exception):
     pass
+
+
+def test_a_first_launch_builds_no_triton_launcher(driver, tmp_path, monkeypatch):
+    """A kernel's first launch takes its compiled kernel from Triton's JIT without launching it there, loads the
+    binary itself and launches it through kiln's C launcher, which later launches reuse: Triton's own launcher for
+    it, a C extension built with the system compiler per signature (35 of them in HF ResNet-18's cold training
+    step), is never built."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    module = triton_launch.load_module(KERNELS, str(tmp_path))
+    x = torch.zeros(64)
+    compiled = compile_as_the_jit(module.scale_shift, (x, x, 7, 3, 0.5, 128))
+    warmups = []
+
+    class Jit:   # Triton's JITFunction as the Launcher uses it, holding the kernel compiled above
+        def warmup(self, *args, grid, **options):
+            warmups.append((grid, options))
+            return compiled
+
+        def __getitem__(self, grid):
+            raise JitReached
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(triton_launch, "get_raw_stream", lambda device: 0x55)
+    monkeypatch.setattr(triton_launch, "max_shared_memory", lambda device: 227 * 1024)
+    monkeypatch.setattr(triton_launch, "load_binary", lambda *a: (1, 0xF00D, 0, 0, 1024))
+    spec = triton_launch.launch_spec   # (read from CPU tensors: it takes only tensors for pointers)
+    monkeypatch.setattr(triton_launch, "launch_spec", lambda compiled, args: spec(compiled, (x, x, *args[2:])))
+    launch = triton_launch.Launcher(Jit(), 4)
+    t = OnDevice(x)
+    ctypes.c_int.in_dll(driver, "expected_params").value = 4
+    before = ctypes.c_ulonglong.in_dll(driver, "launches").value
+    for _ in range(2):
+        launch(3, t, t, 7, 3, 0.5, 128)
+    assert ctypes.c_ulonglong.in_dll(driver, "launches").value == before + 2
+    assert ctypes.c_void_p.in_dll(driver, "function_seen").value == 0xF00D
+    assert warmups == [((3,), {"num_warps": 4})] and compiled._run is None
+
+
+def test_a_first_launch_waits_for_its_graphs_build_in_the_background():
+    """A graph just generated returns while its kernels build in the background (build_behind); a kernel's first
+    launch waits for that build, rather than have the JIT build it in this process too."""
+    release = threading.Event()
+    building = triton_launch.background_thread().submit(release.wait)
+    seen = []
+
+    def jit():
+        seen.append(building.done())
+        raise JitReached
+    launch = triton_launch.Launcher(None, 4, get_fn=jit)
+    launch.building = building
+    threading.Timer(0.2, release.set).start()
+    with pytest.raises(JitReached):
+        launch(1, torch.zeros(4))
+    assert seen == [True]
 
 
 def test_a_warm_start_launches_the_stored_binary_without_the_jit(driver, tmp_path, monkeypatch):

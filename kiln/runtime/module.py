@@ -149,12 +149,12 @@ def load_cpp(artifact, opts):
 
 
 def load_triton(artifact, opts, generated):
-    """The Launchers of an artifact's kernels. Those of a graph loaded from the graph cache launch the binaries
-    stored by an earlier process where it has them (triton_binaries); the rest are built ahead of the first call,
-    and the kernel module runs only then."""
+    """The Launchers of an artifact's kernels, returned while their kernels build in the background (a kernel's first
+    launch waits for that). Those of a graph loaded from the graph cache launch the binaries stored by an earlier
+    process where it has them (triton_binaries), and the kernel module runs only where one has none."""
     from kiln.runtime.triton_binaries import BinaryStore
-    from kiln.runtime.triton_launch import (build_ahead, compile_pool, interpreting, jit_options, launcher,
-                                            load_c_launcher, load_module)
+    from kiln.runtime.triton_launch import (build_behind, interpreting, jit_options, launcher, load_c_launcher,
+                                            load_module)
     if not artifact.kernels:
         return {}
     module = functools.cache(functools.partial(load_module, artifact.kernel_source, opts.kernel_cache_dir))
@@ -169,15 +169,18 @@ def load_triton(artifact, opts, generated):
         module()
     if interpreting():
         return fns
-    launcher_built = compile_pool().submit(load_c_launcher, opts.kernel_cache_dir)   # (once a process)
     if not generated:
-        launcher_built.result()
-    # a kernel is built ahead where none of its binaries is stored for the device. (A warmup's variant that the
-    # earlier process never launched is left to the JIT, at its first launch: building it ahead, ResNet-18's 5 such
-    # kernels ran the kernel module and the JIT, 0.6 s of a 1.5 s warm start.)
-    build_ahead([(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items() for device, args in warmups
-                 if generated or not fns[f].load_stored(device)], in_workers=generated)
-    launcher_built.result()
+        load_c_launcher(opts.kernel_cache_dir)   # (once a process: the stored binaries launch through it)
+    # built in the background: the kernels of a graph just generated, by the workers (they are likely new); of one
+    # loaded, each kernel with none of its binaries stored for the device (a backward that never ran). One with some
+    # is left to the JIT, at a launch none of them fits (building it ahead, ResNet-18's 5 such kernels ran the
+    # kernel module and the JIT, 0.6 s of a 1.5 s warm start).
+    warmups = [(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items() for device, args in warmups
+               if generated or not fns[f].load_stored(device)]
+    if generated or warmups:
+        building = build_behind(warmups, opts.kernel_cache_dir, in_workers=generated)
+        for launch in fns.values():
+            launch.building = building
     return fns
 
 

@@ -11,6 +11,7 @@ import hashlib
 import logging
 import operator
 import os
+import time
 import types
 import weakref
 
@@ -58,8 +59,8 @@ def launcher(module, function, text, num_warps, debug, binaries=None):
 
 def build_ahead(warmups, in_workers=False):
     """Builds the kernels of a graph before its first call, on a pool of threads: Triton's AsyncCompileMode runs
-    each warmup's build on the pool; each kernel's launcher (a C extension Triton builds with the system
-    compiler, once per signature) and binary are loaded on the pool too, as soon as that kernel is built.
+    each warmup's build on the pool; each kernel's binary is loaded into its device's context on the pool too, as
+    soon as that kernel is built (`loaded`).
     warmups: (Launcher, CUDA device index, arguments as Triton's warmup takes them). A kernel in Triton's cache
     is loaded instead. in_workers: each thread has the kernel built by a worker process (`build_pool`),
     then loads it from Triton's cache, for the kernels of a graph just generated: Triton's front end holds the
@@ -80,8 +81,8 @@ def build_ahead(warmups, in_workers=False):
                     built.append((device, fn.warmup(*args, grid=(1,), **launch.options)))
             # each kernel's handles are loaded once it is built, while others still build (a load waits only on a
             # build submitted before it, never on a task queued behind it)
-            for loaded in [pool.submit(load_handles, b) for b in built]:
-                loaded.result()
+            for handles in [pool.submit(load_handles, b) for b in built]:
+                handles.result()
     except Exception as e:
         logging.getLogger("kiln.codegen").info("kiln: building kernels ahead failed (%s: %s); each builds at its "
                                                "first launch", type(e).__name__, e)
@@ -90,11 +91,35 @@ def build_ahead(warmups, in_workers=False):
             fn.compile = compile
 
 
+def build_behind(warmups, cache_dir, in_workers):
+    """Builds a graph's kernels in the background (build_ahead), with kiln's C launcher (which its first launches
+    need): its compile returns while they build, and each of its Launchers waits for the build at its first launch
+    (`Launcher.building`). So a training step's backward is lowered while its forward's kernels build
+    (`capture.compile_backward_ahead`). Graphs build one after another, in the order they were loaded. Returns the
+    build's future."""
+    def build():
+        launcher_built = compile_pool().submit(load_c_launcher, cache_dir)
+        build_ahead(warmups, in_workers)
+        launcher_built.result()
+    return background_thread().submit(build)
+
+
+@functools.cache
+def background_thread():
+    return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="kiln-build-behind")
+
+
+def wait_for(build):
+    """Waits for a build in the background; the seconds a first call waited show in kiln.stats()."""
+    if not build.done():
+        started = time.perf_counter()
+        concurrent.futures.wait([build])
+        COUNTS["seconds_waiting_for_builds"] += time.perf_counter() - started
+
+
 def load_handles(built):
     device, kernel = built
-    kernel = kernel.result() if hasattr(kernel, "result") else kernel   # (a build on the pool, or one found)
-    torch.cuda.set_device(device)   # (this thread's current device: the binary is loaded in its context)
-    return kernel.run   # a property that builds the launcher and loads the binary, once
+    return loaded(kernel, device)
 
 
 @functools.cache
@@ -142,6 +167,7 @@ class Launcher:
         self.binaries = binaries   # where this kernel's binaries are stored (triton_binaries), or None
         self.stored = []   # (variant, device) of each binary loaded from there
         self.stored_devices = set()
+        self.building = None   # the future of its graph's build in the background (build_behind), if any
 
     @functools.cached_property
     def fn(self):
@@ -188,51 +214,85 @@ class Launcher:
                 return
         key = self.specialization(args) if self.pointers is not None else None
         compiled = self.compiled.get(key)
-        if compiled is not None:
-            fast = self.variants.get(key)
-            if fast is not None and launch_variant(fast[0], grid, get_raw_stream(fast[1]), args):
-                self.fast = fast
+        if compiled is None:
+            if self.building is not None:   # built in the background: wait for it, rather than build it here too
+                wait_for(self.building)
+            if not self.direct:   # (Triton's interpreter; or Triton's launcher refused the direct call below)
+                self.fn[(grid,)](*args, **self.options)
                 return
-            try:
-                compiled.run(grid, 1, 1, get_raw_stream(key[0]), compiled.function, compiled.packed_metadata,
-                             None, None, None, *args)
-                return
-            except TypeError as e:   # a Triton whose launcher takes other arguments: use the JIT path
-                logging.getLogger("kiln.codegen").warning("kiln: direct Triton launch unavailable (%s); "
-                                                          "launching through the JIT", e)
-                self.direct, self.compiled, self.variants, self.fast = False, {}, {}, None
-        compiled = self.fn[(grid,)](*args, **self.options)
-        if self.direct:
-            if self.pointers is None:
-                # constexprs are matched by value; where Triton does not say which they are, every int is
-                constexprs = getattr(self.fn, "constexprs", None)
-                ints = [i for i, a in enumerate(args) if isinstance(a, int)]
-                self.exact = ints if constexprs is None else [i for i in ints if i in constexprs]
-                self.ints = [i for i in ints if i not in self.exact]
-                self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
-                self.pick_pointers, self.pick_ints, self.pick_exact = map(picker, (self.pointers, self.ints, self.exact))
-            key = self.specialization(args)
-            self.compiled[key] = compiled
-            launch = launch_spec(compiled, args)
-            fast = variant(compiled, launch)
-            if fast is not None:   # (the device current now: the variant's context, whose stream it launches on)
-                device = torch.cuda.current_device()
-                self.variants[key] = self.fast = (fast, device)
-                if self.binaries is not None:
-                    self.binaries.put(compiled, launch, device)
+            key, compiled = self.compile(grid, args)
+        fast = self.variants.get(key)
+        if fast is not None and launch_variant(fast[0], grid, get_raw_stream(fast[1]), args):
+            self.fast = fast
+            return
+        try:   # Triton's launcher (built now, where this variant needs it)
+            compiled.run(grid, 1, 1, get_raw_stream(key[0]), compiled.function, compiled.packed_metadata,
+                         None, None, None, *args)
+        except TypeError as e:   # a Triton whose launcher takes other arguments: use the JIT path
+            logging.getLogger("kiln.codegen").warning("kiln: direct Triton launch unavailable (%s); "
+                                                      "launching through the JIT", e)
+            self.direct, self.compiled, self.variants, self.fast = False, {}, {}, None
+            self.fn[(grid,)](*args, **self.options)
+
+    def compile(self, grid, args):
+        """The specialization of args, and its kernel, built or found by Triton's JIT without launching it (a launch
+        there would build Triton's launcher for it too), made a variant of kiln's C launcher where it can be and
+        stored (triton_binaries)."""
+        compiled = self.fn.warmup(*args, grid=(grid,), **self.options)
+        if self.pointers is None:
+            # constexprs are matched by value; where Triton does not say which they are, every int is
+            constexprs = getattr(self.fn, "constexprs", None)
+            ints = [i for i, a in enumerate(args) if isinstance(a, int)]
+            self.exact = ints if constexprs is None else [i for i in ints if i in constexprs]
+            self.ints = [i for i in ints if i not in self.exact]
+            self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
+            self.pick_pointers, self.pick_ints, self.pick_exact = map(picker, (self.pointers, self.ints, self.exact))
+        key = self.specialization(args)
+        self.compiled[key] = compiled
+        device = torch.cuda.current_device()   # (the variant's context, whose stream it launches on)
+        launch = launch_spec(compiled, args)
+        fast = variant(compiled, launch, device)
+        if fast is not None:
+            self.variants[key] = (fast, device)
+            if self.binaries is not None:
+                self.binaries.put(compiled, launch, device)
+        return key, compiled
 
 
-def variant(compiled, launch):
-    """compiled's variant in kiln's C launcher for its launch_spec (None where there is none)."""
+def variant(compiled, launch, device):
+    """compiled's variant in kiln's C launcher for its launch_spec, in device's context (None where there is none)."""
     if launch is None:
         return None
     try:
-        compiled.run   # (a property: the binary is loaded, and its function known, once)
-        return make_variant(compiled.function, *launch, compiled)
+        handles = loaded(compiled, device)
+        if len(handles) > 4 and launch[0] > handles[4] or launch[1] > max_shared_memory(device):
+            return None   # (Triton's launch says which resource it lacks)
+        return make_variant(handles[1], *launch, compiled)
     except Exception as e:   # Triton's launcher launches it
         logging.getLogger("kiln.codegen").debug("kiln: no C launch for %s: %s: %s", getattr(compiled, "name", "?"),
                                                 type(e).__name__, e)
         return None
+
+
+LOADED = weakref.WeakKeyDictionary()   # a compiled kernel -> {device: its load_binary handles there}
+
+
+def loaded(compiled, device):
+    """compiled's binary loaded into device's context (once): load_binary's handles. Loaded by kiln, not through
+    Triton's `run`, which would also build Triton's launcher for it, a C extension compiled with the system
+    compiler per signature (35 of them for HF ResNet-18's cold training step), that kiln's launches do not need."""
+    kernel = compiled.result() if hasattr(compiled, "result") else compiled   # (a build on the pool, or one found)
+    on_devices = LOADED.setdefault(kernel, {})
+    if device not in on_devices:
+        with torch.cuda.device(device):
+            on_devices[device] = load_binary(kernel.name, kernel.kernel, kernel.metadata.shared, device)
+    return on_devices[device]
+
+
+@functools.cache
+def max_shared_memory(device):
+    from triton.runtime.driver import driver
+    return driver.active.utils.get_device_properties(device)["max_shared_mem"]
 
 
 def launch_spec(compiled, args):

@@ -164,7 +164,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
                                          partition_fn=partition, keep_inference_input_mutations=True)
     if pending:
         pending.traced(compiled)
-    if builds_behind(example_inputs):
+    if builds_behind(example_inputs) and not opts.tunes and not compiled_autograd_on():
         compile_backward_ahead(records, compiler("backward"), ahead, opts, gid)
     return compiled
 
@@ -176,7 +176,9 @@ def compile_backward_ahead(records, compile_backward, ahead, opts, gid):
     later compile will be handed (post_compile's lazy_backward_info: the graph, its inputs restrided to the saved
     activations' layouts, the tracing context), and puts the result in `ahead`, which that compile returns
     where it is handed the same inputs and graph. Where AOTAutograd built no lazy backward, or a DDP bucket's
-    metadata is swapped in at that compile, nothing is done here."""
+    metadata is swapped in at that compile, nothing is done here. (Not under max-autotune, whose timings the
+    forward's build would disturb, nor compiled autograd, which traces the backward graph itself. A forward called
+    without torch.no_grad() whose backward never runs pays for its compile.)"""
     if len(records) != 1:
         return
     arguments = records[0][0]
@@ -189,7 +191,8 @@ def compile_backward_ahead(records, compile_backward, ahead, opts, gid):
         graph = copy.deepcopy(info.bw_module)   # (AOTAutograd's compile is handed a copy too)
         code = graph.code
         autocast = torch._C._DisableAutocast() if arguments.get("disable_amp") else contextlib.nullcontext()
-        with torch._guards.tracing(context), torch._guards.compile_context(info.saved_compile_context), autocast:
+        with torch._guards.tracing(context), torch._guards.compile_context(info.saved_compile_context), autocast, \
+                torch.no_grad():   # (as autograd runs the lazy compile)
             call = compile_backward(graph, info.placeholder_list)
     except Exception as e:   # (AOTAutograd's own compile, at the first call, is as before)
         if opts.strict:
@@ -633,6 +636,11 @@ def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, report
         log.warning("kiln: the graph cache's key failed for graph %s; compiling it without the cache: %s: %s", name,
                     type(e).__name__, first_line(e))
         return None
+
+
+def compiled_autograd_on():
+    from torch._dynamo import compiled_autograd
+    return bool(torch._dynamo.config.compiled_autograd or getattr(compiled_autograd, "compiled_autograd_enabled", False))
 
 
 def builds_behind(example_inputs):

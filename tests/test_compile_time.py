@@ -508,6 +508,26 @@ def test_a_backward_is_compiled_while_its_forwards_kernels_build(monkeypatch, tm
         torch.testing.assert_close(got, (2 * x.grad, 2 * w.grad))
 
 
+def test_a_backward_compiled_ahead_is_compiled_as_autograd_would(monkeypatch):
+    """The backward compiled ahead is compiled with gradients off, as autograd runs AOTAutograd's lazy compile;
+    under compiled autograd, which traces the backward graph itself, none is compiled ahead."""
+    monkeypatch.setattr(kiln.capture, "builds_behind", lambda example_inputs: True)
+    compile_graph, grad_modes = kiln.capture.compile_graph, []
+
+    def recorded(gm, example_inputs, opts, name, *args, **kwargs):
+        grad_modes.append((name.rsplit("_", 1)[-1], torch.is_grad_enabled()))
+        return compile_graph(gm, example_inputs, opts, name, *args, **kwargs)
+    monkeypatch.setattr(kiln.capture, "compile_graph", recorded)
+    fn = lambda x, w: torch.sin(x @ w) * x   # noqa: E731
+    for compiled_autograd in (False, True):
+        torch._dynamo.reset()
+        kiln.reset_stats()
+        with torch._dynamo.config.patch(compiled_autograd=compiled_autograd):
+            kiln.compile(fn, options={"strict": True})(*leaves8x8())
+        assert kiln.stats().get("backwards_compiled_ahead", 0) == (not compiled_autograd)
+    assert ("backward", False) in grad_modes and ("backward", True) not in grad_modes, grad_modes
+
+
 def test_leaves_and_other_inputs_are_told_apart_in_the_key(monkeypatch, tmp_path):
     """Whether an input is a leaf of autograd's graph changes AOTAutograd's runtime metadata (how an input written
     in the graph is written back, which inputs are detached), and Dynamo's graph does not show it: a step on a

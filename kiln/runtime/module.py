@@ -178,9 +178,7 @@ def load_triton(artifact, opts, generated):
     warmups = [(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items() for device, args in warmups
                if generated or not fns[f].load_stored(device)]
     if generated or warmups:
-        building = build_behind(warmups, opts.kernel_cache_dir, in_workers=generated)
-        for launch in fns.values():
-            launch.building = building
+        build_behind(warmups, opts.kernel_cache_dir, in_workers=generated)
     return fns
 
 

@@ -57,15 +57,16 @@ def launcher(module, function, text, num_warps, debug, binaries=None):
     return found
 
 
-def build_ahead(warmups, in_workers=False):
+def build_ahead(warmups, in_workers=False, launcher_built=None):
     """Builds the kernels of a graph before its first call, on a pool of threads: Triton's AsyncCompileMode runs
     each warmup's build on the pool; each kernel's binary is loaded into its device's context on the pool too, as
     soon as that kernel is built (`loaded`).
     warmups: (Launcher, CUDA device index, arguments as Triton's warmup takes them). A kernel in Triton's cache
     is loaded instead. in_workers: each thread has the kernel built by a worker process (`build_pool`),
     then loads it from Triton's cache, for the kernels of a graph just generated: Triton's front end holds the
-    GIL, so on threads alone they would build largely one after another. This is only ahead of time: where it
-    fails, each kernel builds at its first launch."""
+    GIL, so on threads alone they would build largely one after another. launcher_built: the future of kiln's C
+    launcher's load, where it is still loading. This is only ahead of time: where it fails, each kernel builds at
+    its first launch."""
     joined = {}   # JITFunction -> its own compile, while its builds go through the workers
     try:
         import triton
@@ -81,7 +82,7 @@ def build_ahead(warmups, in_workers=False):
                     built.append((device, fn.warmup(*args, grid=(1,), **launch.options)))
             # each kernel's handles are loaded once it is built, while others still build (a load waits only on a
             # build submitted before it, never on a task queued behind it)
-            for handles in [pool.submit(load_handles, b) for b in built]:
+            for handles in [pool.submit(load_handles, b, launcher_built) for b in built]:
                 handles.result()
     except Exception as e:
         logging.getLogger("kiln.codegen").info("kiln: building kernels ahead failed (%s: %s); each builds at its "
@@ -99,9 +100,12 @@ def build_behind(warmups, cache_dir, in_workers):
     build's future."""
     def build():
         launcher_built = compile_pool().submit(load_c_launcher, cache_dir)
-        build_ahead(warmups, in_workers)
+        build_ahead(warmups, in_workers, launcher_built)
         launcher_built.result()
-    return background_thread().submit(build)
+    building = background_thread().submit(build)
+    for launch in {id(w[0]): w[0] for w in warmups}.values():
+        launch.building.append(building)
+    return building
 
 
 @functools.cache
@@ -117,9 +121,17 @@ def wait_for(build):
         COUNTS["seconds_waiting_for_builds"] += time.perf_counter() - started
 
 
-def load_handles(built):
+def load_handles(built, launcher_built=None):
+    """Loads a kernel built ahead: its binary, for kiln's C launcher; and Triton's launcher too (`run`, a C extension
+    built per signature), where kiln's cannot launch it."""
     device, kernel = built
-    return loaded(kernel, device)
+    handles = loaded(kernel, device)
+    if launcher_built is not None:
+        launcher_built.result()
+    if launch_variant is None or not launchable(kernel.metadata):
+        with torch.cuda.device(device):
+            kernel.run
+    return handles
 
 
 @functools.cache
@@ -167,7 +179,7 @@ class Launcher:
         self.binaries = binaries   # where this kernel's binaries are stored (triton_binaries), or None
         self.stored = []   # (variant, device) of each binary loaded from there
         self.stored_devices = set()
-        self.building = None   # the future of its graph's build in the background (build_behind), if any
+        self.building = []   # the futures of the builds in the background (build_behind) that build it
 
     @functools.cached_property
     def fn(self):
@@ -215,8 +227,8 @@ class Launcher:
         key = self.specialization(args) if self.pointers is not None else None
         compiled = self.compiled.get(key)
         if compiled is None:
-            if self.building is not None:   # built in the background: wait for it, rather than build it here too
-                wait_for(self.building)
+            while self.building:   # built in the background: wait for that, rather than build it here too
+                wait_for(self.building.pop(0))
             if not self.direct:   # (Triton's interpreter; or Triton's launcher refused the direct call below)
                 self.fn[(grid,)](*args, **self.options)
                 return
@@ -303,19 +315,11 @@ def launch_spec(compiled, args):
     if launch_variant is None:
         return None
     try:
-        from triton import knobs
         meta = compiled.metadata
-        if getattr(meta, "num_ctas", 1) != 1 or getattr(meta, "launch_cooperative_grid", False) or \
-                getattr(meta, "launch_pdl", False) or getattr(meta, "tensordesc_meta", None) or \
-                getattr(meta, "instrumentation_mode", "") or \
-                any(hooked(getattr(knobs.runtime, h, None)) for h in ("launch_enter_hook", "launch_exit_hook")):
+        if not launchable(meta):
             return None
-        scratch = 0   # Triton's kernels take a pointer for each scratch space its metadata sizes, after the arguments
-        for size in ("global_scratch_size", "profile_scratch_size"):
-            if hasattr(meta, size):
-                if getattr(meta, size):
-                    return None
-                scratch += 1
+        # Triton's kernels take a pointer for each scratch space its metadata sizes (none here), after the arguments
+        scratch = sum(hasattr(meta, size) for size in SCRATCH)
         src = compiled.src
         if len(args) != len(src.fn.arg_names):   # (Triton fills in defaults, which the C launcher would not pass)
             return None
@@ -342,6 +346,21 @@ def launch_spec(compiled, args):
         logging.getLogger("kiln.codegen").debug("kiln: no C launch for %s: %s: %s", getattr(compiled, "name", "?"),
                                                 type(e).__name__, e)
         return None
+
+
+SCRATCH = ("global_scratch_size", "profile_scratch_size")
+
+
+def launchable(meta):
+    """Whether kiln's C launcher can launch a kernel of this Triton metadata, as far as the metadata says: one CTA,
+    no cooperative grid, scratch memory, tensor descriptors, tensor memory or instrumentation, and no launch or
+    load hook of Triton's set (Triton's launcher and loader run those)."""
+    from triton import knobs
+    return getattr(meta, "num_ctas", 1) == 1 and not getattr(meta, "launch_cooperative_grid", False) and \
+        not getattr(meta, "launch_pdl", False) and not getattr(meta, "tensordesc_meta", None) and \
+        not getattr(meta, "instrumentation_mode", "") and not getattr(meta, "tmem_size", None) and \
+        not any(getattr(meta, size, 0) for size in SCRATCH) and not load_hooked() and \
+        not any(hooked(getattr(knobs.runtime, h, None)) for h in ("launch_enter_hook", "launch_exit_hook"))
 
 
 def hooked(hook):

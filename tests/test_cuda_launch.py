@@ -245,6 +245,31 @@ def test_a_first_launch_builds_no_triton_launcher(driver, tmp_path, monkeypatch)
     assert warmups == [((3,), {"num_warps": 4})] and compiled._run is None
 
 
+def test_a_kernel_built_ahead_gets_tritons_launcher_only_where_kilns_cannot_launch_it(monkeypatch):
+    """A kernel built ahead has its binary loaded for kiln's C launcher; Triton's launcher (its `run`, a C extension
+    built per signature) is built ahead instead, on the pool, where kiln's cannot launch the kernel (scratch memory
+    here; or kiln's launcher not loaded), so that its first launch does not build it."""
+    import types
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    monkeypatch.setattr(triton_launch, "loaded", lambda kernel, device: ("handles", kernel.name))
+    runs = []
+
+    class Kernel:
+        def __init__(self, name, **metadata):
+            self.name, self.metadata = name, types.SimpleNamespace(num_ctas=1, **metadata)
+
+        @property
+        def run(self):
+            runs.append(self.name)
+            return "triton's launcher"
+    plain, scratch = Kernel("plain", global_scratch_size=0), Kernel("scratch", global_scratch_size=64)
+    monkeypatch.setattr(triton_launch, "launch_variant", object())   # (kiln's launcher loaded)
+    assert triton_launch.load_handles((0, plain)) == ("handles", "plain") and runs == []
+    assert triton_launch.load_handles((0, scratch)) == "triton's launcher" and runs == ["scratch"]
+    monkeypatch.setattr(triton_launch, "launch_variant", None)   # (not loaded: Triton's launches every kernel)
+    assert triton_launch.load_handles((0, plain)) == "triton's launcher" and runs == ["scratch", "plain"]
+
+
 def test_a_first_launch_waits_for_its_graphs_build_in_the_background():
     """A graph just generated returns while its kernels build in the background (build_behind); a kernel's first
     launch waits for that build, rather than have the JIT build it in this process too."""

@@ -125,13 +125,12 @@ def load_handles(built, launcher_built=None):
     """Loads a kernel built ahead: its binary, for kiln's C launcher; and Triton's launcher too (`run`, a C extension
     built per signature), where kiln's cannot launch it."""
     device, kernel = built
-    handles = loaded(kernel, device)
     if launcher_built is not None:
         launcher_built.result()
-    if launch_variant is None or not launchable(kernel.metadata):
-        with torch.cuda.device(device):
-            kernel.run
-    return handles
+    if launch_variant is not None and launchable(kernel.metadata):
+        return loaded(kernel, device)
+    with torch.cuda.device(device):
+        return kernel.run
 
 
 @functools.cache

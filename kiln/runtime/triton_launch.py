@@ -96,8 +96,7 @@ def build_behind(warmups, cache_dir, in_workers):
     """Builds a graph's kernels in the background (build_ahead), with kiln's C launcher (which its first launches
     need): its compile returns while they build, and each of its Launchers waits for the build at its first launch
     (`Launcher.building`). So a training step's backward is lowered while its forward's kernels build
-    (`capture.compile_backward_ahead`). Graphs build one after another, in the order they were loaded. Returns the
-    build's future."""
+    (`capture.compile_backward_ahead`). Graphs build one after another, in the order they were loaded."""
     def build():
         launcher_built = compile_pool().submit(load_c_launcher, cache_dir)
         build_ahead(warmups, in_workers, launcher_built)
@@ -105,7 +104,6 @@ def build_behind(warmups, cache_dir, in_workers):
     building = background_thread().submit(build)
     for launch in {id(w[0]): w[0] for w in warmups}.values():
         launch.building.append(building)
-    return building
 
 
 @functools.cache

@@ -161,7 +161,7 @@ class Placement:
             e = remap(e)
             if not e.has(r) or e.free_symbols - {x, r}:
                 continue
-            at = lambda i, j: e.subs({x: i, r: j})  # noqa: E731
+            at = lambda i, j: ir.at_point(e, {x: i, r: j})  # noqa: E731
             x_steps = {at(i + 1, 0) - at(i, 0) for i in range(3)}
             return at(0, 1) - at(0, 0), x_steps.pop() if len(x_steps) == 1 else None
         return None

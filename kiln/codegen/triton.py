@@ -4,6 +4,7 @@ A program owns an XBLOCK x RBLOCK tile of the kernel's (N, R) space: x0 is [XBLO
 [1, RBLOCK]. Pointwise kernels tile both. Reduction kernels own whole rows: persistent (the row in
 registers, one pass over memory) when R fits, otherwise a loop over R per segment with accumulators.
 """
+import functools
 import math
 import re
 
@@ -20,6 +21,19 @@ TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.flo
              torch.int64: "tl.int64", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
 PERSISTENT_MAX = 16384          # widest row kept in registers
 POINTWISE_TILE = 2048           # elements per pointwise program
+
+# A kernel's build time grows with the code each thread runs: Triton's compile keeps a copy of the body for each
+# element a thread holds, and libdevice's full-range functions are long (sin's and cos's slow paths reduce huge
+# arguments exactly). Measured for sm_90 (Triton's compile run on a CPU; session 38, bench/NOTES.md 59), build ms
+# per element per thread: an ordinary line of a kernel about 0.25, and these ops (float ones):
+BUILD_MS = {"sin": 32, "cos": 27, "tan": 26, "lgamma": 48, "special_bessel_j0": 45, "special_bessel_j1": 45,
+            "special_bessel_y0": 45, "special_bessel_y1": 45, "erfc": 25, "fmod": 21, "pow": 19, "asin": 18,
+            "acos": 18, "i0": 13, "special_modified_bessel_i0": 13, "special_i1": 13, "special_modified_bessel_i1": 13,
+            "atan": 12, "atan2": 12, "sinh": 8, "cosh": 8, "erf": 7, "log1p": 6, "tanh": 5, "expm1": 5, "hypot": 5}
+LINE_BUILD_MS = 0.25
+# A kernel's code may cost this much of a build above Triton's fixed ~0.2 s: 16 elements per thread for a kernel
+# of up to 100 lines; past it, fewer (a Llama RoPE kernel's sin and cos took 1.0 s at 16, 0.4 at 4).
+BUILD_BUDGET_MS = 400
 
 
 def compute_dtype(dtype):
@@ -434,6 +448,7 @@ class TritonKernel(KernelWriter):
         self.home = {}   # a variable's name -> the scope whose CSE table holds it
         self.unmasked_load = False   # the load being spelled needs no region's mask (in_bounds)
         self.chosen = config   # (XBLOCK, RBLOCK, persistent, num_warps) that max-autotune timed fastest, if any
+        self.build_ms = 0      # the BUILD_MS of the ops spelled so far
 
     # -- spelling
     def add(self, a, b):
@@ -447,6 +462,7 @@ class TritonKernel(KernelWriter):
         dtype = result_dtype(op, args)
         if op in INTEGER_OPS and not dtype.is_floating_point:
             return self.emit(INTEGER_OPS[op].format(*args), dtype)
+        self.build_ms += BUILD_MS.get(op, 0)
         if op in ROUNDED_FLOAT32_OPS and compute_dtype(dtype) == torch.float32:
             return self.emit(ROUNDED_FLOAT32_OPS[op].format(*map(self.as_float32, args)), dtype)
         return super().apply(op, args)
@@ -598,7 +614,7 @@ class TritonKernel(KernelWriter):
             rblock = min(next_pow2(R or 1024), 1024)
             return min(next_pow2(N), max(1, 1024 // rblock)), rblock, False, 4
         if not k.is_reduction:
-            if self.transposing():   # square tiles; 32x32 on small ones (a conv weight), to spread over the SMs
+            if self.transposing:   # square tiles; 32x32 on small ones (a conv weight), to spread over the SMs
                 side = 64 if N * (R or 64) >= 1 << 20 else 32
                 return min(next_pow2(N), side), min(next_pow2(R or side), side), False, 8 if side == 64 else 4
             if N == 1:   # one long contiguous run: 512 elements over 2 warps, 8 per thread in two vectors
@@ -634,7 +650,7 @@ class TritonKernel(KernelWriter):
             return [default]
         n, r = next_pow2(N), next_pow2(R)
         if not k.is_reduction:
-            if self.transposing():
+            if self.transposing:
                 tiles = [(min(n, side), min(r, side)) for side in (32, 64)]
             elif N == 1:
                 tiles = [(1, min(r, block)) for block in (512, 1024, 2048, 4096)]
@@ -656,8 +672,9 @@ class TritonKernel(KernelWriter):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""
         if not expr.has(var) or expr.free_symbols - {var, other}:
             return False
-        return all(expr.subs({var: i + 1, other: 0}) - expr.subs({var: i, other: 0}) == 1 for i in range(3))
+        return all(ir.at_point(expr, {var: i + 1, other: 0}) - ir.at_point(expr, {var: i, other: 0}) == 1 for i in range(3))
 
+    @functools.cached_property
     def transposing(self):
         """A pointwise kernel that reads some buffer contiguously along x0 and writes along r0: square
         tiles let Triton transpose through shared memory instead of striding through DRAM."""
@@ -694,6 +711,8 @@ class TritonKernel(KernelWriter):
                     self.finish_value(p, self.run_body(p), full=True)
             else:
                 self.reduction_segment(members, R)
+        if not (self.chosen or k.scan):
+            self.fit_build_budget()
         wide = "" if self.small_indices() else ".to(tl.int64)"
         pid = "pid" if part else "tl.program_id(0)"
         pid_line = [] if part and not wide else [f"    pid = {pid}{wide}"]   # a part's own argument, when int32
@@ -715,6 +734,23 @@ class TritonKernel(KernelWriter):
                      "    x0 = ((pid // rblocks) * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
                      "    r0 = ((pid % rblocks) * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
         return "\n".join(head + self.scope.lines), (N, R)
+
+    def fit_build_budget(self):
+        """Fewer elements per thread where the kernel's body would cost more than BUILD_BUDGET_MS to build at
+        its tile: fewer rows per program, then (pointwise) a shorter stretch of the row, down to one element
+        per thread; a transposing tile shrinks on its longer side, to stay square. Run on the generated body,
+        before the head (whose masks follow the tile)."""
+        per_element_ms = LINE_BUILD_MS * len(self.scope.lines) + self.build_ms
+        threads = 32 * self.num_warps
+        square = not self.kernel.is_reduction and self.transposing
+        while self.xblock * self.rblock > threads and \
+                self.xblock * self.rblock // threads * per_element_ms > BUILD_BUDGET_MS:
+            if self.xblock > 1 and not (square and self.xblock < self.rblock):
+                self.xblock //= 2
+            elif self.kernel.is_reduction:
+                return
+            else:
+                self.rblock //= 2
 
     def bound_masks(self):
         """The lines defining xmask and rmask of the head. Where static sizes fill every block, a mask is a

@@ -150,18 +150,17 @@ def as_lazy(value):
 def read_steps(value):
     """How far each memory read of value moves along each of its dims, in elements: a view's strides; for a computed
     value, one list per load (probed from index 0: divisions of reshaped views hide steps from symbolic
-    inspection), leaving out loads through computed indices."""
+    inspection), leaving out loads through computed indices. A generator: callers look for the first of a kind."""
     if isinstance(value, View):
-        return [list(value.strides)]
+        yield list(value.strides)
+        return
     probe = probe_buffer(value)
     idx = probe.analysis.vars[0]
     origin = {v: 0 for v in idx}
-    steps = []
     for _, e in probe.analysis.loads:
         if e.free_symbols <= set(idx):
-            start = e.subs(origin)
-            steps.append([e.subs({**origin, v: 1}) - start for v in idx])
-    return steps
+            start = ir.at_point(e, origin)
+            yield [ir.at_point(e, {**origin, v: 1}) - start for v in idx]
 
 
 def reads_of(value):

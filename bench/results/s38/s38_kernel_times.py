@@ -1,0 +1,43 @@
+# session 38 (from s37_kernel_times.py, sources kept): each kernel of a model's cold graph compiled alone, one after another in this process (fresh Triton
+# cache), timed: which kernel is a graph's build critical path. usage: s37_kernel_times.py MODEL OUTDIR [--train]
+import os, sys, tempfile, time
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
+os.environ["KILN_CACHE_DIR"] = tempfile.mkdtemp()
+import torch
+import kiln.runtime.module as km
+from kiln.runtime import triton_launch
+from kiln.tools.bench import _compile, _make_step
+from kiln.tools.workloads import workload
+artifacts = []
+load = km.load
+import kiln.capture
+kiln.capture.load = lambda artifact, *a, **k: artifacts.append(artifact) or load(artifact, *a, **k)
+name, train = sys.argv[1], "--train" in sys.argv
+w = workload(name)
+dtype = torch.float32 if train else torch.bfloat16
+module, inputs = w.make_module("cuda", dtype, "gpu", train), w.make_inputs("cuda", dtype, "gpu")
+_make_step(_compile(module, "kiln"), inputs, train)()
+torch.cuda.synchronize()
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()   # (a fresh cache: each kernel compiles again below)
+import triton
+triton.knobs.cache.dir = os.environ["TRITON_CACHE_DIR"]
+rows, sources = [], {}
+out = sys.argv[2]
+os.makedirs(out, exist_ok=True)
+for a in artifacts:
+    if a.target != "triton":
+        continue
+    mod = triton_launch.load_module(a.kernel_source.replace("import triton\n", "import triton\n# again\n", 1), tempfile.mkdtemp())
+    for f, (text, warps, warmups) in a.kernels.items():
+        for device, args in warmups[:1]:
+            t = time.perf_counter()
+            getattr(mod, f).warmup(*args, grid=(1,), num_warps=warps)
+            rows.append((time.perf_counter() - t, a.name, f, text.count("\n")))
+            tiles = "warps %d, launch args ending %s" % (warps, args[-4:])
+            sources[f] = "# %s %.2f s %s\n%s" % (a.name, rows[-1][0], tiles, text)
+rows.sort(reverse=True)
+print(name, "kernels", len(rows), "sum %.2f s" % sum(r[0] for r in rows))
+for r in rows[:8]:
+    print("%.2f s  %s %s (%d lines)" % r)
+for r in rows[:3]:
+    open(os.path.join(out, r[2] + ".py"), "w").write(sources[r[2]])

@@ -5,7 +5,7 @@
 mkdir -p $OUT
 nvidia-smi --query-gpu=name --format=csv,noheader > $OUT/machine.txt; uptime >> $OUT/machine.txt
 for m in llama resnet; do
-  PYTHONPATH=. timeout 100 python3 bench/results/s38/s38_kernel_times.py $m $OUT/kt_$m > $OUT/kt_$m.txt 2>&1
+  PYTHONPATH=. timeout 100 python3 scripts/gpu_kernel_build_times.py $m $OUT/kt_$m > $OUT/kt_$m.txt 2>&1
   grep -v Warning $OUT/kt_$m.txt | tail -9
 done
 PYTHONPATH=. timeout 330 python3 scripts/gpu_compile_time.py --out $OUT/infer --models llama,resnet > $OUT/infer.log 2>&1

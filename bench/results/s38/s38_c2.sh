@@ -4,7 +4,7 @@
 # budget (new) and without it (old: BUILD_BUDGET_MS unbounded), one gpu_models process each
 mkdir -p $OUT
 nvidia-smi --query-gpu=name --format=csv,noheader > $OUT/machine.txt; uptime >> $OUT/machine.txt
-PYTHONPATH=. timeout 100 python3 bench/results/s38/s38_kernel_times.py llama /tmp/kt_llama > $OUT/kt_llama.txt 2>&1
+PYTHONPATH=. timeout 100 python3 scripts/gpu_kernel_build_times.py llama /tmp/kt_llama > $OUT/kt_llama.txt 2>&1
 grep -v Warning $OUT/kt_llama.txt | head -4; head -1 /tmp/kt_llama/kernel_cat_cos*.py
 PYTHONPATH=. timeout 150 python3 scripts/gpu_compile_time.py --out $OUT/ct --models llama > $OUT/ct.log 2>&1
 cat $OUT/ct/compile_time.md

@@ -1,16 +1,26 @@
-# session 38 (from s37_kernel_times.py, sources kept): each kernel of a model's cold graph compiled alone, one after another in this process (fresh Triton
-# cache), timed: which kernel is a graph's build critical path. usage: s37_kernel_times.py MODEL OUTDIR [--train]
-import os, sys, tempfile, time
+"""Each Triton kernel of a model's cold graphs compiled alone on the GPU, one after another in this process (a fresh
+Triton cache), timed: which kernel is a graph's build critical path (issue 23). Prints the slowest eight and writes
+the three slowest kernels' sources, with their build time, warps and tile, to OUTDIR.
+
+    PYTHONPATH=. python3 scripts/gpu_kernel_build_times.py MODEL OUTDIR [--train]
+"""
+import os
+import sys
+import tempfile
+import time
+
 os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
 os.environ["KILN_CACHE_DIR"] = tempfile.mkdtemp()
-import torch
-import kiln.runtime.module as km
-from kiln.runtime import triton_launch
-from kiln.tools.bench import _compile, _make_step
-from kiln.tools.workloads import workload
+import torch  # noqa: E402
+
+import kiln.capture  # noqa: E402
+import kiln.runtime.module as km  # noqa: E402
+from kiln.runtime import triton_launch  # noqa: E402
+from kiln.tools.bench import _compile, _make_step  # noqa: E402
+from kiln.tools.workloads import workload  # noqa: E402
+
 artifacts = []
 load = km.load
-import kiln.capture
 kiln.capture.load = lambda artifact, *a, **k: artifacts.append(artifact) or load(artifact, *a, **k)
 name, train = sys.argv[1], "--train" in sys.argv
 w = workload(name)
@@ -19,7 +29,8 @@ module, inputs = w.make_module("cuda", dtype, "gpu", train), w.make_inputs("cuda
 _make_step(_compile(module, "kiln"), inputs, train)()
 torch.cuda.synchronize()
 os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()   # (a fresh cache: each kernel compiles again below)
-import triton
+import triton  # noqa: E402
+
 triton.knobs.cache.dir = os.environ["TRITON_CACHE_DIR"]
 rows, sources = [], {}
 out = sys.argv[2]

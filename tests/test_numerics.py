@@ -280,7 +280,8 @@ def test_kernels_of_long_code_hold_fewer_elements_per_thread(monkeypatch):
     """Triton's build keeps a copy of a kernel's body for each element a thread holds, and libdevice's sin and
     cos are long: Llama's RoPE kernel built in 1.4 s at 16 elements per thread, in 0.3 s at 2 (on an H200),
     and was its first call's critical path. Such kernels get fewer per thread, short ones keep the full tile,
-    a transposing tile stays square; each still computes eager's values."""
+    a transposing tile stays square, a looped row steps through shorter stretches; each still computes eager's
+    values."""
     from kiln.codegen import triton as triton_codegen
     launches = []
     original = triton_codegen.generate_module
@@ -303,6 +304,8 @@ def test_kernels_of_long_code_hold_fewer_elements_per_thread(monkeypatch):
     assert [t[2] <= 2 for t in tiles(trig, x)] == [True]
     [(xblock, rblock, per_thread)] = tiles(lambda x: trig(x.t()).contiguous(), x)
     assert per_thread <= 2 and max(xblock, rblock) <= 2 * min(xblock, rblock), (xblock, rblock)
+    [(_, _, per_thread)] = tiles(lambda x: trig(x).sum(-1), torch.randn(5, 20000))   # a looped row: shorter steps
+    assert per_thread <= 2
 
 
 def test_integer_pow_huge_exponent():

@@ -737,9 +737,10 @@ class TritonKernel(KernelWriter):
 
     def fit_build_budget(self):
         """Fewer elements per thread where the kernel's body would cost more than BUILD_BUDGET_MS to build at
-        its tile: fewer rows per program, then (pointwise) a shorter stretch of the row, down to one element
-        per thread; a transposing tile shrinks on its longer side, to stay square. Run on the generated body,
-        before the head (whose masks follow the tile)."""
+        its tile: fewer rows per program, then a shorter stretch of the row (not a persistent row, held whole),
+        down to one element per thread; a transposing tile shrinks on its longer side, to stay square. Run on the
+        generated body, before the head (whose masks follow the tile). Per part of a launch group: the group's
+        kernel holds every part's body, and max-autotune's tiles (self.chosen) are built as it times them."""
         per_element_ms = LINE_BUILD_MS * len(self.scope.lines) + self.build_ms
         threads = 32 * self.num_warps
         square = not self.kernel.is_reduction and self.transposing
@@ -747,7 +748,7 @@ class TritonKernel(KernelWriter):
                 self.xblock * self.rblock // threads * per_element_ms > BUILD_BUDGET_MS:
             if self.xblock > 1 and not (square and self.xblock < self.rblock):
                 self.xblock //= 2
-            elif self.kernel.is_reduction:
+            elif self.persistent:
                 return
             else:
                 self.rblock //= 2

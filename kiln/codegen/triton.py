@@ -448,7 +448,7 @@ class TritonKernel(KernelWriter):
         self.home = {}   # a variable's name -> the scope whose CSE table holds it
         self.unmasked_load = False   # the load being spelled needs no region's mask (in_bounds)
         self.chosen = config   # (XBLOCK, RBLOCK, persistent, num_warps) that max-autotune timed fastest, if any
-        self.build_ms = 0      # the BUILD_MS of the ops spelled so far
+        self.build_ms = 0      # the BUILD_MS of the ops applied so far (one found by CSE counts again: an overestimate)
 
     # -- spelling
     def add(self, a, b):
@@ -672,7 +672,8 @@ class TritonKernel(KernelWriter):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""
         if not expr.has(var) or expr.free_symbols - {var, other}:
             return False
-        return all(ir.at_point(expr, {var: i + 1, other: 0}) - ir.at_point(expr, {var: i, other: 0}) == 1 for i in range(3))
+        at = lambda i: ir.at_point(expr, {var: i, other: 0})  # noqa: E731
+        return all(at(i + 1) - at(i) == 1 for i in range(3))
 
     @functools.cached_property
     def transposing(self):

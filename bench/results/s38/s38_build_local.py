@@ -22,7 +22,6 @@ backend = CUDABackend(target)
 opts = backend.parse_options({"num_warps": warps})
 t0 = time.perf_counter()
 stages = {}
-backend.add_stages(stages, opts, src_lang := None) if False else None
 # time each stage the way triton.compile runs them
 from triton._C.libtriton import ir
 ctx = ir.context(); ir.load_dialects(ctx); backend.load_dialects(ctx)

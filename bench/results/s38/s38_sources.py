@@ -1,5 +1,5 @@
 # session 38: a model's Triton kernel sources as the GPU would get them (libdevice ops), generated on the CPU.
-# usage: KILN_TARGET=triton s38_sources.py MODEL OUTDIR [--train]
+# usage: KILN_TARGET=triton s38_sources.py MODEL OUTDIR [--train] [--gpu-pool: max-pool inputs inlined, as on the GPU]
 import os, sys, json
 import torch
 import kiln.capture
@@ -18,7 +18,7 @@ w = workload(name)
 dtype = torch.float32 if train else torch.bfloat16
 module, inputs = w.make_module("cpu", dtype, "gpu", train), w.make_inputs("cpu", dtype, "gpu")
 try:
-    _make_step(_compile(module, "kiln", options={"strict": True}) if False else _compile(module, "kiln"), inputs, train)()
+    _make_step(_compile(module, "kiln"), inputs, train)()
 except Exception as e:
     print("stopped:", type(e).__name__, str(e)[:200])
 os.makedirs(out, exist_ok=True)

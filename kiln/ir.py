@@ -45,6 +45,17 @@ def at_point(expr, values):
     return expr.xreplace({s: sympy.Integer(v) for s, v in values.items()})
 
 
+def steps_at(expr, point, along):
+    """How far an index moves when each symbol of `along` goes one up from point ({symbol: int}), probed
+    numerically: divisions and moduli (of reshaped views) hide a step from symbolic inspection."""
+    start = at_point(expr, point)
+    return [at_point(expr, {**point, v: point[v] + 1}) - start for v in along]
+
+
+def step_at(expr, point, var):
+    return steps_at(expr, point, [var])[0]
+
+
 def index_vars(prefix, n):
     return [sympy.Symbol(f"{prefix}{i}", integer=True, nonnegative=True) for i in range(n)]
 

@@ -161,9 +161,8 @@ class Placement:
             e = remap(e)
             if not e.has(r) or e.free_symbols - {x, r}:
                 continue
-            at = lambda i, j: ir.at_point(e, {x: i, r: j})  # noqa: E731
-            x_steps = {at(i + 1, 0) - at(i, 0) for i in range(3)}
-            return at(0, 1) - at(0, 0), x_steps.pop() if len(x_steps) == 1 else None
+            x_steps = {ir.step_at(e, {x: i, r: 0}, x) for i in range(3)}
+            return ir.step_at(e, {x: 0, r: 0}, r), x_steps.pop() if len(x_steps) == 1 else None
         return None
 
     def remap_at(self, at):

@@ -672,8 +672,7 @@ class TritonKernel(KernelWriter):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically)."""
         if not expr.has(var) or expr.free_symbols - {var, other}:
             return False
-        at = lambda i: ir.at_point(expr, {var: i, other: 0})  # noqa: E731
-        return all(at(i + 1) - at(i) == 1 for i in range(3))
+        return all(ir.step_at(expr, {var: i, other: 0}, var) == 1 for i in range(3))
 
     @functools.cached_property
     def transposing(self):

@@ -159,8 +159,7 @@ def read_steps(value):
     origin = {v: 0 for v in idx}
     for _, e in probe.analysis.loads:
         if e.free_symbols <= set(idx):
-            start = ir.at_point(e, origin)
-            yield [ir.at_point(e, {**origin, v: 1}) - start for v in idx]
+            yield ir.steps_at(e, origin, idx)
 
 
 def reads_of(value):

@@ -29,19 +29,21 @@ timed(kiln.warm_start, "dynamo_cache_key")
 for n in ("compiled", "traced"):
     timed(kiln.warm_start.Pending, n)
 model, train = sys.argv[1], "--train" in sys.argv
-_compile(torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU()).cuda(), "kiln")(torch.ones(2, 3, device="cuda"))
+dev = "cuda" if torch.cuda.is_available() else "cpu"   # (the CPU: to try the script)
+sync = torch.cuda.synchronize if dev == "cuda" else (lambda: None)
+_compile(torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU()).to(dev), "kiln")(torch.ones(2, 3, device=dev))
 torch._dynamo.reset()
 T.clear()
 compilation_time_metrics.clear()
 w = workload(model)
-dtype = torch.float32 if train else torch.bfloat16
-module, inputs = w.make_module("cuda", dtype, "gpu", train), w.make_inputs("cuda", dtype, "gpu")
+dtype = torch.float32 if train or dev == "cpu" else torch.bfloat16
+module, inputs = w.make_module(dev, dtype, "gpu" if dev == "cuda" else "quick", train), w.make_inputs(dev, dtype, "gpu" if dev == "cuda" else "quick")
 step = _make_step(_compile(module, "kiln"), inputs, train)
-torch.cuda.synchronize()
+sync()
 kiln.reset_stats()
 t = time.perf_counter()
 step()
-torch.cuda.synchronize()
+sync()
 first = time.perf_counter() - t
 print(model, "first step", round(first, 3))
 print(" kiln timers:", {k: round(v, 3) for k, v in T.items()})

@@ -20,6 +20,7 @@ import argparse
 import copy
 import ctypes
 import datetime
+import gc
 import importlib.metadata
 import json
 import math
@@ -139,7 +140,14 @@ def _own_recompile_budget(turn):
 
 
 def _compile_time(step, device):
-    """The first call's result and how much longer than a steady-state call it took: the compile time."""
+    """The first call's result and how much longer than a steady-state call it took: the compile time.
+    The garbage collector runs a full pass first. Otherwise a full pass may start inside the timed call or not,
+    by the process's history rather than the backend's work. Python starts one when the objects that survived
+    since the last one reach a quarter of those it kept. A process holding fewer objects (kiln imports less than
+    Inductor) reaches that sooner: warm CPU starts of BERT read 1.9 s with kiln and 1.3 with Inductor. kiln's
+    processes ran one 0.3 s full pass inside Dynamo's trace, Inductor's none, and kiln's backend took 0.01 s
+    against Inductor's 0.07 (bench/NOTES.md 60)."""
+    gc.collect()
     first_s, result = _wall_time(step, device)
     # a copy: a training step's result is its parameters, which the next calls step on
     result = [t.detach().clone() if isinstance(t, torch.Tensor) else t for t in result]

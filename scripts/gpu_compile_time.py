@@ -181,8 +181,9 @@ def write_table(results, a):
             if ratio is not None and ratio > 0:
                 ratios[phase].append(ratio)
             runs = [r for r in row.get(f"kiln_{phase}", []) if "compile_s" in r]
-            stages = ", ".join(f"{s[8:]} {statistics.median(r[s] for r in runs):.1f}" for s in runs[0]
-                               if s.startswith("seconds_")) if runs else ""
+            # (a stage kiln.stats() leaves out of one run, as waiting for builds where none was waited for, took 0 s)
+            names = dict.fromkeys(s for r in runs for s in r if s.startswith("seconds_"))
+            stages = ", ".join(f"{s[8:]} {statistics.median(r.get(s, 0.0) for r in runs):.1f}" for s in names)
             lines.append(f"| {row['model']} | {row['mode']} | {phase} | {cell(row, 'aot_eager', phase)} | "
                          f"{cell(row, 'inductor', phase)} | {cell(row, 'kiln', phase)} | "
                          f"{'-' if ratio is None else f'{ratio:.2f}'} | {stages} | "

@@ -112,7 +112,9 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         compiled = warm_start.load_dynamo_graph(dynamo_digest, example_inputs, opts, gid)
         if compiled is not None:
             return compiled
-    decomps = kiln_decompositions()
+    # (AOTAutograd traces a backward where grad mode is on and an input, or a parameter it lifts, requires grad)
+    decomps = kiln_decompositions(inference=not (torch.is_grad_enabled() and any(
+        isinstance(x, torch.Tensor) and x.requires_grad for x in itertools.chain(example_inputs, gm.parameters()))))
     # (compiled autograd's graph comes wrapped: kiln_backend flattens its inputs)
     graph_module = gm.gm if isinstance(gm, torch._dynamo.utils.GmWrapper) else gm
     rewrite_identity_calls(graph_module)

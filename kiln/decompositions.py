@@ -42,8 +42,18 @@ FORWARD_BATCH_NORMS = BATCH_STATS_NORMS + [aten._native_batch_norm_legit_no_trai
 BATCH_NORMS_WITH_SUMS = BATCH_STATS_NORMS + [aten.native_batch_norm_backward.default]
 
 
-def kiln_decompositions():
-    return dict(_tagged_table())
+# ops kiln lowers whole in an inference graph (lowering/pointwise.py): each of their decompositions is ~20 ops that
+# AOTAutograd's trace dispatches one by one (~10 ms an eval batch norm; HF ResNet-18 has 20). A training graph keeps
+# them decomposed: the partitioner chooses what to recompute among their pieces.
+LOWERED_WHOLE_IN_INFERENCE = [aten._native_batch_norm_legit_no_training.default]
+
+
+def kiln_decompositions(inference=False):
+    """The table for AOTAutograd; inference: for a graph it traces with no backward."""
+    table = dict(_tagged_table())
+    for op in LOWERED_WHOLE_IN_INFERENCE if inference else ():
+        del table[op]
+    return table
 
 
 @functools.cache

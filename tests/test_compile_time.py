@@ -8,6 +8,7 @@ import torch.nn.functional as F
 
 import kiln
 import kiln.capture
+import kiln.decompositions
 
 
 def blocks(x, *weights):
@@ -631,3 +632,50 @@ def test_a_kernel_module_that_fails_to_run_fails_the_load_of_a_generated_graph(m
     monkeypatch.setattr(triton_launch, "load_module", broken)
     with pytest.raises(SyntaxError):
         module.load_triton(artifact, Options.make(options={"target": "triton"}), generated=True)
+
+
+# -------------------------------------------------------------------------------- ops lowered whole
+
+COMPILE_GRAPH = kiln.capture.compile_graph
+
+
+def aot_graph_ops(fn, args, monkeypatch):
+    """The ATen ops of the graphs kiln receives from AOTAutograd for fn(*args), and fn's compiled result."""
+    seen = []
+
+    def recorded(gm, *rest, **kwargs):
+        seen.extend(str(n.target) for n in gm.graph.nodes if n.op == "call_function")
+        return COMPILE_GRAPH(gm, *rest, **kwargs)
+    monkeypatch.setattr(kiln.capture, "compile_graph", recorded)
+    torch._dynamo.reset()
+    return seen, kiln.compile(fn, options={"strict": True})(*args)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_an_inference_batch_norm_reaches_kiln_whole_and_computes_as_its_decomposition(layout, dtype, monkeypatch):
+    """An eval batch norm in an inference graph is one op in AOTAutograd's trace, not its decomposition's ~20 (the
+    trace dispatched each: 0.2 s of HF ResNet-18's), and kiln's lowering of it computes what the decomposition's ops
+    computed, bit for bit, on each target: folded on the CPU for the layouts ATen's kernel folds, else (x - mean) *
+    invstd * weight + bias. A training graph keeps it decomposed, for the partitioner."""
+    op = "aten._native_batch_norm_legit_no_training.default"
+    torch.manual_seed(0)
+    x = torch.randn(2, 6, 5, 14 if layout == "strided" else 7, dtype=dtype) * 3
+    x = x[..., ::2] if layout == "strided" else x.contiguous(memory_format=getattr(torch, layout.replace("uous", "uous_format")))
+    stats = [torch.randn(6, dtype=dtype), torch.rand(6, dtype=dtype) + 0.5, torch.randn(6, dtype=dtype),
+             torch.randn(6, dtype=dtype)]
+
+    def fn(x, mean, var, w, b):
+        return F.relu(F.batch_norm(x, mean, var, w, b, training=False, eps=1e-3)) * 2
+    with torch.no_grad():
+        whole_ops, whole = aot_graph_ops(fn, [x, *stats], monkeypatch)
+        monkeypatch.setattr(kiln.decompositions, "LOWERED_WHOLE_IN_INFERENCE", [])
+        decomposed_ops, decomposed = aot_graph_ops(fn, [x, *stats], monkeypatch)
+    assert whole_ops.count(op) == 1 and len(whole_ops) == 4, whole_ops   # (its getitem, relu, mul)
+    assert op not in decomposed_ops and len(decomposed_ops) > 10, decomposed_ops
+    assert torch.equal(whole, decomposed) and whole.stride() == decomposed.stride()
+    torch.testing.assert_close(whole, fn(x, *stats), **({"atol": 0.1, "rtol": 0.02} if dtype == torch.bfloat16 else {}))
+    monkeypatch.undo()
+    w = stats[2].clone().requires_grad_()
+    training_ops, _ = aot_graph_ops(fn, [x, stats[0], stats[1], w, stats[3]], monkeypatch)
+    assert op not in training_ops, training_ops

@@ -419,3 +419,49 @@ def lower_conj(out, x):
     if x.dtype.is_complex:
         return NotImplemented
     return lower_copy(out, x)
+
+
+@register(aten._native_batch_norm_legit_no_training.default)
+def lower_batch_norm_eval(out, x, weight, bias, running_mean, running_var, momentum, eps):
+    """An eval-mode batch norm, whole: each element against its channel's running statistics, in the arithmetic of
+    the decomposition kiln would otherwise trace (`decompositions.LOWERED_WHOLE_IN_INFERENCE`; its ~20 ops cost
+    AOTAutograd's trace ~10 ms a batch norm). CUDA: (x - mean) * invstd * weight + bias, invstd = 1 / sqrt(var + eps),
+    returning the running mean and invstd as its statistics. The CPU: folded into x * alpha + beta, as ATen's CPU
+    kernel computes a contiguous or channels-last input (`decompositions._folded_on_cpu`); another layout as CUDA,
+    float32 in float64 (`_float64_on_cpu`); its statistics are empty."""
+    from kiln.decompositions import _cpu_kernel_folds
+    y, saved_mean, saved_invstd = out
+    cpu = y.device.type == "cpu"
+    folded = cpu and _cpu_kernel_folds(current().current_node.args[0].meta["val"])
+    acc = torch.float64 if cpu and not folded and x.dtype == torch.float32 else opmath(x.dtype)
+    sizes = [sym(s) for s in y.shape]
+
+    def channel(t, idx):   # a per-channel vector at idx's channel, in acc
+        v = t.load([idx[1]])
+        return v if t.dtype == acc else ops.to_dtype(v, acc, t.dtype)
+
+    def invstd(idx):
+        return ops.reciprocal(ops.sqrt(ops.add(channel(running_var, idx), ops.constant(eps, acc))))
+
+    def normalized(idx):
+        v, mean = as_value(x, idx, sizes, acc), channel(running_mean, idx)
+        if folded:
+            alpha = invstd(idx) if weight is None else ops.mul(invstd(idx), channel(weight, idx))
+            beta = ops.sub(ops.constant(0, acc) if bias is None else channel(bias, idx), ops.mul(mean, alpha))
+            return ops.to_dtype(ops.add(ops.mul(v, alpha), beta), y.dtype, acc)
+        v = ops.mul(ops.sub(v, mean), invstd(idx))
+        v = v if weight is None else ops.mul(v, channel(weight, idx))
+        v = v if bias is None else ops.add(v, channel(bias, idx))
+        return ops.to_dtype(v, y.dtype, acc)
+
+    def statistic(meta, fn):   # [C] (CUDA's), or empty (the CPU's)
+        shape = [sym(s) for s in meta.shape]
+
+        def loader(idx):
+            if ir.static_numel(shape) == 0:
+                return ops.constant(0, meta.dtype)
+            v = fn([None] + list(idx))
+            return v if meta.dtype == acc else ops.to_dtype(v, meta.dtype, acc)
+        return Lazy(shape, meta.dtype, meta.device, loader, 4)
+    return (Lazy(sizes, y.dtype, y.device, normalized, x.opcount + 10),
+            statistic(saved_mean, lambda idx: channel(running_mean, idx)), statistic(saved_invstd, invstd))

@@ -608,3 +608,22 @@ def test_a_max_pool_with_an_inlined_batch_norm_matches_eager(monkeypatch, channe
     with torch.no_grad():
         out = kiln_compile(stem)(*args)
     compare_results(out, stem(*args), stem(*[a.double() for a in args]))
+
+
+@pytest.mark.parametrize("stride,padding,dilation,bias", [(1, 1, 1, False), (2, 1, 1, True), (2, 2, 2, True),
+                                                         (1, 0, 1, True)])
+@pytest.mark.parametrize("kernel", [3, 5])
+def test_a_depthwise_convolution_is_a_kernel_with_its_norm_and_activation(kernel, stride, padding, dilation, bias):
+    """On Triton targets a depthwise convolution (one filter per channel) is a kiln kernel, its taps unrolled, and
+    its batch norm and activation fuse after it: no library call (cuDNN's channels-last depthwise kernels planned
+    for seconds at their first call). Its input, computed, is stored once for the taps. C++ keeps the library's."""
+    def block(x, w, mean, var, b=None):
+        y = F.conv2d(F.relu6(x * 2), w, b, stride, padding, dilation, groups=x.shape[1])
+        return F.silu(F.batch_norm(y, mean, var, None, None, False))
+    x = make_tensor((2, 8, 11, 10)).to(memory_format=torch.channels_last)
+    w, mean, var = make_tensor((8, 1, kernel, kernel)), make_tensor((8,)), make_tensor((8,)).abs() + 0.5
+    delta = StatsDelta()
+    kernels, graphs = compiled_kernels(block, x, w, mean, var, *([make_tensor((8,))] if bias else []))
+    triton = os.environ.get("KILN_TARGET") == "triton"
+    assert delta["extern_calls"] == (0 if triton else 1), repr(delta)
+    assert not triton or (kernels, graphs) == (2, 1), (kernels, graphs)   # its input's, then its own with the rest

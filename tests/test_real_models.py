@@ -13,7 +13,7 @@ from kiln.tools.workloads import suite_workloads, workload
 
 pytest.importorskip("transformers")
 MODELS = suite_workloads("models")
-UNDER_INTERPRETER = ["gpt2", "bert", "t5", "vit", "resnet", "convnext"]
+UNDER_INTERPRETER = ["gpt2", "bert", "t5", "vit", "resnet", "convnext", "mobilenet_v2"]   # (MobileNetV2: depthwise kernels)
 
 
 def step(module, inputs, train):

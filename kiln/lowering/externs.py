@@ -75,6 +75,10 @@ BIAS_ADDED_APART = {"cuda"}
 
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, bias, *args):
+    from kiln.lowering.pooling import depthwise_convolution
+    depthwise = depthwise_convolution(out, x, weight, bias, *args)
+    if depthwise is not NotImplemented:
+        return depthwise
     if bias is None or not isinstance(out, torch.Tensor) or out.device.type not in BIAS_ADDED_APART:
         return convolve(out, x, weight, bias, *args)
     y = convolve(out, x, weight, None, *args)

@@ -1,4 +1,5 @@
-"""Pooling windows: max, average and adaptive pools, and max pooling's backward."""
+"""Pooling windows: max, average and adaptive pools, max pooling's backward, and depthwise convolutions (a window
+weighted per channel)."""
 import itertools
 import math
 
@@ -7,8 +8,9 @@ import torch
 
 from kiln import ir
 from kiln.ir import ops, product, sym
-from kiln.lowering.values import current, Lazy, register
+from kiln.lowering.values import channels_last_strides, current, Lazy, register, static_ints
 from kiln.lowering.pointwise import as_value, opmath
+from kiln.lowering import externs
 from kiln.lowering.indexing import all_of, indirect
 from kiln.lowering.reductions import make_reduction
 
@@ -296,3 +298,51 @@ def lower_adaptive_max_pool(out, x, output_size):
             pos = coord if pos is None else ops.add(ops.mul(pos, ops.index_expr(size_in, i64)), coord)
         return pos
     return [values, Lazy(sizes, torch.int64, out[1].device, index, 6)]
+
+
+# the most taps a depthwise convolution's kernel unrolls: 5x5 (EfficientNet's); ConvNeXt's 7x7 stays cuDNN's, its build cost not
+# yet measured
+DEPTHWISE_TAPS = 25
+
+
+def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """A 2-D depthwise convolution (one filter per channel) in a Triton kernel of kiln's: each output element sums its
+    window's taps times its channel's weights, unrolled, in float32; the bias added as the device's library adds it
+    (CUDA: to the rounded sum, rounded again; lower_convolution). Its norm and activation fuse after it, where cuDNN took a
+    launch of its own; and cuDNN's channels-last depthwise kernels cost their first call seconds of planning (bf16
+    inference, one H200: MobileNetV2's first call 2.5 s channels-last against 0.38 NCHW, EfficientNet-B0's 3.1 s,
+    per thread: bench/NOTES.md 61). A computed input is stored channels-last first, read by each tap.
+    NotImplemented where the convolution is not such (the library runs it)."""
+    g = current()
+    shape = static_ints(weight.sizes)   # [channels, 1, kh, kw]
+    if not isinstance(out, torch.Tensor) or out.dim() != 4 or not out.dtype.is_floating_point or \
+            out.dtype == torch.float64 or not g.on_triton(out.device) or transposed or shape is None or \
+            not all(isinstance(v, int) for v in [groups, *stride, *padding, *dilation]) or \
+            not groups == x.sizes[1] == out.shape[1] == shape[0] or shape[1] != 1 or shape[2] * shape[3] > DEPTHWISE_TAPS:
+        return NotImplemented
+    if isinstance(x, Lazy):
+        x = g.share(g.current_node.args[0], x, g.realize(x, channels_last_strides(x.sizes)))
+    sizes = [sym(s) for s in out.shape]
+    acc, i64 = opmath(out.dtype), torch.int64
+    spatial_in = list(x.sizes[2:])
+
+    def at(t, idx):
+        v = t.load(idx)
+        return v if t.dtype == acc else ops.to_dtype(v, acc, t.dtype)
+
+    def loader(idx):
+        n, c, h, w = idx
+        total = ops.constant(0, acc)
+        for offsets in itertools.product(*[range(k) for k in shape[2:]]):
+            pos = [o * st - p + k * d for o, st, p, k, d in zip((h, w), stride, padding, offsets, dilation)]
+            inside = all_of([cond for q, size in zip(pos, spatial_in) for cond in (
+                ops.ge(ops.index_expr(q, i64), ops.constant(0, i64)),
+                ops.lt(ops.index_expr(q, i64), ops.index_expr(size, i64)))])
+            tap = ops.masked(inside, lambda pos=pos: at(x, [n, c, *pos]), ops.constant(0, acc))
+            total = ops.add(total, ops.mul(tap, at(weight, [c, sympy.Integer(0), *map(sympy.Integer, offsets)])))
+        if bias is not None and out.device.type in externs.BIAS_ADDED_APART:
+            total = ops.to_dtype(ops.to_dtype(total, out.dtype, acc), acc, out.dtype)
+        if bias is not None:
+            total = ops.add(total, at(bias, [c]))
+        return ops.to_dtype(total, out.dtype, acc)
+    return Lazy(sizes, out.dtype, out.device, loader, 4 * math.prod(shape[2:]))

@@ -1,12 +1,12 @@
 #!/bin/bash
 # session 40, one device call: the eval batch norm's CUDA check (s40_bn_cuda.py), then compile-time rows, cold/warm,
 # aot_eager / Inductor / kiln (scripts/gpu_compile_time.py), and model rows (scripts/gpu_models.py), as budget allows.
-#   s40_gpu.sh BUDGET_S STEP...   STEP = bn | infer|train:MODELS:REPEATS (compile time) | models:MODELS (bf16 inference)
+#   s40_gpu.sh BUDGET_S STEP...   STEP = bn | infer|train:MODELS:REPEATS (compile time) | models|trainmodels:MODELS
+#   (scripts/gpu_models.py: bf16 inference, or fp32 training steps)
 # Everything lands in $OUT/r, packed into $OUT/results.tgz at the end (the device returns at most 8 files).
 R=$OUT/r; mkdir -p $R
 nvidia-smi --query-gpu=name --format=csv,noheader > $R/machine.txt; uptime >> $R/machine.txt
 python3 -c "import sys, torch, triton; print(sys.version.split()[0], torch.__version__, triton.__version__)" >> $R/machine.txt
-git log -1 --format=%H >> $R/machine.txt 2>/dev/null
 budget=$1; shift; start=$(date +%s)
 for spec in "$@"; do
   left=$(( budget - ($(date +%s) - start) ))
@@ -17,8 +17,9 @@ for spec in "$@"; do
   fi
   IFS=: read mode models repeats <<< "$spec"
   dir=$R/${mode}_${models//,/_}
-  if [ $mode = models ]; then
-    PYTHONPATH=. timeout $left python3 scripts/gpu_models.py --out $dir --models $models --budget-s $(( left - 90 )) > $dir.log 2>&1
+  if [ $mode = models ] || [ $mode = trainmodels ]; then
+    PYTHONPATH=. timeout $left python3 scripts/gpu_models.py --out $dir --models $models --budget-s $(( left - 90 )) \
+      $([ $mode = trainmodels ] && echo --train) > $dir.log 2>&1
     cat $dir/*.md 2>/dev/null | head -40 || tail -5 $dir.log
     continue
   fi

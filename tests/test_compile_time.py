@@ -661,7 +661,8 @@ def test_an_inference_batch_norm_reaches_kiln_whole_and_computes_as_its_decompos
     op = "aten._native_batch_norm_legit_no_training.default"
     torch.manual_seed(0)
     x = torch.randn(2, 6, 5, 14 if layout == "strided" else 7, dtype=dtype) * 3
-    x = x[..., ::2] if layout == "strided" else x.contiguous(memory_format=getattr(torch, layout.replace("uous", "uous_format")))
+    formats = {"contiguous": torch.contiguous_format, "channels_last": torch.channels_last}
+    x = x[..., ::2] if layout == "strided" else x.contiguous(memory_format=formats[layout])
     stats = [torch.randn(6, dtype=dtype), torch.rand(6, dtype=dtype) + 0.5, torch.randn(6, dtype=dtype),
              torch.randn(6, dtype=dtype)]
 

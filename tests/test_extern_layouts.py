@@ -231,7 +231,8 @@ def test_convolution_bias_added_by_a_kernel(monkeypatch, built, check, check_gra
         "1d": (torch.randn(3, 4, 9), torch.randn(5, 4, 3), torch.randn(5), ([1], [1], [1], False, [0], 1)),
         "transposed": (torch.randn(2, 4, 5, 5), torch.randn(4, 3, 2, 2), torch.randn(3),
                        ([2, 2], [0, 0], [1, 1], True, [1, 1], 1)),
-        "grouped": (torch.randn(2, 6, 8, 8), torch.randn(6, 2, 3, 3), torch.randn(6),   # (not depthwise: a library call)
+        # (grouped, not depthwise: a library call on every target)
+        "grouped": (torch.randn(2, 6, 8, 8), torch.randn(6, 2, 3, 3), torch.randn(6),
                     ([1, 1], [1, 1], [1, 1], False, [0, 0], 3)),
     }[conv]
 

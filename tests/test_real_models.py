@@ -13,7 +13,8 @@ from kiln.tools.workloads import suite_workloads, workload
 
 pytest.importorskip("transformers")
 MODELS = suite_workloads("models")
-UNDER_INTERPRETER = ["gpt2", "bert", "t5", "vit", "resnet", "convnext", "mobilenet_v2"]   # (MobileNetV2: depthwise kernels)
+# (MobileNetV2: kiln's depthwise convolution kernels)
+UNDER_INTERPRETER = ["gpt2", "bert", "t5", "vit", "resnet", "convnext", "mobilenet_v2"]
 
 
 def step(module, inputs, train):

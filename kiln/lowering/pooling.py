@@ -300,25 +300,26 @@ def lower_adaptive_max_pool(out, x, output_size):
     return [values, Lazy(sizes, torch.int64, out[1].device, index, 6)]
 
 
-# the most taps a depthwise convolution's kernel unrolls: 5x5 (EfficientNet's); ConvNeXt's 7x7 stays cuDNN's, its build cost not
-# yet measured
+# the most taps a depthwise convolution's kernel unrolls: 5x5 (EfficientNet's). ConvNeXt's 7x7 stays cuDNN's: its
+# build cost is not measured yet
 DEPTHWISE_TAPS = 25
 
 
 def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """A 2-D depthwise convolution (one filter per channel) in a Triton kernel of kiln's: each output element sums its
     window's taps times its channel's weights, unrolled, in float32; the bias added as the device's library adds it
-    (CUDA: to the rounded sum, rounded again; lower_convolution). Its norm and activation fuse after it, where cuDNN took a
-    launch of its own; and cuDNN's channels-last depthwise kernels cost their first call seconds of planning (bf16
-    inference, one H200: MobileNetV2's first call 2.5 s channels-last against 0.38 NCHW, EfficientNet-B0's 3.1 s,
-    per thread: bench/NOTES.md 61). A computed input is stored channels-last first, read by each tap.
+    (CUDA: to the rounded sum, rounded again; lower_convolution). Its norm and activation fuse after it, where cuDNN
+    took a launch of its own. And cuDNN's channels-last depthwise kernels cost their first call seconds of planning,
+    per thread (bf16 inference, one H200: MobileNetV2's first call 2.5 s channels-last against 0.38 NCHW,
+    EfficientNet-B0's 3.1 s; bench/NOTES.md 61). A computed input is stored channels-last first, read by each tap.
     NotImplemented where the convolution is not such (the library runs it)."""
     g = current()
     shape = static_ints(weight.sizes)   # [channels, 1, kh, kw]
     if not isinstance(out, torch.Tensor) or out.dim() != 4 or not out.dtype.is_floating_point or \
             out.dtype == torch.float64 or not g.on_triton(out.device) or transposed or shape is None or \
             not all(isinstance(v, int) for v in [groups, *stride, *padding, *dilation]) or \
-            not groups == x.sizes[1] == out.shape[1] == shape[0] or shape[1] != 1 or shape[2] * shape[3] > DEPTHWISE_TAPS:
+            not groups == x.sizes[1] == sym(out.shape[1]) == shape[0] or shape[1] != 1 or \
+            shape[2] * shape[3] > DEPTHWISE_TAPS:
         return NotImplemented
     if isinstance(x, Lazy):
         x = g.share(g.current_node.args[0], x, g.realize(x, channels_last_strides(x.sizes)))

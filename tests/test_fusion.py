@@ -627,3 +627,16 @@ def test_a_depthwise_convolution_is_a_kernel_with_its_norm_and_activation(kernel
     triton = os.environ.get("KILN_TARGET") == "triton"
     assert delta["extern_calls"] == (0 if triton else 1), repr(delta)
     assert not triton or (kernels, graphs) == (2, 1), (kernels, graphs)   # its input's, then its own with the rest
+
+
+def test_a_depthwise_convolution_as_eager_reads_its_arguments():
+    """aten.convolution's one-element stride, padding and dilation lists stand for both spatial dims (the kernel read
+    a 4-D input through 3 indices); a tap in the padding adds nothing, even where its weight is infinite (eager skips
+    it; 0 * inf made the border NaN)."""
+    x, w = make_tensor((2, 4, 9, 8)), make_tensor((4, 1, 3, 3))
+    check = lambda fn, *a: compare_results(kiln_compile(fn)(*a), fn(*a), fn(*[t.double() for t in a]))  # noqa: E731
+    check(lambda x, w: torch.ops.aten.convolution(x, w, None, [2], [1], [2], False, [0], 4), x, w)
+    w_inf = w.clone()
+    w_inf[:, :, 0, 0] = math.inf
+    out = kiln_compile(lambda x, w: F.conv2d(x, w, padding=1, groups=4))(x.abs() + 1, w_inf)
+    assert torch.isfinite(out[:, :, 0, :]).all() and torch.isinf(out[:, :, 1:, 1:]).all()

@@ -315,6 +315,7 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
     NotImplemented where the convolution is not such (the library runs it)."""
     g = current()
     shape = static_ints(weight.sizes)   # [channels, 1, kh, kw]
+    stride, padding, dilation = (list(v) * 2 if len(v) == 1 else list(v) for v in (stride, padding, dilation))
     if not isinstance(out, torch.Tensor) or out.dim() != 4 or not out.dtype.is_floating_point or \
             out.dtype == torch.float64 or not g.on_triton(out.device) or transposed or shape is None or \
             not all(isinstance(v, int) for v in [groups, *stride, *padding, *dilation]) or \
@@ -339,8 +340,11 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
             inside = all_of([cond for q, size in zip(pos, spatial_in) for cond in (
                 ops.ge(ops.index_expr(q, i64), ops.constant(0, i64)),
                 ops.lt(ops.index_expr(q, i64), ops.index_expr(size, i64)))])
-            tap = ops.masked(inside, lambda pos=pos: at(x, [n, c, *pos]), ops.constant(0, acc))
-            total = ops.add(total, ops.mul(tap, at(weight, [c, sympy.Integer(0), *map(sympy.Integer, offsets)])))
+            # a tap outside the input adds nothing, whatever its weight (eager skips it: an infinite weight stays out)
+            tap = ops.masked(inside, lambda pos=pos, offsets=offsets: ops.mul(
+                at(x, [n, c, *pos]), at(weight, [c, sympy.Integer(0), *map(sympy.Integer, offsets)])),
+                ops.constant(0, acc))
+            total = ops.add(total, tap)
         if bias is not None and out.device.type in externs.BIAS_ADDED_APART:
             total = ops.to_dtype(ops.to_dtype(total, out.dtype, acc), acc, out.dtype)
         if bias is not None:

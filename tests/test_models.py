@@ -1,6 +1,7 @@
 """The design documents' examples, end to end through kiln: outputs, gradients and module state
 against eager (fp64 reference). Models and tiny sizes come from kiln.tools.workloads."""
 import copy
+import os
 import re
 
 import pytest
@@ -189,7 +190,9 @@ def test_training_convolutions_run_channels_last_forward_and_backward(tmp_path, 
     compiled = kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})
     run_fwd_bwd(None, [x], module=model, compiled=compiled, tol=(2e-4, 2e-4), grad_tol=(1e-3, 1e-3))
     forward = next(tmp_path.glob("*forward/wrapper.py")).read_text()
-    assert forward.count("aten.convolution.default (channels-last)") == 3, forward
+    # (on Triton targets the depthwise one is a kiln kernel: lowering.pooling.depthwise_convolution)
+    depthwise_kernel = os.environ.get("KILN_TARGET") == "triton" and groups == 8
+    assert forward.count("aten.convolution.default (channels-last)") == 3 - depthwise_kernel, forward
     backward = next(tmp_path.glob("*backward/wrapper.py")).read_text()
     assert backward.count("aten.convolution_backward.default (channels-last)") == 3, backward
     assert [(p.grad.stride(), p.stride()) for p in model.parameters() if p.grad.stride() != p.stride()] == []

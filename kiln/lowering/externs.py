@@ -8,6 +8,7 @@ import torch
 from kiln import ir
 from kiln.ir import ops, sym
 from kiln.lowering.pointwise import opmath
+from kiln.lowering.pooling import depthwise_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, static_ints,
                                   View)
 from kiln.runtime.transposed_copy import copy_transposed
@@ -75,10 +76,6 @@ BIAS_ADDED_APART = {"cuda"}
 
 @register(aten.convolution.default)
 def lower_convolution(out, x, weight, bias, *args):
-    from kiln.lowering.pooling import depthwise_convolution
-    depthwise = depthwise_convolution(out, x, weight, bias, *args)
-    if depthwise is not NotImplemented:
-        return depthwise
     if bias is None or not isinstance(out, torch.Tensor) or out.device.type not in BIAS_ADDED_APART:
         return convolve(out, x, weight, bias, *args)
     y = convolve(out, x, weight, None, *args)
@@ -104,6 +101,9 @@ def convolve(out, x, weight, *args):
     copies it, small beside the activations it saves: its stem's batch norm, activation and pooling then run
     channels-last, and so do their backward and the stem's own (timm ResNet-18's NCHW stem cost 1.8 ms of GPU
     time in those kernels, and cuDNN relaid its gradients)."""
+    depthwise = depthwise_convolution(out, x, weight, *args)   # (on Triton targets: a kernel of kiln's)
+    if depthwise is not NotImplemented:
+        return depthwise
     g = current()
     target = aten.convolution.default
     if not runs_channels_last(g, out) or g.inference and reads_input_as_laid_out(x, out):

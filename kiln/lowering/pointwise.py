@@ -436,32 +436,29 @@ def lower_batch_norm_eval(out, x, weight, bias, running_mean, running_var, momen
     acc = torch.float64 if cpu and not folded and x.dtype == torch.float32 else opmath(x.dtype)
     sizes = [sym(s) for s in y.shape]
 
-    def channel(t, idx):   # a per-channel vector at idx's channel, in acc
-        v = t.load([idx[1]])
-        return v if t.dtype == acc else ops.to_dtype(v, acc, t.dtype)
+    def channel(t, c):   # a per-channel vector at channel c, in acc
+        return as_value(t, [c], t.sizes, acc)
 
-    def invstd(idx):
-        return ops.reciprocal(ops.sqrt(ops.add(channel(running_var, idx), ops.constant(eps, acc))))
+    def invstd(c):
+        return ops.reciprocal(ops.sqrt(ops.add(channel(running_var, c), ops.constant(eps, acc))))
 
     def normalized(idx):
-        v, mean = as_value(x, idx, sizes, acc), channel(running_mean, idx)
+        c = idx[1]
+        v, mean = as_value(x, idx, sizes, acc), channel(running_mean, c)
         if folded:
-            alpha = invstd(idx) if weight is None else ops.mul(invstd(idx), channel(weight, idx))
-            beta = ops.sub(ops.constant(0, acc) if bias is None else channel(bias, idx), ops.mul(mean, alpha))
+            alpha = invstd(c) if weight is None else ops.mul(invstd(c), channel(weight, c))
+            beta = ops.sub(ops.constant(0, acc) if bias is None else channel(bias, c), ops.mul(mean, alpha))
             return ops.to_dtype(ops.add(ops.mul(v, alpha), beta), y.dtype, acc)
-        v = ops.mul(ops.sub(v, mean), invstd(idx))
-        v = v if weight is None else ops.mul(v, channel(weight, idx))
-        v = v if bias is None else ops.add(v, channel(bias, idx))
+        v = ops.mul(ops.sub(v, mean), invstd(c))
+        v = v if weight is None else ops.mul(v, channel(weight, c))
+        v = v if bias is None else ops.add(v, channel(bias, c))
         return ops.to_dtype(v, y.dtype, acc)
 
     def statistic(meta, fn):   # [C] (CUDA's), or empty (the CPU's)
         shape = [sym(s) for s in meta.shape]
-
-        def loader(idx):
-            if ir.static_numel(shape) == 0:
-                return ops.constant(0, meta.dtype)
-            v = fn([None] + list(idx))
-            return v if meta.dtype == acc else ops.to_dtype(v, meta.dtype, acc)
-        return Lazy(shape, meta.dtype, meta.device, loader, 4)
+        if ir.static_numel(shape) == 0:
+            return Lazy(shape, meta.dtype, meta.device, lambda idx: ops.constant(0, meta.dtype), 1)
+        cast = (lambda v: v) if meta.dtype == acc else (lambda v: ops.to_dtype(v, meta.dtype, acc))
+        return Lazy(shape, meta.dtype, meta.device, lambda idx: cast(fn(idx[0])), 4)
     return (Lazy(sizes, y.dtype, y.device, normalized, x.opcount + 10),
-            statistic(saved_mean, lambda idx: channel(running_mean, idx)), statistic(saved_invstd, invstd))
+            statistic(saved_mean, lambda c: channel(running_mean, c)), statistic(saved_invstd, invstd))

@@ -10,7 +10,6 @@ from kiln import ir
 from kiln.ir import ops, product, sym
 from kiln.lowering.values import channels_last_strides, current, Lazy, register, static_ints
 from kiln.lowering.pointwise import as_value, opmath
-from kiln.lowering import externs
 from kiln.lowering.indexing import all_of, indirect
 from kiln.lowering.reductions import make_reduction
 
@@ -307,12 +306,13 @@ DEPTHWISE_TAPS = 25
 
 def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """A 2-D depthwise convolution (one filter per channel) in a Triton kernel of kiln's: each output element sums its
-    window's taps times its channel's weights, unrolled, in float32; the bias added as the device's library adds it
-    (CUDA: to the rounded sum, rounded again; lower_convolution). Its norm and activation fuse after it, where cuDNN
-    took a launch of its own. And cuDNN's channels-last depthwise kernels cost their first call seconds of planning,
-    per thread (bf16 inference, one H200: MobileNetV2's first call 2.5 s channels-last against 0.38 NCHW,
-    EfficientNet-B0's 3.1 s; bench/NOTES.md 61). A computed input is stored channels-last first, read by each tap.
-    NotImplemented where the convolution is not such (the library runs it)."""
+    window's taps times its channel's weights, unrolled, in float32, plus the bias where it is given one (where the
+    device's library adds it apart, lower_convolution adds it to the rounded result instead, as for the library's
+    convolutions). Its norm and activation fuse after it, where cuDNN took a launch of its own. And cuDNN's
+    channels-last depthwise kernels cost their first call seconds of planning, per thread (bf16 inference, one H200:
+    MobileNetV2's first call 2.5 s channels-last against 0.38 NCHW, EfficientNet-B0's 3.1 s; bench/NOTES.md 61).
+    A computed input is stored channels-last first, read by each tap. NotImplemented where the convolution is not
+    such (the library runs it)."""
     g = current()
     shape = static_ints(weight.sizes)   # [channels, 1, kh, kw]
     stride, padding, dilation = (list(v) * 2 if len(v) == 1 else list(v) for v in (stride, padding, dilation))
@@ -328,10 +328,6 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
     acc, i64 = opmath(out.dtype), torch.int64
     spatial_in = list(x.sizes[2:])
 
-    def at(t, idx):
-        v = t.load(idx)
-        return v if t.dtype == acc else ops.to_dtype(v, acc, t.dtype)
-
     def loader(idx):
         n, c, h, w = idx
         total = ops.constant(0, acc)
@@ -342,12 +338,11 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
                 ops.lt(ops.index_expr(q, i64), ops.index_expr(size, i64)))])
             # a tap outside the input adds nothing, whatever its weight (eager skips it: an infinite weight stays out)
             tap = ops.masked(inside, lambda pos=pos, offsets=offsets: ops.mul(
-                at(x, [n, c, *pos]), at(weight, [c, sympy.Integer(0), *map(sympy.Integer, offsets)])),
+                as_value(x, [n, c, *pos], x.sizes, acc),
+                as_value(weight, [c, sympy.Integer(0), *map(sympy.Integer, offsets)], weight.sizes, acc)),
                 ops.constant(0, acc))
             total = ops.add(total, tap)
-        if bias is not None and out.device.type in externs.BIAS_ADDED_APART:
-            total = ops.to_dtype(ops.to_dtype(total, out.dtype, acc), acc, out.dtype)
         if bias is not None:
-            total = ops.add(total, at(bias, [c]))
+            total = ops.add(total, as_value(bias, [c], bias.sizes, acc))
         return ops.to_dtype(total, out.dtype, acc)
     return Lazy(sizes, out.dtype, out.device, loader, 4 * math.prod(shape[2:]))

@@ -406,6 +406,16 @@ REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('i
                "logaddexp": "float('-inf')"}
 
 
+def row_block(R, widest, narrowest=32):
+    """The widest block of a pointwise kernel's row, down to `narrowest`, that pads the row by at most a 16th (a row
+    of 3072 in blocks of 1024, not 2048), else the one that pads it least: 72 channels in blocks of 32, not 128,
+    where 44% of the lanes idled (MobileNetV3's depthwise kernels, bench/NOTES.md 62)."""
+    blocks = [widest >> k for k in range(widest.bit_length()) if widest >> k >= min(narrowest, widest)]
+    if not R:
+        return widest
+    return next((b for b in blocks if -R % b * 16 <= R), min(blocks, key=lambda b: -R % b))
+
+
 def reduction_fill(rt, dtype):
     """The value that leaves a reduction unchanged, for padding lanes past the end of a row."""
     fill = REDUCE_INIT.get(rt, "float('-inf')" if rt == "argmax" else "float('inf')")
@@ -619,9 +629,7 @@ class TritonKernel(KernelWriter):
                 return min(next_pow2(N), side), min(next_pow2(R or side), side), False, 8 if side == 64 else 4
             if N == 1:   # one long contiguous run: 512 elements over 2 warps, 8 per thread in two vectors
                 return 1, min(next_pow2(R or 512), 512), False, 2
-            rblock = min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE)
-            while R and rblock >= 256 and -R % rblock * 16 > R:   # a row of 3072 in blocks of 1024, not 2048
-                rblock //= 2
+            rblock = row_block(R, min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE))
             xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
             return xblock, rblock, False, 4   # 16 elements per thread (8 warps: gelu 4% slower)
         if self.rows_interleaved():

@@ -14,8 +14,8 @@ from kiln import ir
 from kiln.freezing import FROZEN_PREFIX, is_frozen
 from kiln.ir import ops, product, sym
 from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense_meta_strides, is_tensor, Lazy,
-                                  LoweringError, LOWERINGS, meta_strides, read_steps, reads_of, same_strides,
-                                  static_ints, traced_meta_strides, View)
+                                  load_steps, LoweringError, LOWERINGS, meta_strides, read_steps, reads_of,
+                                  same_strides, static_ints, traced_meta_strides, View)
 from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
 from kiln.lowering.externs import aligned_layout, feeds_matmul, LIBRARY_CALLS, MATMULS, runs_channels_last, unaliased
 
@@ -199,8 +199,8 @@ class GraphLowering(torch.fx.Interpreter):
 
     def stored_as_read(self, n, value):
         """Whether n's value (4-D) is stored channels-last because it reads channels-last (strides_for_users)."""
-        return len(value.sizes) == 4 and self.free_layout(n) and not feeds_spatial_mean(n) and \
-            reads_channels_last(value)
+        return len(value.sizes) == 4 and self.free_layout(n) and reads_channels_last(value) and \
+            (not feeds_spatial_mean(n) or reads_window(value))
 
     def free_layout(self, n):
         """Whether kiln may lay out n's value as it likes: the graph does not return it, or returns it only as an
@@ -599,10 +599,28 @@ def feeds_spatial_mean(n, depth=4):
         feeds_spatial_mean(u, depth - 1) for u in n.users)
 
 
+def reads_window(value):
+    """Whether value reads one buffer at several places that each move along every dim: a window's taps (a depthwise
+    convolution's). Stored NCHW from channels-last reads, each tap gathers across the rows: EfficientNet-B0's
+    depthwise kernels before its squeeze-excite means took 340-530 us each, 10-20x their bytes (bench/NOTES.md 62)."""
+    taps = {}
+    for name, steps in load_steps(value):
+        if all(st != 0 for st, n in zip(steps, value.sizes) if n != 1):
+            taps[name] = taps.get(name, 0) + 1
+    return any(count > 1 for count in taps.values())
+
+
 def reads_channels_last(value):
-    """Whether the first read of value that moves along every dim is laid out channels-last."""
+    """Whether the first read of value that moves along every dim is laid out channels-last: one element per
+    channel, then further per column, per row and per image. (Not the very strides of value's channels-last
+    layout: a strided window reads its input 2 columns per output column, and a stride-2 depthwise convolution's
+    output, stored NCHW, gathered each tap across the rows: 440-520 us each in EfficientNet-B0.)"""
     for steps in read_steps(value):
         if all(st != 0 for st, n in zip(steps, value.sizes) if n != 1):
+            moving = [steps[d] for d in (1, 3, 2, 0) if value.sizes[d] != 1]
+            if all(isinstance(st, (int, sympy.Integer)) for st in moving):
+                return bool(moving) and value.sizes[1] != 1 and moving[0] == 1 and \
+                    all(0 < a < b for a, b in zip(moving, moving[1:]))
             return same_strides(steps, channels_last_strides(value.sizes), value.sizes)
     return False
 

@@ -324,6 +324,10 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
         return NotImplemented
     if isinstance(x, Lazy):
         x = g.share(g.current_node.args[0], x, g.realize(x, channels_last_strides(x.sizes)))
+    # the weights tap-major, channels innermost: each tap's read of a block of channels is then one contiguous run,
+    # not a gather a tap's width apart (a copy of a few KiB per call, or none once frozen)
+    taps = math.prod(shape[2:])
+    weight = g.realize_strided(weight, [1, shape[0] * taps, shape[3] * shape[0], shape[0]])
     sizes = [sym(s) for s in out.shape]
     acc, i64 = opmath(out.dtype), torch.int64
     spatial_in = list(x.sizes[2:])
@@ -345,4 +349,4 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
         if bias is not None:
             total = ops.add(total, as_value(bias, [c], bias.sizes, acc))
         return ops.to_dtype(total, out.dtype, acc)
-    return Lazy(sizes, out.dtype, out.device, loader, 4 * math.prod(shape[2:]))
+    return Lazy(sizes, out.dtype, out.device, loader, 4 * taps)

@@ -151,15 +151,21 @@ def read_steps(value):
     """How far each memory read of value moves along each of its dims, in elements: a view's strides; for a computed
     value, one list per load (probed from index 0: divisions of reshaped views hide steps from symbolic
     inspection), leaving out loads through computed indices. A generator: callers look for the first of a kind."""
+    for _, steps in load_steps(value):
+        yield steps
+
+
+def load_steps(value):
+    """read_steps with the buffer each read loads: (name, steps) pairs, each distinct load once."""
     if isinstance(value, View):
-        yield list(value.strides)
+        yield value.buffer.name, list(value.strides)
         return
     probe = probe_buffer(value)
     idx = probe.analysis.vars[0]
     origin = {v: 0 for v in idx}
-    for _, e in probe.analysis.loads:
+    for name, e in dict.fromkeys(probe.analysis.loads):
         if e.free_symbols <= set(idx):
-            yield ir.steps_at(e, origin, idx)
+            yield name, ir.steps_at(e, origin, idx)
 
 
 def reads_of(value):

@@ -537,12 +537,17 @@ def share_copies(kernel, kept_apart):
     bytes: Mistral's held 2 x 224 MiB more than Inductor's. kept_apart: outputs (the caller may write into
     one) and buffers written into later."""
     produced = kernel.produced()
+
+    def shareable(name):
+        node = produced[name].node
+        return name not in kept_apart and produced[name].level == "full" and not (
+            node.is_reduction or node.scatter or node.scan or node.writes_into)
+    candidates = [name for name in sorted(kernel.stores) if shareable(name)]
+    if len(candidates) < 2:   # (a body's text costs a run of it: a depthwise kernel's 25 taps, 10 ms)
+        return
     texts, offsets = {}, {}
-    for name in sorted(kernel.stores):
+    for name in candidates:
         p = produced[name]
-        if name in kept_apart or p.level != "full" or p.node.is_reduction or p.node.scatter or p.node.scan or \
-                p.node.writes_into:
-            continue
         remap = p.remap()
         texts[name] = ir.body_text(p.node.buf, p.node.dvars, p.node.rvars, remap)
         offsets[name] = remap(p.node.buf.analysis.store_index)

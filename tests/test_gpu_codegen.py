@@ -207,3 +207,24 @@ def test_a_pointwise_row_is_tiled_in_blocks_that_pad_it_little():
         [(n, r, xblock, rblock)] = [tuple(map(int, args.split(", ")[-4:]))
                                     for args in re.findall(r"kernel_\w+\((.*?)\)$", wrapper, re.M)]
         assert r == channels and (-r % rblock) / (r + -r % rblock) <= widest_padding, (channels, xblock, rblock)
+
+
+def test_affine_index_bounds_are_those_of_interval_arithmetic():
+    """A masked load is left unmasked where its index is proven inside the buffer: the quick bounds of a sum of
+    multiples of the loop variables must be bound_sympy's exactly (too wide costs a mask; too narrow, a read
+    outside the buffer), and anything else is left to bound_sympy."""
+    import random
+
+    import sympy
+    from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
+
+    from kiln.codegen.common import affine_bounds
+    x, r = sympy.Symbol("x0", integer=True, nonnegative=True), sympy.Symbol("r0", integer=True, nonnegative=True)
+    rng = random.Random(0)
+    for _ in range(200):
+        counts = {x: rng.randint(1, 5000), r: rng.randint(1, 300)}
+        expr = rng.randint(-50, 50) * x + rng.randint(-9, 9) * r + rng.randint(-10000, 10000)
+        found = bound_sympy(expr, {v: ValueRanges(0, n - 1) for v, n in counts.items()})
+        assert affine_bounds(expr, counts) == (found.lower, found.upper), (expr, counts)
+    assert affine_bounds(x // 3 + r, {x: 9, r: 2}) is None and affine_bounds(x * r, {x: 9, r: 2}) is None
+    assert affine_bounds(x + sympy.Symbol("s0"), {x: 9}) is None

@@ -3,6 +3,7 @@
 A backend subclasses KernelWriter and supplies how to spell loads, stores, loops and the ops table.
 """
 import dataclasses
+import functools
 import hashlib
 import re
 
@@ -71,6 +72,31 @@ def integer_form(expr):
         return FloorDiv(a + b - 1, b) if f is CeilToInt else FloorDiv(a, b)
     return expr.replace(lambda e: isinstance(e, (CeilToInt, FloorToInt, TruncToInt)),
                         lambda e: rounded(type(e), e.args[0]))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def printed(printer, expr):
+    """An index expression's spelling by a (stateless) printer, remembered: kernels of one shape print the same
+    indices (0.75 s of EfficientNet-B0's 1.7 s of Triton lowering, scheduling and codegen)."""
+    return printer.doprint(expr)
+
+
+def affine_bounds(expr, counts):
+    """The least and greatest values of expr over its variables' ranges (from 0, counts[v] values each), where expr
+    is a sum of integer multiples of them and a constant (bound_sympy's interval arithmetic gives the same for
+    those, at ~1 ms an expression: a depthwise convolution's taps are 25 masked loads to prove); None otherwise."""
+    lower = upper = 0
+    for term, coeff in expr.as_coefficients_dict().items():
+        if not coeff.is_Integer:
+            return None
+        if term == 1:
+            lower, upper = lower + coeff, upper + coeff
+        elif term in counts:
+            reach = coeff * (counts[term] - 1)
+            lower, upper = lower + min(0, reach), upper + max(0, reach)
+        else:
+            return None
+    return lower, upper
 
 
 class IndexPrinter(C99CodePrinter):
@@ -206,11 +232,14 @@ class KernelWriter:
                 not all(ir.is_static(e) for e in (*layout.sizes, *layout.strides)) or \
                 any(int(st) < 0 for st in layout.strides) or layout.numel == 0:
             return False
-        bound = bound_sympy(expr, {v: ValueRanges(0, n - 1) for v, n in counts.items()})
-        return bound.lower >= 0 and bound.upper < span(layout.sizes, layout.strides, 0)
+        bounds = affine_bounds(expr, counts)
+        if bounds is None:
+            found = bound_sympy(expr, {v: ValueRanges(0, n - 1) for v, n in counts.items()})
+            bounds = found.lower, found.upper
+        return bounds[0] >= 0 and bounds[1] < span(layout.sizes, layout.strides, 0)
 
     def print_index(self, expr):
-        return self.printer.doprint(expr)
+        return printed(self.printer, expr)
 
     # -- the ops handler
     def load(self, name, index):

@@ -196,6 +196,8 @@ def test_a_depthwise_convolution_averaged_over_its_spatial_dims_is_stored_channe
         wrapper = cuda_wrapper(squeeze_excite, channels_last(32, 96, 56, 56), ((96, 1, 3, 3), (9, 9, 3, 1)))
         stored = re.findall(rf"_empty_cuda\(\(32, 96, {h}, {h}, \), \((.*?)\)", wrapper)
         assert stored[0] == strides, wrapper
+        # its weights tap-major, channels innermost: each tap reads a contiguous run of channels, not a gather
+        assert "_empty_cuda((96, 1, 3, 3, ), (1, 864, 288, 96, )" in wrapper, wrapper
 
 
 def test_a_pointwise_row_is_tiled_in_blocks_that_pad_it_little():

@@ -617,10 +617,11 @@ def reads_channels_last(value):
     output, stored NCHW, gathered each tap across the rows: 440-520 us each in EfficientNet-B0.)"""
     for steps in read_steps(value):
         if all(st != 0 for st, n in zip(steps, value.sizes) if n != 1):
-            moving = [steps[d] for d in (1, 3, 2, 0) if value.sizes[d] != 1]
-            if all(isinstance(st, (int, sympy.Integer)) for st in moving):
-                return bool(moving) and value.sizes[1] != 1 and moving[0] == 1 and \
-                    all(0 < a < b for a, b in zip(moving, moving[1:]))
+            moving = [sympy.sympify(steps[d]) for d in (1, 3, 2, 0) if value.sizes[d] != 1]
+            if value.sizes[1] != 1 and moving and moving[0] == 1 and \
+                    all((b - a).is_positive for a, b in zip(moving, moving[1:])):
+                return True
+            # (symbolic steps whose order SymPy cannot decide: the layout's very strides)
             return same_strides(steps, channels_last_strides(value.sizes), value.sizes)
     return False
 

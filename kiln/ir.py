@@ -73,6 +73,13 @@ def contiguous_strides(sizes):
 
 
 def strided_index(index, strides, offset=0):
+    return expanded_index(tuple(index), tuple(strides), offset)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def expanded_index(index, strides, offset):
+    """strided_index, remembered: a body's loads are expanded again at each of its runs (analysis, scheduling,
+    codegen), a depthwise convolution's 25 taps each time."""
     return sympy.expand(offset + sum((i * s for i, s in zip(index, strides)), sympy.Integer(0)))
 
 

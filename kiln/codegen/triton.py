@@ -410,9 +410,9 @@ def row_block(R, widest, narrowest=32):
     """The widest block of a pointwise kernel's row, down to `narrowest`, that pads the row by at most a 16th (a row
     of 3072 in blocks of 1024, not 2048), else the one that pads it least: 72 channels in blocks of 32, not 128,
     where 44% of the lanes idled (MobileNetV3's depthwise kernels, bench/NOTES.md 62)."""
-    blocks = [widest >> k for k in range(widest.bit_length()) if widest >> k >= min(narrowest, widest)]
     if not R:
         return widest
+    blocks = [widest >> k for k in range(widest.bit_length()) if widest >> k >= min(narrowest, widest)]
     return next((b for b in blocks if -R % b * 16 <= R), min(blocks, key=lambda b: -R % b))
 
 

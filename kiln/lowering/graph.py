@@ -1,5 +1,6 @@
 """The graph walk: GraphLowering runs an ATen FX graph with IR values instead of tensors, realizes values
 into buffers, lays out outputs, and turns library calls and ops without a lowering into externs."""
+import collections
 import contextlib
 import logging
 import operator
@@ -599,14 +600,16 @@ def feeds_spatial_mean(n, depth=4):
         feeds_spatial_mean(u, depth - 1) for u in n.users)
 
 
+def moves_along_every_dim(steps, sizes):
+    """Whether a read's steps move it along every dim of these sizes (size-1 dims aside)."""
+    return all(st != 0 for st, n in zip(steps, sizes) if n != 1)
+
+
 def reads_window(value):
     """Whether value reads one buffer at several places that each move along every dim: a window's taps (a depthwise
     convolution's). Stored NCHW from channels-last reads, each tap gathers across the rows: EfficientNet-B0's
     depthwise kernels before its squeeze-excite means took 340-530 us each, 10-20x their bytes (bench/NOTES.md 62)."""
-    taps = {}
-    for name, steps in load_steps(value):
-        if all(st != 0 for st, n in zip(steps, value.sizes) if n != 1):
-            taps[name] = taps.get(name, 0) + 1
+    taps = collections.Counter(name for name, steps in load_steps(value) if moves_along_every_dim(steps, value.sizes))
     return any(count > 1 for count in taps.values())
 
 
@@ -616,10 +619,10 @@ def reads_channels_last(value):
     layout: a strided window reads its input 2 columns per output column, and a stride-2 depthwise convolution's
     output, stored NCHW, gathered each tap across the rows: 440-520 us each in EfficientNet-B0.)"""
     for steps in read_steps(value):
-        if all(st != 0 for st, n in zip(steps, value.sizes) if n != 1):
+        if moves_along_every_dim(steps, value.sizes):
+            # the steps per channel, column, row and image (the first is the channel's where it has several)
             moving = [sympy.sympify(steps[d]) for d in (1, 3, 2, 0) if value.sizes[d] != 1]
-            if value.sizes[1] != 1 and moving and moving[0] == 1 and \
-                    all((b - a).is_positive for a, b in zip(moving, moving[1:])):
+            if value.sizes[1] != 1 and moving[0] == 1 and all((b - a).is_positive for a, b in zip(moving, moving[1:])):
                 return True
             # (symbolic steps whose order SymPy cannot decide: the layout's very strides)
             return same_strides(steps, channels_last_strides(value.sizes), value.sizes)

@@ -337,7 +337,10 @@ def launch_parts(step):
 
 
 def writes(kernel):
-    """What a kernel writes: its stores, the names that are views of them (share_copies), and inputs it writes over."""
+    """What a kernel writes: its stores, the names that are views of them (share_copies), and inputs it writes over;
+    a library call, its outputs."""
+    if isinstance(kernel, ir.ExternKernel):
+        return {o.name for o in kernel.outputs if o is not None}
     return kernel.stores | set(kernel.aliases) | {n.writes_into for n in kernel.nodes if n.writes_into}
 
 
@@ -360,18 +363,41 @@ def share_launches(steps, decide):
 
     def pointwise(step):
         return isinstance(step, Kernel) and not any(k.is_reduction or k.alone for k in launch_parts(step))
+    def clash(a, b):
+        return (step_reads(a) & writes(b)) | (writes(a) & (step_reads(b) | writes(b)))
+
+    def earlier_launch(step):
+        """The index of the nearest pointwise launch before the steps since, which a small kernel independent of
+        them all joins: a batch norm's per-channel 1 / sqrt(var + eps), computed from the graph's inputs after a
+        convolution, took a launch of its own. None where a step between writes what it reads, reads what it
+        writes, or may write what it does not name (an eager fallback, a collective)."""
+        for j in range(len(out) - 1, -1, -1):
+            s = out[j]
+            if pointwise(s):
+                return j if len(launch_parts(s)) < MAX_LAUNCH_PARTS and not clash(step, s) else None
+            if isinstance(s, ir.ExternKernel) and (s.fallback or s.completes or s.reads_in_background) or \
+                    clash(step, s):
+                return None
+        return None
+
     out = []
     for step in steps:
         prev = out[-1] if out else None
         if pointwise(step) and pointwise(prev) and len(launch_parts(prev)) < MAX_LAUNCH_PARTS and \
                 (small(step) or all(small(k) for k in launch_parts(prev)) or
                  one_run_in_place(step) and all(one_run_in_place(k) for k in launch_parts(prev))):
-            clash = (step_reads(step) & writes(prev)) | (writes(step) & (step_reads(prev) | writes(prev)))
-            if not clash:
+            if not clash(step, prev):
                 out[-1] = LaunchGroup(launch_parts(prev) + [step])
                 decide(step.name, out[-1].name, True, prev.name, "independent of the kernel before it, and one "
                        "of them small or both single runs in place: one launch runs both")
                 continue
+        j = earlier_launch(step) if pointwise(step) and small(step) and not pointwise(prev) else None
+        if j is not None:
+            joined = out[j]
+            out[j] = LaunchGroup(launch_parts(joined) + [step])
+            decide(step.name, out[j].name, True, joined.name, "small, and independent of the steps since this "
+                   "earlier kernel: it joins that kernel's launch")
+            continue
         out.append(step)
     return out
 

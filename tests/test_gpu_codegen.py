@@ -3,6 +3,7 @@ scheduled and turned into Triton kernels and their wrapper, which are read, not 
 that only the GPU path chooses (split reductions, channels-last buffers) are tested here; CI has no GPU."""
 import re
 
+import pytest
 import torch
 import torch.nn.functional as F
 from torch._subclasses.fake_tensor import FakeTensorMode
@@ -230,3 +231,85 @@ def test_affine_index_bounds_are_those_of_interval_arithmetic():
         assert affine_bounds(expr, counts) == (found.lower, found.upper), (expr, counts)
     assert affine_bounds(x // 3 + r, {x: 9, r: 2}) is None and affine_bounds(x * r, {x: 9, r: 2}) is None
     assert affine_bounds(x + sympy.Symbol("s0"), {x: 9}) is None
+
+
+def ptx_accesses(artifact, tmp_path):
+    """{kernel: Counter of (ld|st, bits)} over the global loads and stores of an artifact's kernels, built by
+    Triton for sm_90 on this machine (no GPU needed), at the sizes and dtypes of their first launch."""
+    import collections
+    import importlib.util
+
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    names = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
+    path = tmp_path / "kernels.py"
+    path.write_text(artifact.kernel_source)
+    spec = importlib.util.spec_from_file_location("kiln_ptx_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = {}
+    for name, (_, warps, [(_, args), *_]) in artifact.kernels.items():
+        fn = getattr(module, name)
+        signature, constants, attrs = {}, {}, {}
+        for i, (param, value) in enumerate(zip(fn.arg_names, args)):
+            if isinstance(value, torch.dtype):   # a pointer, aligned to 16 bytes as the launcher's variant says
+                signature[param], attrs[(i,)] = "*" + names[value], [["tt.divisibility", 16]]
+            elif re.fullmatch(r"[XR]BLOCK\d*", param) or value == 1:
+                signature[param], constants[param] = "constexpr", value
+            else:   # specialized as Triton's JIT and kiln's launcher do: divisible by 16 or not
+                signature[param] = "i32"
+                attrs.update({(i,): [["tt.divisibility", 16]]} if value % 16 == 0 else {})
+        ptx = triton.compile(ASTSource(fn, signature, constants, attrs), target=GPUTarget("cuda", 90, 32),
+                             options={"num_warps": warps}).asm["ptx"]
+        found[name] = collections.Counter(
+            (m[1], int(m[3]) * int(m[2] or 1))
+            for m in re.finditer(r"(ld|st)\.global(?:\.\w+)*?(?:\.v(\d))?\.[bfus](\d+)", ptx))
+    return found
+
+
+def test_rows_of_a_size_not_divisible_by_16_load_in_vectors(tmp_path):
+    """Triton knows a size passed at run time to be divisible by 16 or nothing: the mask r0 < R of 72 bf16 channels
+    was constant, for Triton, over one element, so a depthwise convolution's 9 taps loaded 2 bytes at a time
+    (72 16-bit loads a thread in MobileNetV3's 72-channel kernel). Said to be a multiple of 8, each tap is one
+    16-byte load."""
+    pytest.importorskip("triton.backends.nvidia")
+    with FakeTensorMode():
+        args = [torch.empty_strided(*channels_last(8, 72, 28, 28), device="cuda", dtype=torch.bfloat16),
+                torch.empty(72, 1, 3, 3, device="cuda", dtype=torch.bfloat16),
+                torch.empty(24, 72, 1, 1, device="cuda", dtype=torch.bfloat16)]
+        gm = make_fx(lambda x, w, project: (F.conv2d(torch.relu(F.conv2d(x, w, padding=1, groups=72)), project),),
+                     decomposition_table=kiln_decompositions())(*args)
+        artifact, _ = capture.generate(gm, args, Options.make(options={"target": "triton", "trace": None}),
+                                       "g_inference", GraphTrace(None, "g"), None, None, False, {}, {})
+    [convolution] = [n for n in artifact.kernels if "relu" in n]   # (the 1x1 convolution runs in cuDNN)
+    assert "R = R // 8 * 8" in artifact.kernels[convolution][0]
+    accesses = ptx_accesses(artifact, tmp_path)[convolution]
+    assert accesses[("ld", 128)] == 9 and accesses[("st", 128)] == 1 and \
+        not any(bits < 128 for _, bits in accesses), accesses
+
+
+def test_an_inference_batch_norm_computes_its_channels_invstd_once():
+    """An eval batch norm's 1 / sqrt(var + eps), inlined, was computed at every element in IEEE-rounded square root
+    and division: MobileNetV2's batch norm kernels on an H200 were bound by those instructions, not their bytes
+    (37 us for a 144-channel batch norm + hardtanh, 22 without). Stored per channel, by a kernel of C elements that
+    reads only inputs, it joins the launch of an earlier kernel across the convolution between them: no launch
+    more. Nor is the batch norm stored for its two users because it reads two computed buffers: the per-channel
+    one keeps no memory alive (graph.computed_reads)."""
+    aten = torch.ops.aten
+
+    def block(x, w, mean, var, weight, bias):
+        y = F.conv2d(x * 2, w)
+        normalized = aten._native_batch_norm_legit_no_training(y, weight, bias, mean, var, 0.1, 1e-5)[0]
+        return normalized.relu(), normalized.sigmoid()
+    with FakeTensorMode():
+        args = [torch.empty_strided(*channels_last(32, 24, 56, 56), device="cuda"),
+                torch.empty(144, 24, 1, 1, device="cuda"), *[torch.empty(144, device="cuda") for _ in range(4)]]
+        gm = make_fx(block, decomposition_table=kiln_decompositions(inference=True))(*args)
+        artifact, _ = capture.generate(gm, args, Options.make(options={"target": "triton", "trace": None}),
+                                       "g_inference", GraphTrace(None, "g"), None, None, False, {}, {})
+    wrapper = artifact.wrapper_source
+    assert "_empty_cuda((144, ), (1, ), torch.float32)" in wrapper, wrapper
+    [(group, _), (normalize, programs)] = launches(wrapper)
+    assert programs >= 100352 // 128 and "sqrt" not in artifact.kernels[normalize][0], artifact.kernels[normalize][0]
+    assert "sqrt_rn" in artifact.kernels[group][0] and wrapper.index(group) < wrapper.index("_c1("), wrapper

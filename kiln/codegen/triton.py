@@ -727,7 +727,7 @@ class TritonKernel(KernelWriter):
         head = ["@triton.jit",
                 f"def {k.name}({'pid, ' if part else ''}{self.signature()}, N, R, XBLOCK: tl.constexpr, "
                 f"RBLOCK: tl.constexpr):",
-                f"    # {', '.join(k.origins())}"]
+                f"    # {', '.join(k.origins())}", *self.size_hints()]
         xmask, rmask = self.bound_masks()
         if k.is_reduction or k.scan:
             head += [f"    x0 = ({pid}{wide} * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
@@ -769,6 +769,22 @@ class TritonKernel(KernelWriter):
         full_r = R is not None and R % self.rblock == 0
         return ("    xmask = " + ("tl.full([XBLOCK, 1], 1, tl.int1)" if full_x else "x0 < N"),
                 "    rmask = " + ("tl.full([1, RBLOCK], 1, tl.int1)" if full_r else "r0 < R"))
+
+    def size_hints(self):
+        """Lines saying that a static N or R is a multiple of 2, 4 or 8, which Triton cannot see in a size passed
+        at run time (it specializes one divisible by 16 itself). A mask r0 < R is constant, for Triton, over no more
+        elements than R is known to divide: unsaid, a block of 72 bf16 channels loads and stores 2 bytes at a time;
+        said, 16. Written where a mask or the row loop compares against the size."""
+        lines = []
+        for name, numel, block in (("N", self.kernel.numel, self.xblock), ("R", self.kernel.rnumel, self.rblock)):
+            size = ir.static_numel([numel], None)
+            compared = name == "R" and self.kernel.is_reduction and not self.persistent
+            if size is None or not (compared or size % block):
+                continue
+            divisor = math.gcd(size, 16)
+            if 1 < divisor < 16:
+                lines.append(f"    {name} = {name} // {divisor} * {divisor}   # a multiple of {divisor}")
+        return lines
 
     def single_xblock(self):
         N = ir.static_numel([self.kernel.numel], None)

@@ -39,7 +39,9 @@ SPATIAL_REDUCTIONS = (aten.mean.dim, aten.sum.dim_IntList)   # (strides_for_user
 # batch norm's per-channel scale and shift: a square root and divisions in double, at each element of MobileNetV2's
 # padded batch norm + hardtanh, inside the pad's masked loop where nothing is hoisted: 564 us for 0.8 MB). Stored,
 # it is computed once per channel, in the epilogue of the kernel that reduces the statistics. (One computed from
-# graph inputs alone, an inference batch norm's, would take a kernel of its own; a GPU recomputes it for free.)
+# graph inputs alone, an inference batch norm's, would take a kernel of its own.) Triton kernels still recompute
+# such values: not free either where they hold IEEE-rounded square roots and divisions (an inference batch norm's
+# invstd, which its lowering stores: bench/NOTES.md 64), but this rule counts ops, not what they cost.
 BROADCAST_REALIZE_FACTOR = 16
 BROADCAST_REALIZE_OPCOUNT = 4
 
@@ -140,7 +142,8 @@ class GraphLowering(torch.fx.Interpreter):
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
         if isinstance(value, Lazy) and (value.opcount > REALIZE_OPCOUNT or compared_for_equality(n) or
                                         len(n.users) > 1 and (value.opcount > REALIZE_SHARED_OPCOUNT or
-                                                              self.computed_reads(value) > REALIZE_SHARED_READS) or
+                                                              self.computed_reads(value, statistics=False) >
+                                                              REALIZE_SHARED_READS) or
                                         self.read_broadcast(n, value) or self.shared_matrix(n, value)):
             value = self.realize_narrow(value, self.strides_for_users(n, value))
         return value
@@ -209,10 +212,19 @@ class GraphLowering(torch.fx.Interpreter):
         returned = [k for u in n.users if u.op == "output" for k, v in enumerate(u.args[0]) if v is n]
         return not returned or self.saved_from is not None and all(k >= self.saved_from for k in returned)
 
-    def computed_reads(self, value):
-        """How many buffers computed in this graph a value reads (graph inputs stay alive regardless)."""
+    def computed_reads(self, value, statistics=True):
+        """How many buffers computed in this graph a value reads (graph inputs stay alive regardless). statistics
+        False: not those computed from graph inputs alone that it reads broadcast (at most 1/BROADCAST_REALIZE_FACTOR
+        of its size), such as an inference batch norm's stored invstd, which keeps little memory alive. (A row's
+        max, computed from the graph's own values, still counts: exp(s - max), stored, is computed once.)"""
         inputs = {b.name for b in self.graph_inputs if isinstance(b, ir.InputBuffer)}
-        return len(reads_of(value) - inputs)
+        computed = reads_of(value) - inputs
+        numel = ir.static_numel(value.sizes)
+        if not statistics and numel is not None:
+            computed = [n for n in computed if not (
+                BROADCAST_REALIZE_FACTOR * ir.static_numel(self.buffer(n).layout.sizes, numel) <= numel and
+                isinstance(self.buffer(n), ir.ComputedBuffer) and self.buffer(n).reads() <= inputs)]
+        return len(computed)
 
     def placeholder(self, target, args, kwargs):
         val = self.current_node.meta["val"]

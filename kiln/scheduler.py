@@ -332,6 +332,10 @@ class LaunchGroup(Kernel):
         self.name = kernel_name(self.labels, self)
 
 
+def device_of(kernel):
+    return launch_parts(kernel)[0].placements[0].node.buf.layout.device
+
+
 def launch_parts(step):
     return step.parts if isinstance(step, LaunchGroup) else [step]
 
@@ -369,12 +373,14 @@ def share_launches(steps, decide):
     def earlier_launch(step):
         """The index of the nearest pointwise launch before the steps since, which a small kernel independent of
         them all joins: a batch norm's per-channel 1 / sqrt(var + eps), computed from the graph's inputs after a
-        convolution, took a launch of its own. None where a step between writes what it reads, reads what it
-        writes, or may write what it does not name (an eager fallback, a collective)."""
+        convolution, took a launch of its own. Its output is then allocated before those steps (at most
+        SMALL_KERNEL elements, within HOIST_MAX_BYTES). None where a step between writes what it reads, reads what
+        it writes, or may write what it does not name (an eager fallback, a collective), or on another device."""
         for j in range(len(out) - 1, -1, -1):
             s = out[j]
             if pointwise(s):
-                return j if len(launch_parts(s)) < MAX_LAUNCH_PARTS and not clash(step, s) else None
+                return j if len(launch_parts(s)) < MAX_LAUNCH_PARTS and not clash(step, s) and \
+                    device_of(s) == device_of(step) else None
             if isinstance(s, ir.ExternKernel) and (s.fallback or s.completes or s.reads_in_background) or \
                     clash(step, s):
                 return None

@@ -12,4 +12,5 @@ export KILN_FORBID_INDUCTOR=1          # every kiln test runs with Inductor's co
 python3 -m pytest -q tests
 echo "--- the correctness suite again, through Triton kernels on the CPU (TRITON_INTERPRET=1)"
 TRITON_INTERPRET=1 KILN_TARGET=triton python3 -m pytest -q tests/test_ops.py tests/test_models.py tests/test_fusion.py tests/test_dynamic.py tests/test_distributed.py tests/test_optimizers.py tests/test_autotune.py \
-    tests/test_index_bounds.py tests/test_extern_layouts.py tests/test_numerics.py tests/test_real_models.py
+    tests/test_index_bounds.py tests/test_extern_layouts.py tests/test_numerics.py tests/test_real_models.py \
+    tests/test_compile_time.py::test_an_inference_batch_norm_reaches_kiln_whole_and_computes_as_its_decomposition

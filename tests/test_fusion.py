@@ -640,3 +640,27 @@ def test_a_depthwise_convolution_as_eager_reads_its_arguments():
     w_inf[:, :, 0, 0] = math.inf
     out = kiln_compile(lambda x, w: F.conv2d(x, w, padding=1, groups=4))(x.abs() + 1, w_inf)
     assert torch.isfinite(out[:, :, 0, :]).all() and torch.isinf(out[:, :, 1:, 1:]).all()
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_an_inference_batch_norm_of_two_users_is_computed_by_them(dynamic, tmp_path):
+    """An eval batch norm read by two ops is computed in their kernel, not stored between. On Triton its channels'
+    invstd is stored once (a kernel of C elements; bench/NOTES.md 64), a second computed buffer the batch norm
+    reads: that must not count as keeping memory alive, whose rule stores a value of several users reading two
+    (with dynamic sizes too, where it did). It normalizes a product's transpose (computed, and a layout the CPU's
+    batch norm does not fold)."""
+    x, m = make_tensor((4, 6, 5, 7)), make_tensor((7, 7))
+    stats = [make_tensor((6,)), make_tensor((6,), low=0.5, high=1.5), make_tensor((6,)), make_tensor((6,))]
+
+    def fn(x, m, mean, var, w, b):
+        y = F.batch_norm((x @ m).transpose(2, 3), mean, var, w, b, training=False, eps=1e-3)
+        return y.relu(), y.sigmoid()
+    with torch.no_grad():
+        out = kiln.compile(fn, dynamic=dynamic, options={"strict": True, "trace": str(tmp_path)})(x, m, *stats)
+    compare_results(out, fn(x, m, *stats), fn(x.double(), m.double(), *[s.double() for s in stats]))
+    (wrapper,) = [p.read_text() for p in tmp_path.glob("*/wrapper.py")]
+    triton = os.environ.get("KILN_TARGET") == "triton"
+    stored_invstd = re.findall(r"buf\d+ = _empty_cpu\(\(\w+, \)", wrapper)
+    assert len(stored_invstd) == (1 if triton else 0), wrapper
+    # the invstd's kernel (Triton) and one that computes the batch norm and both its users
+    assert len(re.findall(r"^\s+kernel_\w+\(", wrapper, re.M)) == (2 if triton else 1), wrapper

@@ -219,11 +219,12 @@ class GraphLowering(torch.fx.Interpreter):
         max, computed from the graph's own values, still counts: exp(s - max), stored, is computed once.)"""
         inputs = {b.name for b in self.graph_inputs if isinstance(b, ir.InputBuffer)}
         computed = reads_of(value) - inputs
-        numel = ir.static_numel(value.sizes)
+        numel = self.size_hint(sympy.Mul(*value.sizes))   # (sizes at their hints under dynamic shapes)
         if not statistics and numel is not None:
             computed = [n for n in computed if not (
-                BROADCAST_REALIZE_FACTOR * ir.static_numel(self.buffer(n).layout.sizes, numel) <= numel and
-                isinstance(self.buffer(n), ir.ComputedBuffer) and self.buffer(n).reads() <= inputs)]
+                isinstance(self.buffer(n), ir.ComputedBuffer) and self.buffer(n).reads() <= inputs and
+                BROADCAST_REALIZE_FACTOR * (self.size_hint(sympy.Mul(*self.buffer(n).layout.sizes)) or numel)
+                <= numel)]
         return len(computed)
 
     def placeholder(self, target, args, kwargs):

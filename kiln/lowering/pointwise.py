@@ -442,11 +442,12 @@ def lower_batch_norm_eval(out, x, weight, bias, running_mean, running_var, momen
     def computed_invstd(c):
         return ops.reciprocal(ops.sqrt(ops.add(channel(running_var, c), ops.constant(eps, acc))))
     invstd = computed_invstd
-    if not cpu:
-        # stored once per channel: inlined, each element computes its channel's IEEE square root and division,
-        # which bounded MobileNetV2's batch norm kernels on an H200 by instructions, not bytes (a 144-channel
-        # batch norm + hardtanh 37 us, 22 without them; its depthwise convolution's 99 us, 62; bench/NOTES.md 64).
-        # A kernel of C elements, which joins an earlier launch (scheduler.share_launches).
+    if not folded and current().on_triton(y.device):
+        # stored once per channel, in acc (the same values): inlined, each element computes its channel's IEEE
+        # square root and division, which bounded MobileNetV2's batch norm kernels on an H200 by instructions, not
+        # bytes (a 144-channel batch norm + hardtanh 37 us, 22 without them; its depthwise convolution's 99 us, 62;
+        # bench/NOTES.md 64). A kernel of C elements, which joins an earlier launch where one is reachable
+        # (scheduler.share_launches). (C++ kernels hoist a row's values out of their inner loops.)
         stored = current().realize(Lazy([sym(running_var.sizes[0])], acc, y.device,
                                         lambda idx: computed_invstd(idx[0]), 4))
         invstd = functools.partial(channel, stored)

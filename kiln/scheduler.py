@@ -367,6 +367,7 @@ def share_launches(steps, decide):
 
     def pointwise(step):
         return isinstance(step, Kernel) and not any(k.is_reduction or k.alone for k in launch_parts(step))
+
     def clash(a, b):
         return (step_reads(a) & writes(b)) | (writes(a) & (step_reads(b) | writes(b)))
 

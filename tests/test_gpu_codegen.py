@@ -19,14 +19,15 @@ def cuda_wrapper(fn, *layouts, graph="inference", saved_from=1):
     return cuda_artifact(fn, *layouts, graph=graph, saved_from=saved_from).wrapper_source
 
 
-def cuda_artifact(fn, *layouts, graph="inference", saved_from=1):
-    """What kiln generates for fn on float32 CUDA inputs of these (sizes, strides), as an inference graph, a
+def cuda_artifact(fn, *layouts, graph="inference", saved_from=1, dtype=torch.float32, decompositions=None):
+    """What kiln generates for fn on CUDA inputs of these (sizes, strides) and dtype, as an inference graph, a
     training step's backward, or its forward, whose results from index saved_from on are saved for the backward
-    (and whose output strides it reports)."""
+    (and whose output strides it reports). decompositions: the table AOTAutograd would trace with (by default
+    the training one, which decomposes an eval batch norm)."""
     mode = FakeTensorMode()
     with mode:
-        args = [torch.empty_strided(sizes, strides, device="cuda") for sizes, strides in layouts]
-        gm = make_fx(lambda *a: as_tuple(fn(*a)), decomposition_table=kiln_decompositions())(*args)
+        args = [torch.empty_strided(sizes, strides, device="cuda", dtype=dtype) for sizes, strides in layouts]
+        gm = make_fx(lambda *a: as_tuple(fn(*a)), decomposition_table=decompositions or kiln_decompositions())(*args)
         opts = Options.make(options={"target": "triton", "trace": None})
         forward = graph == "forward"
         artifact, _ = capture.generate(gm, args, opts, f"g_{graph}", GraphTrace(None, "g"),
@@ -274,14 +275,10 @@ def test_rows_of_a_size_not_divisible_by_16_load_in_vectors(tmp_path):
     (72 16-bit loads a thread in MobileNetV3's 72-channel kernel). Said to be a multiple of 8, each tap is one
     16-byte load."""
     pytest.importorskip("triton.backends.nvidia")
-    with FakeTensorMode():
-        args = [torch.empty_strided(*channels_last(8, 72, 28, 28), device="cuda", dtype=torch.bfloat16),
-                torch.empty(72, 1, 3, 3, device="cuda", dtype=torch.bfloat16),
-                torch.empty(24, 72, 1, 1, device="cuda", dtype=torch.bfloat16)]
-        gm = make_fx(lambda x, w, project: (F.conv2d(torch.relu(F.conv2d(x, w, padding=1, groups=72)), project),),
-                     decomposition_table=kiln_decompositions())(*args)
-        artifact, _ = capture.generate(gm, args, Options.make(options={"target": "triton", "trace": None}),
-                                       "g_inference", GraphTrace(None, "g"), None, None, False, {}, {})
+    def depthwise_then_project(x, w, project):
+        return F.conv2d(torch.relu(F.conv2d(x, w, padding=1, groups=72)), project)
+    artifact = cuda_artifact(depthwise_then_project, channels_last(8, 72, 28, 28), ((72, 1, 3, 3), (9, 9, 3, 1)),
+                             ((24, 72, 1, 1), (72, 1, 1, 1)), dtype=torch.bfloat16)
     [convolution] = [n for n in artifact.kernels if "relu" in n]   # (the 1x1 convolution runs in cuDNN)
     assert "R = R // 8 * 8" in artifact.kernels[convolution][0]
     accesses = ptx_accesses(artifact, tmp_path)[convolution]
@@ -302,12 +299,8 @@ def test_an_inference_batch_norm_computes_its_channels_invstd_once():
         y = F.conv2d(x * 2, w)
         normalized = aten._native_batch_norm_legit_no_training(y, weight, bias, mean, var, 0.1, 1e-5)[0]
         return normalized.relu(), normalized.sigmoid()
-    with FakeTensorMode():
-        args = [torch.empty_strided(*channels_last(32, 24, 56, 56), device="cuda"),
-                torch.empty(144, 24, 1, 1, device="cuda"), *[torch.empty(144, device="cuda") for _ in range(4)]]
-        gm = make_fx(block, decomposition_table=kiln_decompositions(inference=True))(*args)
-        artifact, _ = capture.generate(gm, args, Options.make(options={"target": "triton", "trace": None}),
-                                       "g_inference", GraphTrace(None, "g"), None, None, False, {}, {})
+    artifact = cuda_artifact(block, channels_last(32, 24, 56, 56), ((144, 24, 1, 1), (24, 1, 1, 1)),
+                             *[((144,), (1,))] * 4, decompositions=kiln_decompositions(inference=True))
     wrapper = artifact.wrapper_source
     assert "_empty_cuda((144, ), (1, ), torch.float32)" in wrapper, wrapper
     [(group, _), (normalize, programs)] = launches(wrapper)

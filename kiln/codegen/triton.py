@@ -764,7 +764,7 @@ class TritonKernel(KernelWriter):
     def bound_masks(self):
         """The lines defining xmask and rmask of the head. Where static sizes fill every block, a mask is a
         constant true, which Triton drops from loads and stores: no compares, no predicated accesses."""
-        N, R = (ir.static_numel([e], None) for e in (self.kernel.numel, self.kernel.rnumel))
+        N, R = self.static_sizes()
         full_x = N is not None and N % self.xblock == 0
         full_r = R is not None and R % self.rblock == 0
         return ("    xmask = " + ("tl.full([XBLOCK, 1], 1, tl.int1)" if full_x else "x0 < N"),
@@ -776,8 +776,7 @@ class TritonKernel(KernelWriter):
         elements than R is known to divide: unsaid, a block of 72 bf16 channels loads and stores 2 bytes at a time;
         said, 16. Written where a mask or the row loop compares against the size."""
         lines = []
-        for name, numel, block in (("N", self.kernel.numel, self.xblock), ("R", self.kernel.rnumel, self.rblock)):
-            size = ir.static_numel([numel], None)
+        for name, size, block in zip("NR", self.static_sizes(), (self.xblock, self.rblock)):
             compared = name == "R" and self.kernel.is_reduction and not self.persistent
             if size is None or not (compared or size % block):
                 continue
@@ -786,8 +785,12 @@ class TritonKernel(KernelWriter):
                 lines.append(f"    {name} = {name} // {divisor} * {divisor}   # a multiple of {divisor}")
         return lines
 
+    def static_sizes(self):
+        """(N, R), each None where symbolic."""
+        return tuple(ir.static_numel([e], None) for e in (self.kernel.numel, self.kernel.rnumel))
+
     def single_xblock(self):
-        N = ir.static_numel([self.kernel.numel], None)
+        N, _ = self.static_sizes()
         return N is not None and N <= self.xblock
 
     def small_indices(self):

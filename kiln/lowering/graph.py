@@ -219,12 +219,13 @@ class GraphLowering(torch.fx.Interpreter):
         max, computed from the graph's own values, still counts: exp(s - max), stored, is computed once.)"""
         inputs = {b.name for b in self.graph_inputs if isinstance(b, ir.InputBuffer)}
         computed = reads_of(value) - inputs
-        numel = self.size_hint(sympy.Mul(*value.sizes))   # (sizes at their hints under dynamic shapes)
+        numel = self.size_hint(ir.product(value.sizes))   # (sizes at their hints under dynamic shapes)
+
+        def statistic(buf):
+            return isinstance(buf, ir.ComputedBuffer) and buf.reads() <= inputs and \
+                BROADCAST_REALIZE_FACTOR * (self.size_hint(buf.layout.numel) or numel) <= numel
         if not statistics and numel is not None:
-            computed = [n for n in computed if not (
-                isinstance(self.buffer(n), ir.ComputedBuffer) and self.buffer(n).reads() <= inputs and
-                BROADCAST_REALIZE_FACTOR * (self.size_hint(sympy.Mul(*self.buffer(n).layout.sizes)) or numel)
-                <= numel)]
+            computed = [n for n in computed if not statistic(self.buffer(n))]
         return len(computed)
 
     def placeholder(self, target, args, kwargs):

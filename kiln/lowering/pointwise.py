@@ -448,8 +448,7 @@ def lower_batch_norm_eval(out, x, weight, bias, running_mean, running_var, momen
         # bytes (a 144-channel batch norm + hardtanh 37 us, 22 without them; its depthwise convolution's 99 us, 62;
         # bench/NOTES.md 64). A kernel of C elements, which joins an earlier launch where one is reachable
         # (scheduler.share_launches). (C++ kernels hoist a row's values out of their inner loops.)
-        stored = current().realize(Lazy([sym(running_var.sizes[0])], acc, y.device,
-                                        lambda idx: computed_invstd(idx[0]), 4))
+        stored = current().realize(Lazy(list(running_var.sizes), acc, y.device, lambda idx: computed_invstd(idx[0]), 4))
         invstd = functools.partial(channel, stored)
 
     def normalized(idx):

@@ -1,12 +1,15 @@
-"""options={"freezing": True}: an inference graph's parameters become constants.
+"""options={"freezing": True}: an inference graph's parameters and buffers become constants.
 
 What depends only on them is computed once, at compile time, instead of at every call: casts of the weights
-(autocast's bf16 copies), transposes, and, in lowering, the layouts kiln gives library calls (a convolution's
-channels-last weight). The user's module keeps its own parameters, unchanged. Dynamo guards the identity of each
-frozen parameter (another module, or a parameter replaced, compiles anew). A frozen parameter written in place
-after compiling (load_state_dict, an optimizer's step) is seen by its version counter at the next call, which
-computes again what was computed from it, into the same memory (`Constants.refresh`). Writes that do not move
-the version counter (through `.data`, fused optimizers, a storage swapped by `set_`) are not seen.
+(autocast's bf16 copies), transposes, a batch norm after a convolution (folded into its weight and bias), and, in
+lowering, the layouts kiln gives library calls (a convolution's channels-last weight). The user's module keeps its
+own tensors, unchanged. Dynamo guards the identity of each frozen tensor (another module, or a tensor replaced,
+compiles anew). A frozen tensor written in place after compiling (load_state_dict, an optimizer's step) is seen by
+its version counter at the next call, which computes again what was computed from it, into the same memory
+(`Constants.refresh`). Eager's batch norm writes its running statistics in training without moving their version
+counter, but moves its module's num_batches_tracked's: so a buffer is frozen only where its module's buffers can
+be found, and is watched with all of them. Writes that move no version counter (through `.data`, fused
+optimizers, a storage swapped by `set_`, a functional batch norm in training on a module's buffers) are not seen.
 """
 import operator
 import re
@@ -17,19 +20,21 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 from kiln.patterns import mutated_inputs
 
 FROZEN_PREFIX = "_kiln_frozen_"
-# a parameter of a module, as Dynamo names the source of a graph input (nn modules inlined). Not buffers: eager's
-# batch norm writes its running statistics in training without moving their version counter, so a frozen graph
-# would keep computing with the statistics it was compiled with.
+# a parameter or a buffer of a module, as Dynamo names the source of a graph input (nn modules inlined)
 MODULE_PARAMETER = re.compile(r"\._parameters\[")
+MODULE_BUFFER = re.compile(r"\._buffers\[")
 VERSION = operator.attrgetter("_version")
+aten = torch.ops.aten
 
 
 def frozen_inputs(dynamo_gm, example_inputs):
-    """{index of a Dynamo graph input: its tensor} for the inputs that are parameters of a module, each guarded by
-    identity: Dynamo passes inlined modules' tensors as unguarded inputs, so without the guard a frozen
-    graph ran another module's weights, or a replaced parameter's old ones. {} where no guard can be added. Not
-    one-element parameters (a learned scale: kernels would read its value inlined, where a write could not reach
-    it) nor tensors without a version counter (made under inference_mode: a write to them could not be seen)."""
+    """{index of a Dynamo graph input: (its tensor, the tensors to watch with it)} for the inputs that are
+    parameters or buffers of a module, each guarded by identity: Dynamo passes inlined modules' tensors as unguarded
+    inputs, so without the guard a frozen graph ran another module's weights, or a replaced parameter's old ones.
+    A buffer is watched with its module's other buffers (a batch norm's num_batches_tracked, which its training
+    moves), and is not frozen where they cannot be found. {} where no guard can be added. Not one-element tensors
+    (a learned scale: kernels would read its value inlined, where a write could not reach it) nor tensors without
+    a version counter (made under inference_mode: a write to them could not be seen)."""
     from torch._dynamo.guards import GuardBuilder
     context = torch._guards.TracingContext.try_get()
     if context is None:
@@ -38,11 +43,33 @@ def frozen_inputs(dynamo_gm, example_inputs):
     found = {}
     for i, (node, value) in enumerate(zip(placeholders, example_inputs)):
         source = getattr(node.meta.get("grapharg"), "source", None)
-        if isinstance(value, torch.Tensor) and source is not None and MODULE_PARAMETER.search(source.name) and \
-                value.numel() != 1 and not value.is_inference():
-            context.guards_context.dynamo_guards.add(source.make_guard(GuardBuilder.ID_MATCH))
-            found[i] = value
+        if not isinstance(value, torch.Tensor) or source is None or value.numel() == 1 or value.is_inference():
+            continue
+        if MODULE_PARAMETER.search(source.name):
+            watched = ()
+        elif MODULE_BUFFER.search(source.name):
+            watched = module_buffers(source, value)
+            if watched is None:
+                continue
+        else:
+            continue
+        context.guards_context.dynamo_guards.add(source.make_guard(GuardBuilder.ID_MATCH))
+        found[i] = (value, watched)
     return found
+
+
+def module_buffers(source, buffer):
+    """The other tensors of the buffers dict that Dynamo's source of a buffer reads it from, found in the frame
+    being compiled (as Dynamo's guards evaluate sources); None where it cannot be found."""
+    from torch._dynamo.symbolic_convert import InstructionTranslator
+    try:
+        tx = InstructionTranslator.current_tx()
+        buffers = eval(source.base.name, {"L": tx.f_locals, "G": tx.f_globals})   # noqa: S307 (Dynamo's own names)
+        if not isinstance(buffers, dict) or not any(t is buffer for t in buffers.values()):
+            return None
+        return tuple(t for t in buffers.values() if isinstance(t, torch.Tensor) and t is not buffer)
+    except Exception:   # (a source Dynamo names otherwise: the buffer stays an input)
+        return None
 
 
 def is_frozen(name):
@@ -61,21 +88,17 @@ def fold(gm, frozen):
     written = set(mutated_inputs(gm))
     constants = Constants()
     nodes = {}   # get_attr node -> its constant's name
-    for i, tensor in frozen.items():
+    for i, (tensor, watched) in frozen.items():
         node = placeholders[i] if i < len(placeholders) else None
         val = node.meta.get("val") if node is not None else None
         if i in written or not isinstance(val, torch.Tensor) or val.shape != tensor.shape or val.dtype != tensor.dtype:
             continue
         with gm.graph.inserting_after(placeholders[-1]):
             attr = replace_by_constant(gm, node, tensor.detach(), nodes)
-        constants.add_input(nodes[attr], gm.get_buffer(nodes[attr]))
-    for node in list(gm.graph.nodes):
-        if foldable(node, nodes, constants):
-            args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: Ref(nodes[n]))
-            result = run(node.target, args, kwargs, constants.values)
-            with gm.graph.inserting_before(node):
-                attr = replace_by_constant(gm, node, result, nodes)
-            constants.add_step(nodes[attr], node.target, args, kwargs, result)
+        constants.add_input(nodes[attr], gm.get_buffer(nodes[attr]), watched)
+    fold_constants(gm, nodes, constants)
+    if fold_batch_norms(gm, nodes):   # (a convolution's weight may be a folded cast: after the first pass)
+        fold_constants(gm, nodes, constants)
     gm.graph.eliminate_dead_code()
     gm.recompile()
     live = {n.target for n in gm.graph.find_nodes(op="get_attr")}
@@ -83,6 +106,71 @@ def fold(gm, frozen):
         delattr(gm, name)
     constants.let_go(live)
     return constants
+
+
+def fold_constants(gm, nodes, constants):
+    """Each op of constants replaced by its result, in order."""
+    for node in list(gm.graph.nodes):
+        if foldable(node, nodes, constants):
+            args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: Ref(nodes[n]))
+            result = run(node.target, args, kwargs, constants.values)
+            with gm.graph.inserting_before(node):
+                attr = replace_by_constant(gm, node, result, nodes)
+            constants.add_step(nodes[attr], node.target, args, kwargs, result)
+
+
+def fold_batch_norms(gm, nodes):
+    """Each eval batch norm of a convolution's output, both with constant operands, becomes the convolution with
+    the batch norm folded into its weight and bias: ops of constants, which fold then computes once. A convolution
+    read by nothing else, not transposed. In float32 for 16-bit weights, rounded once at the end. Returns how
+    many it folded."""
+    folded_norms = 0
+    for norm in gm.graph.find_nodes(op="call_function", target=aten._native_batch_norm_legit_no_training.default):
+        if len(norm.args) != 7 or not isinstance(norm.args[0], torch.fx.Node):
+            continue
+        conv, weight, bias, mean, var, _, eps = norm.args
+        if conv.op != "call_function" or conv.target is not aten.convolution.default or len(conv.users) != 1 or \
+                conv.args[6] or not all(a is None or a in nodes for a in (conv.args[1], conv.args[2], weight, bias)) \
+                or mean not in nodes or var not in nodes or any(u.target is not operator.getitem or u.args[1] != 0
+                                                                for u in norm.users):
+            continue
+        graph, fake = gm.graph, conv.meta["val"].fake_mode
+        kernel, conv_bias = conv.args[1], conv.args[2]
+        acc = torch.float32 if kernel.meta["val"].dtype in (torch.float16, torch.bfloat16) else kernel.meta["val"].dtype
+
+        def op(target, *args, **kwargs):   # a node, with its fake value
+            node = graph.call_function(target, args, kwargs)
+            with fake:
+                node.meta["val"] = target(*torch.fx.node.map_arg(args, lambda n: n.meta["val"]), **kwargs)
+            return node
+
+        def cast(n, dtype):
+            return n if n.meta["val"].dtype == dtype else op(aten._to_copy.default, n, dtype=dtype)
+
+        def wide(n):
+            return cast(n, acc)
+        with graph.inserting_before(conv):
+            scale = op(aten.rsqrt.default, op(aten.add.Tensor, wide(var), eps))
+            if weight is not None:
+                scale = op(aten.mul.Tensor, scale, wide(weight))
+            shift = op(aten.neg.default, wide(mean)) if conv_bias is None else \
+                op(aten.sub.Tensor, wide(conv_bias), wide(mean))
+            shift = op(aten.mul.Tensor, shift, scale)
+            if bias is not None:
+                shift = op(aten.add.Tensor, shift, wide(bias))
+            dtype, sizes = kernel.meta["val"].dtype, [-1] + [1] * (kernel.meta["val"].dim() - 1)
+            folded_kernel = cast(op(aten.mul.Tensor, wide(kernel), op(aten.view.default, scale, sizes)), dtype)
+            folded_bias = cast(shift, dtype)
+            folded = graph.call_function(aten.convolution.default, (conv.args[0], folded_kernel, folded_bias,
+                                                                     *conv.args[3:]))
+        folded.meta.update(conv.meta)
+        for user in list(norm.users):
+            user.replace_all_uses_with(folded)
+            graph.erase_node(user)
+        graph.erase_node(norm)
+        graph.erase_node(conv)
+        folded_norms += 1
+    return folded_norms
 
 
 def replace_by_constant(gm, node, tensor, nodes):
@@ -135,15 +223,17 @@ class Constants:
         self.views = set()   # constants that view the memory of an operand
         self.derived = set()  # constants computed from the module's tensors, rather than viewing them
         self.sources = {}    # name -> the names of the module's tensors it was computed from
+        self.companions = {}  # a module's tensor's name -> the tensors whose writes may write it too, unseen
         self.relaid = []     # (name, source name, sizes, strides, offset): lowering's copies in another layout
 
     @property
     def folded(self):
         return len(self.steps)
 
-    def add_input(self, name, tensor):
+    def add_input(self, name, tensor, watched=()):
         self.values[name] = tensor
         self.sources[name] = {name}
+        self.companions[name] = watched
 
     def add_step(self, name, op, args, kwargs, result):
         operands = refs_in((args, kwargs))
@@ -175,8 +265,8 @@ class Constants:
     def watched(self, used):
         """The module's tensors (detached: they share its version counter) that the constants named in used were
         computed from."""
-        names = set().union(*(self.sources[n] for n in used if n in self.derived))
-        return [self.values[n] for n in sorted(names)]
+        names = sorted(set().union(*(self.sources[n] for n in used if n in self.derived)))
+        return [self.values[n] for n in names] + [t for n in names for t in self.companions[n]]
 
     def refresh(self):
         """Every computed constant computed again from the module's tensors as they are now, into its memory."""

@@ -45,11 +45,11 @@ def test_frozen_inference_matches_eager_and_computes_weights_once(built, autocas
     for name, value in model.state_dict().items():   # the user's module is left as it was
         assert torch.equal(value, state[name]), name
     assert all(isinstance(p, torch.nn.Parameter) for p in model.parameters())
-    # the call reads the image (and batch norm's buffers, which stay inputs) and no parameter: what depends on
-    # the weights alone (their bf16 casts, the conv weight's channels-last copy) was computed at compile time
+    # the call reads the image and no parameter or buffer: what depends on them alone (their bf16 casts, the conv
+    # weight's channels-last copy, the batch norm folded into the convolution) was computed at compile time
     body = built[-1].wrapper_source.split("args.clear()", 1)[1]
-    assert len(set(re.findall(r"\barg\d+_1\b", body))) == (3 if batch_norm else 1), body
-    assert "_kiln_frozen_" in body
+    assert len(set(re.findall(r"\barg\d+_1\b", body))) == 1, body
+    assert "_kiln_frozen_" in body and "batch_norm" not in body, body
 
 
 class Counting(torch.nn.Module):
@@ -165,8 +165,9 @@ def test_a_buffer_written_by_another_graph_is_not_frozen():
 
 
 def test_running_statistics_updated_by_eager_training_are_read():
-    """Eager's batch norm writes its running statistics in training without moving their version counter: frozen,
-    a compiled eval graph kept computing with the statistics it was compiled with. Buffers stay inputs."""
+    """Eager's batch norm writes its running statistics in training without moving their version counter: frozen
+    alone, a compiled eval graph kept computing with the statistics it was compiled with (folded into the
+    convolution's weights). They are watched with their module's num_batches_tracked, which eager's training moves."""
     model = conv_model()
     x = torch.randn(2, 3, 8, 8)
     torch._dynamo.reset()
@@ -251,3 +252,36 @@ def test_a_folded_chains_intermediates_are_let_go(monkeypatch):
         assert len(held) == 1 and attrs == held, (held, attrs)   # the sum, not the product
         model.w.mul_(3)
         torch.testing.assert_close(compiled(x), model(x))
+
+
+class ConvNorm(torch.nn.Module):
+    def __init__(self, conv_bias, affine, conv_returned):
+        super().__init__()
+        torch.manual_seed(0)
+        self.conv, self.norm = torch.nn.Conv2d(3, 8, 3, bias=conv_bias), torch.nn.BatchNorm2d(8, affine=affine)
+        self.conv_returned = conv_returned
+        with torch.no_grad():
+            self.norm.running_mean.uniform_(-1, 1)
+            self.norm.running_var.uniform_(0.5, 2)
+            if affine:
+                self.norm.weight.uniform_(0.5, 2)
+                self.norm.bias.uniform_(-1, 1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return (self.norm(y), y) if self.conv_returned else self.norm(y)
+
+
+@pytest.mark.parametrize("conv_bias, affine, conv_returned", [(True, False, False), (False, True, False),
+                                                              (True, True, True)],
+                         ids=["conv_bias", "affine", "conv_returned"])
+def test_a_batch_norm_is_folded_into_its_convolution(built, conv_bias, affine, conv_returned):
+    """An eval batch norm of a convolution's output, frozen, is the convolution with folded weight and bias (with
+    or without either's own); not where the convolution's output is read by something else too."""
+    model = ConvNorm(conv_bias, affine, conv_returned).eval()
+    x = torch.randn(2, 3, 8, 8)
+    first, second, expected = run(model, x, freezing=True)
+    torch.testing.assert_close(first, expected)
+    torch.testing.assert_close(second, expected)
+    body = built[-1].wrapper_source.split("args.clear()", 1)[1]
+    assert ("batch_norm" in body) == conv_returned, body

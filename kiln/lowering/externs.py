@@ -223,8 +223,9 @@ for _target in LIBRARY_CALLS - set(LOWERINGS):   # (those with a lowering of the
 TRANSPOSED_MATMUL_DEVICES = {"cuda"}
 TRANSPOSED_FROM = 1 << 22
 ALIGNMENT_BYTES = 16
-SCRATCH_FRACTION = 64   # an aligned-rows product's memory beyond its output: at most 1/64 of it, ...
-SCRATCH_ROWS = 64        # ... or this many rows, where a smaller block would read B once more for too little work
+LAST_ROWS_FRACTION = 64   # an aligned-rows product's last rows, computed in memory of their own: 1/64 of them, ...
+LAST_ROWS = 64            # ... or this many, where a smaller block would read B once more for too little work,
+LAST_ROWS_COLUMN_BLOCKS = 4   # in this many blocks of columns (DeBERTa-v2's logits: 3.9 MiB beside 1001, not 15.6)
 
 
 # Devices whose matmul libraries read a matrix with misaligned rows (its unit-stride dim's extent not a multiple of 16
@@ -317,23 +318,26 @@ def aligned_rows_mm(a, b, bias=None):
     kiln.runtime.transposed_copy; a library's addmm of the transposed block broadcasts the bias down its
     columns, which ran slower than its align-1 kernels on DistilBERT's 30522-word head). A block's transposed
     product is written into the output's own memory, over the rows after the block, not written yet: so a block
-    is at most half the rows left (2048, 1024, ... of 4096), and only the last rows (at most 1/SCRATCH_FRACTION of
-    the output, or SCRATCH_ROWS rows) take memory of their own. (With a quarter of the rows in memory of their
-    own, BERT's 30522-word logits peaked at 304.5 MiB against eager's 250.5.)"""
+    is at most half the rows left (2048, 1024, ... of 4096). Only the last rows (1/LAST_ROWS_FRACTION of the
+    output, or LAST_ROWS rows) take memory of their own, a block of their columns at a time: 1/256 of the output.
+    (With a quarter of the rows in memory of their own, BERT's 30522-word logits peaked at 304.5 MiB against
+    eager's 250.5.)"""
     m, n = a.shape[0], b.shape[1]
     out = torch.empty((m, n), dtype=a.dtype, device=a.device)
     align = max(1, ALIGNMENT_BYTES // a.dtype.itemsize)
-    scratch_rows = max(SCRATCH_ROWS, m // SCRATCH_FRACTION)
+    last_rows = max(LAST_ROWS, m // LAST_ROWS_FRACTION)
     flat, start = out.view(-1), 0
-    while start < m:
+    while m - start > last_rows:
         rows = (m - start) // 2 // align * align   # (a multiple of align: each block's product starts aligned)
-        if m - start <= scratch_rows or rows == 0:   # the last rows, in memory of their own
-            product = torch.mm(b.t(), a[start:].t())
-            rows = m - start
-        else:
-            after = flat[(start + rows) * n:(start + 2 * rows) * n].view(n, rows)
-            product = torch.mm(b.t(), a[start:start + rows].t(), out=after)
-        copy_transposed(out[start:start + rows], product.t(), bias)
+        if rows == 0:
+            break
+        after = flat[(start + rows) * n:(start + 2 * rows) * n].view(n, rows)
+        copy_transposed(out[start:start + rows], torch.mm(b.t(), a[start:start + rows].t(), out=after).t(), bias)
         start += rows
+    columns = -(-n // LAST_ROWS_COLUMN_BLOCKS // align) * align
+    for j in range(0, n, columns):   # the last rows
+        product = torch.mm(b.t()[j:j + columns], a[start:].t())
+        copy_transposed(out[start:, j:j + columns], product.t(), None if bias is None else bias[j:j + columns])
+        del product   # (before the next block's is allocated)
     return out
 

@@ -220,7 +220,11 @@ for _target in LIBRARY_CALLS - set(LOWERINGS):   # (those with a lowering of the
 # 426 us at batch 1 on an H200, where the same product written transposed took 64 us. Only for outputs of at
 # least TRANSPOSED_FROM elements: the blocks' 8 launches took HF ResNet's 2-class head (32 x 2) 600 us of host
 # time at the end of a 1.6 ms inference step, where an align-1 kernel of that size takes a few us.
+# Only for 16-bit outputs, whose fast kernels are tensor-core ones: float32's align-1 kernels ran faster than the
+# blocks transposed (on an H200, BERT's, GPT-2's and DeBERTa-v2's heads 3.8, 6.3 and 16.0 ms written directly
+# against 4.6, 7.2 and 18.4 in blocks; bench/results/s43/c4).
 TRANSPOSED_MATMUL_DEVICES = {"cuda"}
+TRANSPOSED_MATMUL_DTYPES = {torch.bfloat16, torch.float16}
 TRANSPOSED_FROM = 1 << 22
 ALIGNMENT_BYTES = 16
 LAST_ROWS_FRACTION = 64   # an aligned-rows product's last rows, computed in memory of their own: 1/64 of them, ...
@@ -300,7 +304,7 @@ def lower_addmm(out, bias, a, b, **scales):
 def rows_misaligned(out):
     """Whether a matmul output's rows are misaligned for its device's library and its columns would not be."""
     if not isinstance(out, torch.Tensor) or out.device.type not in TRANSPOSED_MATMUL_DEVICES or out.dim() != 2 or \
-            not all(isinstance(n, int) for n in out.shape):
+            out.dtype not in TRANSPOSED_MATMUL_DTYPES or not all(isinstance(n, int) for n in out.shape):
         return False
     m, n = out.shape
     return m > 1 and n > 1 and m * n >= TRANSPOSED_FROM and (n * out.dtype.itemsize) % ALIGNMENT_BYTES != 0 and \

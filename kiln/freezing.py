@@ -266,7 +266,9 @@ class Constants:
         """The module's tensors (detached: they share its version counter) that the constants named in used were
         computed from."""
         names = sorted(set().union(*(self.sources[n] for n in used if n in self.derived)))
-        return [self.values[n] for n in names] + [t for n in names for t in self.companions[n]]
+        found = [self.values[n] for n in names] + [t for n in names for t in self.companions[n]]
+        # (a batch norm's buffers watch each other; a detached tensor shares its source's memory and version)
+        return list({(t.data_ptr(), t.dtype, t.shape): t for t in found}.values())
 
     def refresh(self):
         """Every computed constant computed again from the module's tensors as they are now, into its memory."""

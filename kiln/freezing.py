@@ -7,9 +7,10 @@ own tensors, unchanged. Dynamo guards the identity of each frozen tensor (anothe
 compiles anew). A frozen tensor written in place after compiling (load_state_dict, an optimizer's step) is seen by
 its version counter at the next call, which computes again what was computed from it, into the same memory
 (`Constants.refresh`). Eager's batch norm writes its running statistics in training without moving their version
-counter, but moves its module's num_batches_tracked's: so a buffer is frozen only where its module's buffers can
-be found, and is watched with all of them. Writes that move no version counter (through `.data`, fused
-optimizers, a storage swapped by `set_`, a functional batch norm in training on a module's buffers) are not seen.
+counter, but nn.BatchNorm moves its num_batches_tracked's: so a buffer is frozen only where its module's buffers can
+be found, and is watched with all of them; a batch norm's running statistic only where its module has that counter.
+Writes that move no version counter (through `.data`, fused optimizers, a storage swapped by `set_`, a batch norm
+in training on buffers of a module that also has a num_batches_tracked it does not move) are not seen.
 """
 import operator
 import re
@@ -23,6 +24,10 @@ FROZEN_PREFIX = "_kiln_frozen_"
 # a parameter or a buffer of a module, as Dynamo names the source of a graph input (nn modules inlined)
 MODULE_PARAMETER = re.compile(r"\._parameters\[")
 MODULE_BUFFER = re.compile(r"\._buffers\[")
+# A batch norm in training writes its running statistics without moving their version counters; nn.BatchNorm moves
+# this buffer's then. A buffer a batch norm reads as a running statistic is frozen only where its module has it.
+BATCH_NORM_COUNTER = "num_batches_tracked"
+BATCH_NORMS = (torch.nn.functional.batch_norm, torch.batch_norm)   # (as Dynamo's graph calls them)
 VERSION = operator.attrgetter("_version")
 aten = torch.ops.aten
 
@@ -31,8 +36,9 @@ def frozen_inputs(dynamo_gm, example_inputs):
     """{index of a Dynamo graph input: (its tensor, the tensors to watch with it)} for the inputs that are
     parameters or buffers of a module, each guarded by identity: Dynamo passes inlined modules' tensors as unguarded
     inputs, so without the guard a frozen graph ran another module's weights, or a replaced parameter's old ones.
-    A buffer is watched with its module's other buffers (a batch norm's num_batches_tracked, which its training
-    moves), and is not frozen where they cannot be found. {} where no guard can be added. Not one-element tensors
+    A buffer is watched with its module's other buffers, and is not frozen where they cannot be found, nor where a
+    batch norm reads it as a running statistic and its module has no num_batches_tracked (BATCH_NORM_COUNTER).
+    {} where no guard can be added. Not one-element tensors
     (a learned scale: kernels would read its value inlined, where a write could not reach it) nor tensors without
     a version counter (made under inference_mode: a write to them could not be seen)."""
     from torch._dynamo.guards import GuardBuilder
@@ -48,9 +54,10 @@ def frozen_inputs(dynamo_gm, example_inputs):
         if MODULE_PARAMETER.search(source.name):
             watched = ()
         elif MODULE_BUFFER.search(source.name):
-            watched = module_buffers(source, value)
-            if watched is None:
+            companions = module_buffers(source, value)
+            if companions is None or read_as_running_statistic(node) and BATCH_NORM_COUNTER not in companions:
                 continue
+            watched = tuple(companions.values())
         else:
             continue
         context.guards_context.dynamo_guards.add(source.make_guard(GuardBuilder.ID_MATCH))
@@ -59,17 +66,26 @@ def frozen_inputs(dynamo_gm, example_inputs):
 
 
 def module_buffers(source, buffer):
-    """The other tensors of the buffers dict that Dynamo's source of a buffer reads it from, found in the frame
-    being compiled (as Dynamo's guards evaluate sources); None where it cannot be found."""
+    """{name: tensor} of the other buffers in the dict that Dynamo's source of a buffer reads it from, found in the
+    frame being compiled (as Dynamo's guards evaluate sources), those with a version counter; None where it cannot
+    be found."""
     from torch._dynamo.symbolic_convert import InstructionTranslator
     try:
         tx = InstructionTranslator.current_tx()
         buffers = eval(source.base.name, {"L": tx.f_locals, "G": tx.f_globals})   # noqa: S307 (Dynamo's own names)
         if not isinstance(buffers, dict) or not any(t is buffer for t in buffers.values()):
             return None
-        return tuple(t for t in buffers.values() if isinstance(t, torch.Tensor) and t is not buffer)
+        return {name: t for name, t in buffers.items()
+                if isinstance(t, torch.Tensor) and t is not buffer and not t.is_inference()}
     except Exception:   # (a source Dynamo names otherwise: the buffer stays an input)
         return None
+
+
+def read_as_running_statistic(node):
+    """Whether a Dynamo graph's input is a batch norm's running mean or variance."""
+    return any(u.op == "call_function" and u.target in BATCH_NORMS and
+               (node in u.args[1:3] or node in (u.kwargs.get("running_mean"), u.kwargs.get("running_var")))
+               for u in node.users)
 
 
 def is_frozen(name):
@@ -149,7 +165,7 @@ def fold_batch_norms(gm, nodes):
 
         def wide(n):
             return cast(n, acc)
-        with graph.inserting_before(conv):
+        with graph.inserting_before(norm):   # (after every operand: one folded in the first pass may follow conv)
             scale = op(aten.rsqrt.default, op(aten.add.Tensor, wide(var), eps))
             if weight is not None:
                 scale = op(aten.mul.Tensor, scale, wide(weight))
@@ -266,9 +282,8 @@ class Constants:
         """The module's tensors (detached: they share its version counter) that the constants named in used were
         computed from."""
         names = sorted(set().union(*(self.sources[n] for n in used if n in self.derived)))
-        found = [self.values[n] for n in names] + [t for n in names for t in self.companions[n]]
-        # (a batch norm's buffers watch each other; a detached tensor shares its source's memory and version)
-        return list({(t.data_ptr(), t.dtype, t.shape): t for t in found}.values())
+        # (not deduplicated by memory: tensors tied through .data share it, not their version counters)
+        return [self.values[n] for n in names] + [t for n in names for t in self.companions[n]]
 
     def refresh(self):
         """Every computed constant computed again from the module's tensors as they are now, into its memory."""

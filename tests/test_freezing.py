@@ -5,6 +5,7 @@ import re
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 import kiln
 import kiln.capture
@@ -146,12 +147,12 @@ def test_other_parameters_compile_anew():
 class Counted(torch.nn.Module):
     def __init__(self):
         super().__init__()
-        self.register_buffer("count", torch.zeros(()))
+        self.register_buffer("count", torch.zeros(4))   # (not one element: those are never frozen)
 
     def forward(self, x):
         self.count.add_(1)
         torch._dynamo.graph_break()
-        return x * self.count   # read by a graph that does not write it
+        return x * (self.count * 2)   # read by a graph that does not write it, which computes from it
 
 
 def test_a_buffer_written_by_another_graph_is_not_frozen():
@@ -285,3 +286,93 @@ def test_a_batch_norm_is_folded_into_its_convolution(built, conv_bias, affine, c
     torch.testing.assert_close(second, expected)
     body = built[-1].wrapper_source.split("args.clear()", 1)[1]
     assert ("batch_norm" in body) == conv_returned, body
+
+
+class Tied(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.p, self.q = torch.nn.Parameter(torch.randn(4, 4)), torch.nn.Parameter(torch.randn(4, 4))
+        self.q.data = self.p.data   # one memory, two version counters
+
+    def forward(self, x):
+        return x @ (self.p * 2) + x @ (self.q * 3)
+
+
+@pytest.mark.parametrize("written", ["p", "q"])
+def test_tensors_tied_through_data_are_each_watched(written):
+    """A write to either of two tensors sharing memory (not a version counter) is seen: watched tensors counted once
+    by their memory missed a write through the one dropped (a review's repro, error 17.7)."""
+    model, x = Tied().eval(), torch.randn(3, 4)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad():
+        compiled(x)
+        getattr(model, written).add_(1)
+        torch.testing.assert_close(compiled(x), model(x))
+
+
+def test_running_statistics_without_a_counter_stay_inputs():
+    """A batch norm whose module has no num_batches_tracked: nothing its training writes moves a version counter, so
+    its running statistics are read per call, as eager's after an eager training step."""
+    model = conv_model()
+    model[1].num_batches_tracked = None
+    x = torch.randn(2, 3, 8, 8)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad():
+        compiled(x)
+        model.train()
+        model(x * 3 + 1)
+        model.eval()
+        torch.testing.assert_close(compiled(x), model(x))
+
+
+class BesideAnInferenceTensor(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("a", torch.randn(4, 4))
+        with torch.inference_mode():
+            self.register_buffer("b", torch.randn(4))   # (no version counter to watch)
+
+    def forward(self, x):
+        return x @ (self.a * 2)
+
+
+def test_a_buffer_beside_an_inference_tensor_is_frozen():
+    model, x = BesideAnInferenceTensor(), torch.randn(3, 4)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x))
+        model.a.mul_(2)
+        torch.testing.assert_close(compiled(x), model(x))
+
+
+class LateOperands(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.conv = torch.nn.Conv2d(3, 8, 3)
+        self.w, self.b = torch.nn.Parameter(torch.rand(8) + 0.5), torch.nn.Parameter(torch.randn(8))
+        self.register_buffer("mean", torch.randn(8))
+        self.register_buffer("var", torch.rand(8) + 0.5)
+        self.register_buffer("num_batches_tracked", torch.tensor(0))   # (so its statistics may be frozen)
+
+    def forward(self, x):
+        y = self.conv(x)   # the batch norm's operands computed after the convolution
+        return F.batch_norm(y, self.mean, self.var * 2, self.w * 2, self.b, False, 0.1, 1e-5)
+
+
+def test_a_batch_norm_whose_operands_follow_its_convolution_is_folded(built):
+    """The folded weight's ops go where all their operands are computed: before the convolution, they read a
+    constant folded after it (the graph failed its lint)."""
+    model, x = LateOperands().eval(), torch.randn(2, 3, 8, 8)
+    first, _, expected = run(model, x, freezing=True)
+    torch.testing.assert_close(first, expected)
+    assert "batch_norm" not in built[-1].wrapper_source.split("args.clear()", 1)[1]
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad():
+        compiled(x)
+        model.w.mul_(2)
+        torch.testing.assert_close(compiled(x), model(x))

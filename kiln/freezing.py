@@ -18,6 +18,7 @@ import re
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
 
+from kiln import ir
 from kiln.patterns import mutated_inputs
 
 FROZEN_PREFIX = "_kiln_frozen_"
@@ -38,9 +39,9 @@ def frozen_inputs(dynamo_gm, example_inputs):
     inputs, so without the guard a frozen graph ran another module's weights, or a replaced parameter's old ones.
     A buffer is watched with its module's other buffers, and is not frozen where they cannot be found, nor where a
     batch norm reads it as a running statistic and its module has no num_batches_tracked (BATCH_NORM_COUNTER).
-    {} where no guard can be added. Not one-element tensors
-    (a learned scale: kernels would read its value inlined, where a write could not reach it) nor tensors without
-    a version counter (made under inference_mode: a write to them could not be seen)."""
+    {} where no guard can be added. Not one-element tensors (a learned scale: kernels would read its value
+    inlined, where a write could not reach it) nor tensors without a version counter (made under inference_mode: a
+    write to them could not be seen)."""
     from torch._dynamo.guards import GuardBuilder
     context = torch._guards.TracingContext.try_get()
     if context is None:
@@ -152,7 +153,8 @@ def fold_batch_norms(gm, nodes):
             continue
         graph, fake = gm.graph, conv.meta["val"].fake_mode
         kernel, conv_bias = conv.args[1], conv.args[2]
-        acc = torch.float32 if kernel.meta["val"].dtype in (torch.float16, torch.bfloat16) else kernel.meta["val"].dtype
+        dtype = kernel.meta["val"].dtype
+        acc = torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
 
         def op(target, *args, **kwargs):   # a node, with its fake value
             node = graph.call_function(target, args, kwargs)
@@ -174,7 +176,7 @@ def fold_batch_norms(gm, nodes):
             shift = op(aten.mul.Tensor, shift, scale)
             if bias is not None:
                 shift = op(aten.add.Tensor, shift, wide(bias))
-            dtype, sizes = kernel.meta["val"].dtype, [-1] + [1] * (kernel.meta["val"].dim() - 1)
+            sizes = [-1] + [1] * (kernel.meta["val"].dim() - 1)
             folded_kernel = cast(op(aten.mul.Tensor, wide(kernel), op(aten.view.default, scale, sizes)), dtype)
             folded_bias = cast(shift, dtype)
             folded = graph.call_function(aten.convolution.default, (conv.args[0], folded_kernel, folded_bias,
@@ -282,8 +284,10 @@ class Constants:
         """The module's tensors (detached: they share its version counter) that the constants named in used were
         computed from."""
         names = sorted(set().union(*(self.sources[n] for n in used if n in self.derived)))
-        # (not deduplicated by memory: tensors tied through .data share it, not their version counters)
-        return [self.values[n] for n in names] + [t for n in names for t in self.companions[n]]
+        # each tensor once (a batch norm's buffers watch each other); by identity, not memory: tensors tied through
+        # .data share memory, not their version counters
+        found = [self.values[n] for n in names] + [t for n in names for t in self.companions[n]]
+        return list({id(t): t for t in found}.values())
 
     def refresh(self):
         """Every computed constant computed again from the module's tensors as they are now, into its memory."""

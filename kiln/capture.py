@@ -28,8 +28,8 @@ from kiln import freezing, warm_start
 from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
-from kiln.patterns import (eliminate_common_subexpressions, kind, mutated_inputs, overlap_collectives,
-                           rewrite_attention, rewrite_identity_calls)
+from kiln.patterns import (eliminate_common_subexpressions, fold_padding_into_convolutions, kind, mutated_inputs,
+                           overlap_collectives, rewrite_attention, rewrite_identity_calls)
 from kiln.runtime import cuda_graphs, graph_cache, triton_binaries
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device, graph_devices
@@ -519,6 +519,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
             STATS["graphs_frozen"] += 1
             where["stage"] = "graph cache"
         eliminate_common_subexpressions(gm)
+        fold_padding_into_convolutions(gm)
         overlap_collectives(gm)
         context = torch._guards.TracingContext.try_get()
         reports_strides = context is not None and context.output_strides is not None   # a forward graph

@@ -242,7 +242,7 @@ class Constants:
         self.derived = set()  # constants computed from the module's tensors, rather than viewing them
         self.sources = {}    # name -> the names of the module's tensors it was computed from
         self.companions = {}  # a module's tensor's name -> the tensors whose writes may write it too, unseen
-        self.relaid = []     # (name, source name, sizes, strides, offset): lowering's copies in another layout
+        self.relaid = []     # (remake, source name, sizes, strides, offset): what lowering made of a constant's view
 
     @property
     def folded(self):
@@ -274,9 +274,10 @@ class Constants:
             if name not in kept:
                 del self.values[name]
 
-    def add_relaid(self, name, tensor, source, sizes, strides, offset):
-        self.values[name] = tensor
-        self.relaid.append((name, source, sizes, strides, offset))
+    def add_relaid(self, name, remake, source, sizes, strides, offset):
+        """What lowering made of a view of constant source (a copy laid out anew, a library's packed weight),
+        which remake(view) makes again."""
+        self.relaid.append((remake, source, sizes, strides, offset))
         self.derived.add(name)
         self.sources[name] = self.sources.get(source, set())
 
@@ -297,9 +298,9 @@ class Constants:
                 now[name] = run(op, args, kwargs, now)
                 if name in self.values and name not in self.views:
                     self.values[name].copy_(now[name])
-            for name, source, sizes, strides, offset in self.relaid:
+            for remake, source, sizes, strides, offset in self.relaid:
                 base = self.values[source]
-                self.values[name].copy_(torch.as_strided(base, sizes, strides, base.storage_offset() + offset))
+                remake(torch.as_strided(base, sizes, strides, base.storage_offset() + offset))
 
 
 def refs_in(args):
@@ -311,9 +312,9 @@ def refs_in(args):
 def refreshing(call, constants, artifact):
     """call, the compiled graph of artifact, which first computes its constants again where a module's tensor
     they came from was written since."""
-    for relaid, (source, sizes, strides, offset) in artifact.relaid.items():
-        constants.add_relaid(relaid, artifact.consts[relaid], source, sizes, strides, offset)
-    watched = constants.watched([n for n in artifact.consts if is_frozen(n)])
+    for made, (source, sizes, strides, offset, remake) in artifact.relaid.items():
+        constants.add_relaid(made, remake, source, sizes, strides, offset)
+    watched = constants.watched([n for n in artifact.consts if is_frozen(n)] + list(artifact.relaid))
     if not watched:
         return call
     versions = list(map(VERSION, watched))

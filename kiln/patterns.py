@@ -6,6 +6,8 @@ Identical computations of an ATen graph become one (eliminate_common_subexpressi
 
 Collectives of an ATen graph start early and are waited for late (overlap_collectives).
 
+A convolution of a zero-padded input pads it itself (fold_padding_into_convolutions).
+
 Attention written by hand, softmax(q @ k^T * scale [masked]) [dropout] @ v, becomes one call to
 F.scaled_dot_product_attention. On a GPU that is a fused flash / memory-efficient kernel that never
 writes the (L, S) score matrix, forward or backward; fusing the hand-written ops cannot avoid it,
@@ -395,6 +397,35 @@ def overlap_collectives(gm):
     if moved:
         gm.recompile()
     return moved
+
+
+def fold_padding_into_convolutions(gm):
+    """A convolution of constant_pad_nd(x, pads, 0) that pads only its spatial dims, by as much before as after,
+    reads x with its own padding that much larger: the same sums (the padded zeros add nothing), without a padded
+    copy of x. HF MobileNetV2 and EfficientNet pad before each convolution (TensorFlow's "same" padding), by 0 for
+    1x1 convolutions: 52 copy kernels in MobileNetV2's frozen CPU inference, 42 of them symmetric. Returns how
+    many convolutions it changed."""
+    aten = torch.ops.aten
+    changed = 0
+    for conv in gm.graph.find_nodes(op="call_function", target=aten.convolution.default):
+        pad = conv.args[0]
+        if len(conv.args) != 9 or conv.args[6] or not isinstance(pad, torch.fx.Node) or \
+                pad.target is not aten.constant_pad_nd.default or arg(pad, 2, "value", 0) != 0:
+            continue
+        padding, pads = list(conv.args[4]), list(arg(pad, 1, "pad"))
+        spatial = len(padding)
+        if not all(isinstance(p, int) for p in padding + pads) or len(pads) % 2 or len(pads) > 2 * spatial or \
+                any(pads[i] != pads[i + 1] or pads[i] < 0 for i in range(0, len(pads), 2)):
+            continue
+        for i in range(0, len(pads), 2):   # (pads run from the last dim backwards)
+            padding[spatial - 1 - i // 2] += pads[i]
+        conv.args = (pad.args[0], *conv.args[1:4], padding, *conv.args[5:])
+        if not pad.users:
+            gm.graph.erase_node(pad)
+        changed += 1
+    if changed:
+        gm.recompile()
+    return changed
 
 
 def mutated_inputs(gm):

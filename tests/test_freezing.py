@@ -222,7 +222,7 @@ def test_copies_laid_out_anew_follow_their_source():
     doubled = weight * 2
     constants.add_step("d", torch.ops.aten.mul.Tensor, (freezing.Ref("w"), 2), {}, doubled)
     relaid = doubled.permute(0, 2, 1).contiguous()
-    constants.add_relaid("r", relaid, "d", (2, 4, 3), (12, 1, 4), 0)
+    constants.add_relaid("r", relaid.copy_, "d", (2, 4, 3), (12, 1, 4), 0)
     assert constants.watched(["r"]) == [weight]
     weight.add_(1)
     constants.refresh()
@@ -364,3 +364,32 @@ def test_a_batch_norm_whose_operands_follow_its_convolution_is_folded(built):
         compiled(x)
         model.w.mul_(2)
         torch.testing.assert_close(compiled(x), model(x))
+
+
+class ConvActivations(torch.nn.Module):
+    """Convolutions followed by the activations oneDNN can apply itself, and one whose output is read twice."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.a, self.b, self.c = torch.nn.Conv2d(3, 8, 3), torch.nn.Conv2d(8, 8, 3, padding=1), torch.nn.Conv2d(8, 4, 1)
+
+    def forward(self, x):
+        y = F.relu6(self.a(x))
+        z = self.b(y)
+        return self.c(F.relu(z)) + z.mean()
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_frozen_cpu_convolutions_run_with_packed_weights_and_their_activations(built):
+    """A frozen float32 CPU convolution calls oneDNN with its weight reordered once, at compile time, and applies
+    an activation that is its only reader itself; an output read by more than the activation keeps its own."""
+    model, x = ConvActivations().eval(), torch.randn(2, 3, 10, 10)
+    first, second, expected = run(model, x, freezing=True)
+    torch.testing.assert_close(first, expected)
+    torch.testing.assert_close(second, expected)
+    calls = re.findall(r"# (mkldnn\._convolution_pointwise[^\n]*)", built[-1].wrapper_source)
+    assert calls == ["mkldnn._convolution_pointwise (weight packed once, hardtanh)",
+                     "mkldnn._convolution_pointwise (weight packed once)",
+                     "mkldnn._convolution_pointwise (weight packed once)"], built[-1].wrapper_source
+    assert "hardtanh" not in built[-1].kernel_source and "relu" in built[-1].kernel_source

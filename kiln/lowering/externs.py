@@ -4,6 +4,7 @@ import math
 
 import sympy
 import torch
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln import ir
 from kiln.ir import ops, sym
@@ -11,6 +12,7 @@ from kiln.lowering.pointwise import opmath
 from kiln.lowering.pooling import depthwise_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, static_ints,
                                   View)
+from kiln.runtime.prepacked import PackedConvolution, packs_convolutions
 from kiln.runtime.transposed_copy import copy_transposed
 
 aten = torch.ops.aten
@@ -108,13 +110,61 @@ def convolve(out, x, weight, *args):
     target = aten.convolution.default
     if not runs_channels_last(g, out) or g.inference and reads_input_as_laid_out(x, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
+    x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
+    packed = packed_convolution(g, out, x, weight, *args)
+    if packed is not None:
+        return packed
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
-    x, weight = (g.share(fx, v, g.realize_strided(v, channels_last_strides(v.sizes)))
-                 for fx, v in zip(g.current_node.args[:2], (x, weight)))
+    weight = g.share(g.current_node.args[1], weight, g.realize_strided(weight, channels_last_strides(weight.sizes)))
     # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
     channels_last = OpThen(target, in_channels_last, f"{target} (channels-last)")
     return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+
+
+def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """An inference graph's convolution of a frozen weight, as a PackedConvolution (the weight in oneDNN's layout,
+    made now) where the device and dtype have one (prepacked.packs_convolutions) and the sizes are static; else
+    None. It absorbs an activation that is its only reader (packed_activation)."""
+    frozen = g.frozen_view(weight)
+    sizes, conv_args = static_ints(x.sizes), [static_ints(a) for a in (stride, padding, dilation)]
+    if not g.inference or transposed or frozen is None or sizes is None or None in conv_args or \
+            not isinstance(groups, int) or not packs_convolutions(out.device, out.dtype):
+        return None
+    activation, absorbed = packed_activation(g.current_node)
+    with unset_fake_temporarily():
+        conv = PackedConvolution(frozen, *(list(a) for a in conv_args), groups, list(sizes), activation)
+        if not conv.tried(bias is not None, list(out.shape)):
+            return None
+    g.made_from_frozen(weight, conv.pack, "packed")
+    y = g.extern(conv, (x, bias), {}, fallback=False, out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+    g.absorbed.update((node, y) for node in absorbed)
+    return y
+
+
+# activations oneDNN applies to a convolution's output in the same call (a post-op), in place of the op that is its
+# only reader: ~2.5 us a call at the quick conv nets' sizes, where a kernel of kiln's costs ~3-5. node -> oneDNN's
+# name and scalars. Only exact ones (max, min): the results equal the ops' bitwise. (oneDNN's addition of another
+# tensor, a residual, returns a new tensor and cost ResNet's frozen call more than kiln's add kernel: not used.)
+CONVOLUTION_ACTIVATIONS = {
+    aten.relu.default: lambda node: ("relu", []),
+    aten.hardtanh.default: lambda node: ("hardtanh", [float(a) for a in (list(node.args[1:]) + [-1.0, 1.0][
+        len(node.args) - 1:])[:2]]) if not node.kwargs else None,
+}
+
+
+def packed_activation(conv):
+    """The activation a packed convolution applies to its output (oneDNN's name and scalars, CONVOLUTION_ACTIVATIONS),
+    where the FX node conv's only reader is one: that node is absorbed; else none."""
+    activation = only_reader(conv, tuple(CONVOLUTION_ACTIVATIONS))
+    unary = activation is not None and CONVOLUTION_ACTIVATIONS[activation.target](activation)
+    return (unary, [activation]) if unary else (("none", []), [])
+
+
+def only_reader(node, targets):
+    """The one node that reads node, if it calls one of targets; else None."""
+    users = list(node.users)
+    return users[0] if len(users) == 1 and users[0].op == "call_function" and users[0].target in targets else None
 
 
 def reads_input_as_laid_out(x, out):

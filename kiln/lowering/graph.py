@@ -82,7 +82,9 @@ class GraphLowering(torch.fx.Interpreter):
         self.buffers = []             # ComputedBuffer | ExternKernel in program order
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.frozen = {}              # name -> (InputBuffer, tensor): constants the wrapper holds (kiln.freezing)
-        self.relaid = {}              # name -> (frozen name, sizes, strides, offset): frozen copies laid out anew
+        # name -> (frozen name, sizes, strides, offset, remake): made from a frozen view (a copy laid out anew, a
+        # library's packed weight), made again by remake(view)
+        self.relaid = {}
         self.fallback_ops = []
         self.seeds = {}               # device -> (Seeds, its buffer): the random seeds drawn at each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
@@ -91,6 +93,7 @@ class GraphLowering(torch.fx.Interpreter):
         self._names = 0
         self._named = {}              # name -> graph input, frozen constant or buffer (see buffer)
         self.current_node = None
+        self.absorbed = {}            # FX node -> its value, computed inside a library call (a packed convolution's)
 
     def buffer(self, name):
         """The graph input or computed buffer of that name."""
@@ -137,6 +140,8 @@ class GraphLowering(torch.fx.Interpreter):
     # -- fx.Interpreter hooks
     def run_node(self, n):
         self.current_node = n
+        if n in self.absorbed:   # (computed by the library call of an operand: externs.packed_activation)
+            return self.absorbed.pop(n)
         value = super().run_node(n)
         if isinstance(value, Lazy) and value.strides is None:
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
@@ -558,19 +563,33 @@ class GraphLowering(torch.fx.Interpreter):
             live = [(a, b) for a, b, s in zip(value.strides, strides, value.sizes) if s != 1]
             if all(sympy.expand(a - b) == 0 for a, b in live):
                 return value
-            if value.buffer.name in self.frozen and all(
-                    isinstance(x, sympy.Integer) for x in (*value.sizes, *value.strides, value.offset, *strides)):
-                tensor = self.frozen[value.buffer.name][1]
-                seen = (static_ints(value.sizes), static_ints(value.strides), int(value.offset))
+            view = self.frozen_view(value)
+            if view is not None and static_ints(strides) is not None:
                 with unset_fake_temporarily():
-                    view = torch.as_strided(tensor, seen[0], seen[1], tensor.storage_offset() + seen[2])
                     relaid = torch.empty_strided(view.shape, static_ints(strides), dtype=view.dtype,
                                                  device=view.device).copy_(view)
-                name = f"{FROZEN_PREFIX}relaid_{len(self.frozen)}"
-                self.relaid[name] = (value.buffer.name, *seen)
+                name = self.made_from_frozen(value, relaid.copy_, "relaid")
                 return self.frozen_value(name, relaid)
             value = as_lazy(value)
         return self.realize(value, strides)
+
+    def frozen_view(self, value):
+        """The real tensor that value, a view of a frozen constant with static sizes, reads; else None."""
+        if not isinstance(value, View) or value.buffer.name not in self.frozen or \
+                not all(isinstance(x, sympy.Integer) for x in (*value.sizes, *value.strides, value.offset)):
+            return None
+        tensor = self.frozen[value.buffer.name][1]
+        with unset_fake_temporarily():
+            return torch.as_strided(tensor, static_ints(value.sizes), static_ints(value.strides),
+                                    tensor.storage_offset() + int(value.offset))
+
+    def made_from_frozen(self, value, remake, kind):
+        """The name of something made now from value (a view of a frozen constant), which remake(view) makes
+        again where the constant is computed again (kiln.freezing.Constants.refresh)."""
+        name = f"{FROZEN_PREFIX}{kind}_{len(self.frozen) + len(self.relaid)}"
+        self.relaid[name] = (value.buffer.name, static_ints(value.sizes), static_ints(value.strides),
+                             int(value.offset), remake)
+        return name
 
     def fallback(self, target, args, kwargs):
         if not isinstance(target, torch._ops.OpOverload):

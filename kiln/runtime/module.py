@@ -37,7 +37,7 @@ class Artifact:
     extern_calls: int = 0
     fallback_ops: int = 0
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
-    relaid: dict = dataclasses.field(default_factory=dict)   # frozen constants laid out anew (GraphLowering.relaid)
+    relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""

@@ -401,21 +401,24 @@ def overlap_collectives(gm):
 
 def fold_padding_into_convolutions(gm):
     """A convolution of constant_pad_nd(x, pads, 0) that pads only its spatial dims, by as much before as after,
-    reads x with its own padding that much larger: the same sums (the padded zeros add nothing), without a padded
-    copy of x. HF MobileNetV2 and EfficientNet pad before each convolution (TensorFlow's "same" padding), by 0 for
-    1x1 convolutions: 52 copy kernels in MobileNetV2's frozen CPU inference, 42 of them symmetric. Returns how
+    reads x with its own padding that much larger: the same sums (the padded zeros add nothing; with a weight that
+    is inf or NaN, eager's products with them are NaN, which the folded convolution does not compute), without a
+    padded copy of x. HF MobileNetV2 and EfficientNet pad before each convolution (TensorFlow's "same" padding), by
+    0 for 1x1 convolutions: 52 copy kernels in MobileNetV2's frozen CPU inference, 42 of them symmetric. Returns how
     many convolutions it changed."""
     aten = torch.ops.aten
     changed = 0
     for conv in gm.graph.find_nodes(op="call_function", target=aten.convolution.default):
-        pad = conv.args[0]
+        pad, weight = conv.args[0], conv.args[1]
         if len(conv.args) != 9 or conv.args[6] or not isinstance(pad, torch.fx.Node) or \
-                pad.target is not aten.constant_pad_nd.default or arg(pad, 2, "value", 0) != 0:
+                pad.target is not aten.constant_pad_nd.default or arg(pad, 2, "value", 0) != 0 or \
+                not isinstance(weight.meta.get("val"), torch.Tensor):
             continue
+        spatial = weight.meta["val"].dim() - 2
         padding, pads = list(conv.args[4]), list(arg(pad, 1, "pad"))
-        spatial = len(padding)
-        if not all(isinstance(p, int) for p in padding + pads) or len(pads) % 2 or len(pads) > 2 * spatial or \
-                any(pads[i] != pads[i + 1] or pads[i] < 0 for i in range(0, len(pads), 2)):
+        padding = padding * spatial if len(padding) == 1 else padding   # (one size for every spatial dim)
+        if len(padding) != spatial or not all(isinstance(p, int) for p in padding + pads) or len(pads) % 2 or \
+                len(pads) > 2 * spatial or any(pads[i] != pads[i + 1] or pads[i] < 0 for i in range(0, len(pads), 2)):
             continue
         for i in range(0, len(pads), 2):   # (pads run from the last dim backwards)
             padding[spatial - 1 - i // 2] += pads[i]

@@ -367,7 +367,7 @@ def test_a_batch_norm_whose_operands_follow_its_convolution_is_folded(built):
 
 
 class ConvActivations(torch.nn.Module):
-    """Convolutions followed by the activations oneDNN can apply itself, and one whose output is read twice."""
+    """Convolutions followed by activations, one output read twice."""
 
     def __init__(self):
         super().__init__()
@@ -381,15 +381,54 @@ class ConvActivations(torch.nn.Module):
 
 
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
-def test_frozen_cpu_convolutions_run_with_packed_weights_and_their_activations(built):
-    """A frozen float32 CPU convolution calls oneDNN with its weight reordered once, at compile time, and applies
-    an activation that is its only reader itself; an output read by more than the activation keeps its own."""
+def test_frozen_cpu_convolutions_run_with_packed_weights(built):
+    """A frozen float32 CPU convolution calls oneDNN with its weight reordered once, at compile time. Its activations
+    stay kiln's: oneDNN's relu and hardtanh make a NaN a number, where eager's keep it."""
     model, x = ConvActivations().eval(), torch.randn(2, 3, 10, 10)
     first, second, expected = run(model, x, freezing=True)
     torch.testing.assert_close(first, expected)
     torch.testing.assert_close(second, expected)
     calls = re.findall(r"# (mkldnn\._convolution_pointwise[^\n]*)", built[-1].wrapper_source)
-    assert calls == ["mkldnn._convolution_pointwise (weight packed once, hardtanh)",
-                     "mkldnn._convolution_pointwise (weight packed once)",
-                     "mkldnn._convolution_pointwise (weight packed once)"], built[-1].wrapper_source
-    assert "hardtanh" not in built[-1].kernel_source and "relu" in built[-1].kernel_source
+    assert calls == ["mkldnn._convolution_pointwise (weight packed once)"] * 3, built[-1].wrapper_source
+    x[0, 1, 4, 4] = float("nan")
+    first, _, expected = run(model, x, freezing=True)
+    torch.testing.assert_close(first, expected, equal_nan=True)
+
+
+class Biased(torch.nn.Module):
+    """A convolution whose bias is a column of a parameter (not dense), and one of a single input channel."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.w, self.biases = torch.nn.Parameter(torch.randn(4, 1, 5, 2)), torch.nn.Parameter(torch.randn(4, 3))
+
+    def forward(self, x):
+        return F.conv2d(x * 2, self.w, self.biases[:, 1], stride=(1, 3), padding=(2, 0))
+
+
+@pytest.mark.parametrize("freezing", [False, True], ids=["unfrozen", "frozen"])
+def test_convolutions_of_one_channel_and_of_a_strided_bias_match_eager(freezing):
+    """With one input channel, channels-last and NCHW lay out the same memory: given channels-last strides, oneDNN's
+    convolution read outside its input (values of 1e30) and eager's computed wrongly, so kiln passes NCHW's. A bias
+    that is a column of a matrix reaches oneDNN's packed call dense."""
+    model = Biased().eval()
+    for x in torch.randn(3, 1, 6, 3), torch.randn(2, 1, 7, 5):
+        first, second, expected = run(model, x, freezing=freezing)
+        torch.testing.assert_close(first, expected)
+        torch.testing.assert_close(second, expected)
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_a_convolution_onednn_refuses_packed_stays_an_ordinary_one(built, monkeypatch):
+    """The packed call is tried once while lowering: where oneDNN raises, the convolution is ATen's, not an error at
+    the user's call."""
+    from kiln.runtime import prepacked
+
+    def refused(self, x, bias):
+        raise RuntimeError("refused")
+    monkeypatch.setattr(prepacked.PackedConvolution, "__call__", refused)
+    model, x = ConvActivations().eval(), torch.randn(2, 3, 10, 10)
+    first, second, expected = run(model, x, freezing=True)
+    torch.testing.assert_close(first, expected)
+    assert "packed" not in built[-1].wrapper_source and "aten.convolution" in built[-1].wrapper_source

@@ -207,16 +207,18 @@ def test_a_wait_does_not_move_past_a_write():
 @pytest.mark.parametrize("pads, folded", [([1, 1, 1, 1], True), ([0, 0, 0, 0], True), ([2, 2], True),
                                           ([0, 1, 0, 1], False), ([1, 1, 1, 1, 1, 1], False)],
                          ids=["symmetric", "zero", "last_dim", "asymmetric", "channels"])
-def test_a_zero_padded_input_is_padded_by_its_convolution(pads, folded):
+@pytest.mark.parametrize("padding", [1, [1]], ids=["int", "one_element_list"])
+def test_a_zero_padded_input_is_padded_by_its_convolution(pads, folded, padding):
     """constant_pad_nd(x, pads, 0) read by a convolution becomes the convolution's own padding, where pads are
-    spatial and as much before as after (HF MobileNetV2's TensorFlow "same" padding); otherwise it stays."""
+    spatial and as much before as after (HF MobileNetV2's TensorFlow "same" padding); otherwise it stays. A
+    padding of one element is every spatial dim's (it had been taken for the last dim's alone)."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
     from kiln.patterns import fold_padding_into_convolutions
     x, w = torch.randn(2, 3, 8, 8), torch.randn(4, 3 + 2 * (len(pads) > 4), 3, 3)   # (padded channels: 5)
 
     def fn(x, w):
-        return F.conv2d(F.pad(x, pads), w, padding=1)
+        return F.conv2d(F.pad(x, pads), w, padding=padding)
     gm = make_fx(fn)(x, w)
     assert fold_padding_into_convolutions(gm) == int(folded)
     assert (gm.graph.find_nodes(op="call_function", target=torch.ops.aten.constant_pad_nd.default) == []) == folded

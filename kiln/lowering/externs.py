@@ -110,12 +110,13 @@ def convolve(out, x, weight, *args):
     target = aten.convolution.default
     if not runs_channels_last(g, out) or g.inference and reads_input_as_laid_out(x, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
-    x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
+    x = g.share(g.current_node.args[0], x, g.realize_strided(x, unambiguous_channels_last(x.sizes)))
     packed = packed_convolution(g, out, x, weight, *args)
     if packed is not None:
         return packed
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
-    weight = g.share(g.current_node.args[1], weight, g.realize_strided(weight, channels_last_strides(weight.sizes)))
+    weight = g.share(g.current_node.args[1], weight,
+                     g.realize_strided(weight, unambiguous_channels_last(weight.sizes)))
     # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
     channels_last = OpThen(target, in_channels_last, f"{target} (channels-last)")
     return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
@@ -125,46 +126,29 @@ def convolve(out, x, weight, *args):
 def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """An inference graph's convolution of a frozen weight, as a PackedConvolution (the weight in oneDNN's layout,
     made now) where the device and dtype have one (prepacked.packs_convolutions) and the sizes are static; else
-    None. It absorbs an activation that is its only reader (packed_activation)."""
+    None. (oneDNN could apply a relu or hardtanh in the same call, as Inductor's CPU freezing has it do, but its
+    relu makes a NaN 0 and its hardtanh makes it the lower bound, where eager's keep the NaN: not done.)"""
     frozen = g.frozen_view(weight)
     sizes, conv_args = static_ints(x.sizes), [static_ints(a) for a in (stride, padding, dilation)]
     if not g.inference or transposed or frozen is None or sizes is None or None in conv_args or \
             not isinstance(groups, int) or not packs_convolutions(out.device, out.dtype):
         return None
-    activation, absorbed = packed_activation(g.current_node)
     with unset_fake_temporarily():
-        conv = PackedConvolution(frozen, *(list(a) for a in conv_args), groups, list(sizes), activation)
-        if not conv.tried(bias is not None, list(out.shape)):
+        conv = PackedConvolution(frozen, *(list(a) for a in conv_args), groups, list(sizes))
+        if not conv.tried(frozen, bias is not None, list(out.shape)):
             return None
     g.made_from_frozen(weight, conv.pack, "packed")
-    y = g.extern(conv, (x, bias), {}, fallback=False, out_strides=[channels_last_strides([sym(s) for s in out.shape])])
-    g.absorbed.update((node, y) for node in absorbed)
-    return y
+    if bias is not None:   # (oneDNN reads the bias as dense: a column of a matrix, an expanded scalar, would not be)
+        bias = g.share(g.current_node.args[2], bias, g.realize_strided(bias, [sympy.Integer(1)]))
+    return g.extern(conv, (x, bias), {}, fallback=False,
+                    out_strides=[channels_last_strides([sym(s) for s in out.shape])])
 
 
-# activations oneDNN applies to a convolution's output in the same call (a post-op), in place of the op that is its
-# only reader: ~2.5 us a call at the quick conv nets' sizes, where a kernel of kiln's costs ~3-5. node -> oneDNN's
-# name and scalars. Only exact ones (max, min): the results equal the ops' bitwise. (oneDNN's addition of another
-# tensor, a residual, returns a new tensor and cost ResNet's frozen call more than kiln's add kernel: not used.)
-CONVOLUTION_ACTIVATIONS = {
-    aten.relu.default: lambda node: ("relu", []),
-    aten.hardtanh.default: lambda node: ("hardtanh", [float(a) for a in (list(node.args[1:]) + [-1.0, 1.0][
-        len(node.args) - 1:])[:2]]) if not node.kwargs else None,
-}
-
-
-def packed_activation(conv):
-    """The activation a packed convolution applies to its output (oneDNN's name and scalars, CONVOLUTION_ACTIVATIONS),
-    where the FX node conv's only reader is one: that node is absorbed; else none."""
-    activation = only_reader(conv, tuple(CONVOLUTION_ACTIVATIONS))
-    unary = activation is not None and CONVOLUTION_ACTIVATIONS[activation.target](activation)
-    return (unary, [activation]) if unary else (("none", []), [])
-
-
-def only_reader(node, targets):
-    """The one node that reads node, if it calls one of targets; else None."""
-    users = list(node.users)
-    return users[0] if len(users) == 1 and users[0].op == "call_function" and users[0].target in targets else None
+def unambiguous_channels_last(sizes):
+    """Channels-last strides, but contiguous ones for one channel, where both lay out the same memory: given
+    channels-last strides with one channel, oneDNN's convolution read outside its input (an output of 1e30 for an
+    input of (1, 1, 8, 1)) and computed wrongly in eager PyTorch too ((3, 1, 6, 3), kernel (5, 2), stride (1, 3))."""
+    return ir.contiguous_strides(sizes) if sizes[1] == 1 else channels_last_strides(sizes)
 
 
 def reads_input_as_laid_out(x, out):

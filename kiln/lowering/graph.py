@@ -93,7 +93,6 @@ class GraphLowering(torch.fx.Interpreter):
         self._names = 0
         self._named = {}              # name -> graph input, frozen constant or buffer (see buffer)
         self.current_node = None
-        self.absorbed = {}            # FX node -> its value, computed inside a library call (a packed convolution's)
 
     def buffer(self, name):
         """The graph input or computed buffer of that name."""
@@ -140,8 +139,6 @@ class GraphLowering(torch.fx.Interpreter):
     # -- fx.Interpreter hooks
     def run_node(self, n):
         self.current_node = n
-        if n in self.absorbed:   # (computed by the library call of an operand: externs.packed_activation)
-            return self.absorbed.pop(n)
         value = super().run_node(n)
         if isinstance(value, Lazy) and value.strides is None:
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored

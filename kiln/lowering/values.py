@@ -68,8 +68,10 @@ def library_strides(strides, sizes):
     other dims are laid out so, else the span of the others. PyTorch's libraries choose their kernels by the
     memory format the strides suggest, size-1 dims included: a squeeze-excite's [2, 16, 1, 1] given strides
     (16, 1, 32, 32) was taken as NCHW, and oneDNN's convolution took 1.4x (forward and backward) its time on
-    (16, 1, 16, 16), which eager's channels-last tensors have."""
-    if len(sizes) == 4 and same_strides(strides, channels_last_strides(sizes), sizes):
+    (16, 1, 16, 16), which eager's channels-last tensors have. Not with one channel, where both formats lay out the
+    same memory: given channels-last strides there, oneDNN's convolution read outside its input (1e30s in the
+    output of a (1, 1, 8, 1) image) and eager PyTorch's computed wrongly ((3, 1, 6, 3), kernel (5, 2), stride (1, 3))."""
+    if len(sizes) == 4 and sizes[1] != 1 and same_strides(strides, channels_last_strides(sizes), sizes):
         return channels_last_strides(sizes)
     span = sympy.Max(1, *[st * s for st, s in zip(strides, sizes) if s != 1])
     return [st if s != 1 else span for st, s in zip(strides, sizes)]

@@ -8,10 +8,9 @@ class PackedConvolution:
     quick conv nets' sizes (bench/NOTES.md 65). Called by the wrapper with the (channels-last) input and the bias; returns
     the output channels-last. `pack` makes the weight again from the frozen one (a refresh, kiln.freezing)."""
 
-    def __init__(self, weight, stride, padding, dilation, groups, input_sizes, activation=("none", [])):
+    def __init__(self, weight, stride, padding, dilation, groups, input_sizes):
         self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, groups
         self.input_sizes = input_sizes
-        self.activation = activation   # oneDNN's post-op on the output: its name and scalars
         self.pack(weight)
 
     def pack(self, weight):
@@ -20,23 +19,29 @@ class PackedConvolution:
 
     def __call__(self, x, bias):
         y = torch.ops.mkldnn._convolution_pointwise(x, self.weight, bias, self.padding, self.stride, self.dilation,
-                                                    self.groups, *self.activation, None)
+                                                    self.groups, "none", [], None)
         return y.contiguous(memory_format=torch.channels_last)   # (a no-op: oneDNN's output for NHWC input is NHWC)
 
-    def tried(self, biased, out_sizes):
-        """Whether oneDNN runs this call (on zeros of the input's size, with a bias or not) and returns an output of
-        out_sizes channels-last: checked once, when the graph is lowered, so that a call it refuses is an ordinary
-        convolution rather than an error at the user's call."""
-        x = torch.zeros(self.input_sizes).contiguous(memory_format=torch.channels_last)
+    def tried(self, weight, biased, out_sizes):
+        """Whether oneDNN runs this call and returns what ATen's convolution of weight returns (on a random input of
+        these sizes, with a bias or not), channels-last: checked once, when the graph is lowered, so that a call
+        oneDNN refuses or computes otherwise is an ordinary convolution rather than an error or a wrong answer at
+        the user's call. (With one channel, oneDNN's packed convolution read outside its input.)"""
+        g = torch.Generator().manual_seed(0)
+        x = torch.randn(self.input_sizes, generator=g)
+        bias = torch.randn(out_sizes[1], generator=g) if biased else None
         try:
-            y = self(x, torch.zeros(out_sizes[1]) if biased else None)
+            y = self(x.contiguous(memory_format=torch.channels_last), bias)
         except RuntimeError:
             return False
-        return list(y.shape) == list(out_sizes) and y.is_contiguous(memory_format=torch.channels_last)
+        expected = torch.convolution(x, weight, bias, self.stride, self.padding, self.dilation, False, [0, 0],
+                                     self.groups)
+        if y.shape != expected.shape or not y.is_contiguous(memory_format=torch.channels_last):
+            return False
+        return y.numel() == 0 or bool((y - expected).abs().max() <= 1e-3 * (1 + expected.abs().max()))
 
     def __repr__(self):
-        attr = self.activation[0]
-        return f"mkldnn._convolution_pointwise (weight packed once{'' if attr == 'none' else ', ' + attr})"
+        return "mkldnn._convolution_pointwise (weight packed once)"
 
 
 def packs_convolutions(device, dtype):

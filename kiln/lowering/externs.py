@@ -110,13 +110,12 @@ def convolve(out, x, weight, *args):
     target = aten.convolution.default
     if not runs_channels_last(g, out) or g.inference and reads_input_as_laid_out(x, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
-    x = g.share(g.current_node.args[0], x, g.realize_strided(x, unambiguous_channels_last(x.sizes)))
+    x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
     packed = packed_convolution(g, out, x, weight, *args)
     if packed is not None:
         return packed
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
-    weight = g.share(g.current_node.args[1], weight,
-                     g.realize_strided(weight, unambiguous_channels_last(weight.sizes)))
+    weight = g.share(g.current_node.args[1], weight, g.realize_strided(weight, channels_last_strides(weight.sizes)))
     # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
     channels_last = OpThen(target, in_channels_last, f"{target} (channels-last)")
     return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
@@ -142,13 +141,6 @@ def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, trans
         bias = g.share(g.current_node.args[2], bias, g.realize_strided(bias, [sympy.Integer(1)]))
     return g.extern(conv, (x, bias), {}, fallback=False,
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
-
-
-def unambiguous_channels_last(sizes):
-    """Channels-last strides, but contiguous ones for one channel, where both lay out the same memory: given
-    channels-last strides with one channel, oneDNN's convolution read outside its input (an output of 1e30 for an
-    input of (1, 1, 8, 1)) and computed wrongly in eager PyTorch too ((3, 1, 6, 3), kernel (5, 2), stride (1, 3))."""
-    return ir.contiguous_strides(sizes) if sizes[1] == 1 else channels_last_strides(sizes)
 
 
 def reads_input_as_laid_out(x, out):

@@ -323,3 +323,61 @@ def test_transposed_copy_kernel(monkeypatch, dtype, shape, wide, bias):
     else:
         assert torch.equal(out[1:m + 1], expected)
     assert (out[0] == -1).all() and (out[-1] == -1).all()
+
+
+POINTWISE_CONVOLUTIONS = {   # x, weight, bias, stride (no padding, one group: as matrix products where small)
+    "bias": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 1, 1), torch.randn(4), [1, 1]),
+    "no bias": (torch.randn(3, 5, 4, 4), torch.randn(7, 5, 1, 1), None, [1, 1]),
+    "stride 2": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 1, 1), None, [2, 2]),
+    "one-element stride": (torch.randn(2, 6, 6, 6), torch.randn(4, 6, 1, 1), torch.randn(4), [3]),
+    "one pixel": (torch.randn(2, 8, 1, 1), torch.randn(3, 8, 1, 1), torch.randn(3), [1, 1]),
+    "uneven stride": (torch.randn(2, 6, 7, 9), torch.randn(4, 6, 1, 1), None, [2, 3]),
+}
+
+
+@pytest.mark.parametrize("case", POINTWISE_CONVOLUTIONS)
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+def test_small_pointwise_convolution_runs_as_a_matrix_product(built, check, check_grad, case, train):
+    """A small 1x1 convolution on the CPU is a product of its pixels' channels with the weight (oneDNN's per-call
+    set-up cost it 2-3x the product's time), forward and backward: eager's values, gradients and the layouts of
+    the parameters' gradients."""
+    x, w, b, stride = POINTWISE_CONVOLUTIONS[case]
+
+    def f(x, w, b):
+        return F.gelu(torch.ops.aten.convolution(torch.tanh(x), w, b, stride, [0, 0], [1, 1], False, [0, 0], 1))
+    inputs = (x, w) if b is None else (x, w, b)
+    g = (lambda x, w: f(x, w, None)) if b is None else f
+    if train:
+        check_grad(lambda *xs: g(*xs).sum(), *(t.clone().requires_grad_() for t in inputs))
+    else:
+        check(g, *inputs)
+    sources = [c.wrapper_source for c in built]
+    assert any("pointwise_conv.convolution_as_matmul" in s for s in sources), sources
+    assert not train or any("pointwise_conv.convolution_backward_as_matmul" in s for s in sources), sources
+    assert not any("aten.convolution.default (channels-last)" in s for s in sources)
+
+
+def test_pointwise_convolution_gradients_keep_parameter_strides():
+    """The weight's and bias's gradients leave the graph with their parameters' strides (DDP's buckets compare
+    them, size-1 dims too), and the input's with eager's layout."""
+    conv = torch.nn.Conv2d(6, 4, 1)
+    x = torch.randn(2, 6, 5, 5, requires_grad=True)
+    kiln_compile(conv)(x).sum().backward()
+    assert conv.weight.grad.stride() == conv.weight.stride() and conv.bias.grad.stride() == conv.bias.stride()
+    assert x.grad.stride() == x.stride()
+
+
+@pytest.mark.parametrize("case", ["large", "padded", "grouped", "3x3"])
+def test_other_convolutions_stay_library_calls(built, check, case):
+    """Above MATMUL_CONVOLUTION_UP_TO multiply-adds (oneDNN is as fast or faster there), with padding, groups or
+    a wider window, a convolution stays oneDNN's."""
+    x, w, padding, groups = {
+        "large": (torch.randn(2, 64, 32, 32), torch.randn(64, 64, 1, 1), [0, 0], 1),
+        "padded": (torch.randn(2, 6, 5, 5), torch.randn(4, 6, 1, 1), [1, 1], 1),
+        "grouped": (torch.randn(2, 6, 5, 5), torch.randn(4, 3, 1, 1), [0, 0], 2),
+        "3x3": (torch.randn(2, 6, 5, 5), torch.randn(4, 6, 3, 3), [0, 0], 1),
+    }[case]
+    check(lambda x, w: torch.ops.aten.convolution(torch.tanh(x), w, None, [1, 1], padding, [1, 1], False, [0, 0],
+                                                  groups), x, w)
+    sources = [c.wrapper_source for c in built]
+    assert not any("pointwise_conv" in s for s in sources) and any("aten.convolution.default" in s for s in sources)

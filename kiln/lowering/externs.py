@@ -12,6 +12,7 @@ from kiln.lowering.pointwise import opmath
 from kiln.lowering.pooling import depthwise_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, static_ints,
                                   View)
+from kiln.runtime.pointwise_conv import convolution_as_matmul, convolution_backward_as_matmul
 from kiln.runtime.prepacked import PackedConvolution, packs_convolutions
 from kiln.runtime.transposed_copy import copy_transposed
 
@@ -111,6 +112,11 @@ def convolve(out, x, weight, *args):
     if not runs_channels_last(g, out) or g.inference and reads_input_as_laid_out(x, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
+    stride = runs_as_matmul(out.dtype, out.device, list(out.shape), weight, *args[1:])
+    if stride is not None:
+        return g.extern(OpThen(convolution_as_matmul, None, "aten.convolution.default (1x1: kiln.runtime."
+                               "pointwise_conv.convolution_as_matmul)"), (x, weight, args[0], stride), {},
+                        fallback=False, out_strides=[channels_last_strides([sym(s) for s in out.shape])])
     packed = packed_convolution(g, out, x, weight, *args)
     if packed is not None:
         return packed
@@ -143,6 +149,32 @@ def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, trans
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
 
 
+# Devices where a small 1x1 convolution (channels-last, no padding, one group) runs as a matrix product, forward
+# and backward (kiln.runtime.pointwise_conv). oneDNN spends ~25 us setting up each forward call and ~70 each
+# backward, whatever its size: on the 2-core CPU, a [2, 16, 16, 16] -> 16 convolution took 31 us forward and 184
+# forward and backward in eager, its product 12 and 73; [2, 32, 8, 8] -> 192: 58 and 246 against 39 and 132. From
+# about 2^23 multiply-adds on, the two are even ([2, 64, 32, 32] -> 64: 115/438 against 132/417), and larger ones
+# ran faster in oneDNN ([32, 64, 56, 56] -> 64: 4.8/18.1 ms against 7.2/23.4; bench/NOTES.md 67).
+MATMUL_CONVOLUTION_DEVICES = {"cpu"}
+MATMUL_CONVOLUTION_DTYPES = {torch.float32}
+MATMUL_CONVOLUTION_UP_TO = 1 << 22   # multiply-adds
+
+
+def runs_as_matmul(dtype, device, out_sizes, weight, stride, padding, dilation, transposed, output_padding,
+                   groups, *rest):
+    """The 2-element stride of a 2-D convolution (of an out_sizes output) that runs as a matrix product, or None:
+    on a device and dtype above, a [out, in, 1, 1] weight, no padding, one group, not transposed, static sizes and
+    at most MATMUL_CONVOLUTION_UP_TO multiply-adds."""
+    sizes, weight_sizes = static_ints(out_sizes), static_ints(getattr(weight, "sizes", None) or [])
+    steps, pads = static_ints(stride), static_ints(padding)
+    if device.type not in MATMUL_CONVOLUTION_DEVICES or dtype not in MATMUL_CONVOLUTION_DTYPES or transposed or \
+            groups != 1 or sizes is None or len(sizes) != 4 or weight_sizes is None or len(weight_sizes) != 4 or \
+            weight_sizes[2:] != (1, 1) or steps is None or pads is None or any(pads) or \
+            math.prod(sizes) * weight_sizes[1] > MATMUL_CONVOLUTION_UP_TO:
+        return None
+    return list(steps) * (2 // len(steps)) if len(steps) in (1, 2) else None
+
+
 def reads_input_as_laid_out(x, out):
     """Whether an inference graph's convolution reads x, a graph input not channels-last, as the caller laid it out:
     where its output has fewer elements than x, or either's size is not known."""
@@ -173,6 +205,11 @@ def lower_convolution_backward(out, grad, x, weight, *args):
                        for fx, v in zip(g.current_node.args[:3], (grad, x, weight)))
     strides = [gradient_strides([sym(s) for s in m.shape]) if isinstance(m, torch.Tensor) and m.dim() == 4 else
                None if m is None else [sym(s) for s in m.stride()] for m in out]
+    stride = runs_as_matmul(grad.dtype, grad.device, list(grad.sizes), weight, *args[1:])
+    if stride is not None:
+        return g.extern(OpThen(convolution_backward_as_matmul, gradients_in_channels_last, "aten.convolution_backward"
+                               ".default (1x1: kiln.runtime.pointwise_conv.convolution_backward_as_matmul)"),
+                        (grad, x, weight, stride, args[-1]), {}, fallback=False, out_strides=strides)
     return g.extern(OpThen(target, gradients_in_channels_last, f"{target} (channels-last)"), (grad, x, weight, *args),
                     {}, fallback=False, out_strides=strides)
 

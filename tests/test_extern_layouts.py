@@ -332,6 +332,7 @@ POINTWISE_CONVOLUTIONS = {   # x, weight, bias, stride (no padding, one group: a
     "one-element stride": (torch.randn(2, 6, 6, 6), torch.randn(4, 6, 1, 1), torch.randn(4), [3]),
     "one pixel": (torch.randn(2, 8, 1, 1), torch.randn(3, 8, 1, 1), torch.randn(3), [1, 1]),
     "uneven stride": (torch.randn(2, 6, 7, 9), torch.randn(4, 6, 1, 1), None, [2, 3]),
+    "empty batch": (torch.randn(0, 6, 5, 5), torch.randn(4, 6, 1, 1), torch.randn(4), [2, 2]),
 }
 
 
@@ -367,17 +368,22 @@ def test_pointwise_convolution_gradients_keep_parameter_strides():
     assert x.grad.stride() == x.stride()
 
 
-@pytest.mark.parametrize("case", ["large", "padded", "grouped", "3x3"])
-def test_other_convolutions_stay_library_calls(built, check, case):
-    """Above MATMUL_CONVOLUTION_UP_TO multiply-adds (oneDNN is as fast or faster there), with padding, groups or
-    a wider window, a convolution stays oneDNN's."""
+@pytest.mark.parametrize("case", ["large", "padded", "grouped", "3x3", "no input channels"])
+def test_other_convolutions_stay_library_calls(built, check, check_grad, case):
+    """Above MATMUL_CONVOLUTION_UP_TO multiply-adds (oneDNN is as fast or faster there), with padding, groups, a
+    wider window or no input channels, a convolution stays oneDNN's, with eager's gradients (zero channels: the
+    bias's gradient has the bias's size, where a product of the traced gradient's rows would have none)."""
     x, w, padding, groups = {
         "large": (torch.randn(2, 64, 32, 32), torch.randn(64, 64, 1, 1), [0, 0], 1),
         "padded": (torch.randn(2, 6, 5, 5), torch.randn(4, 6, 1, 1), [1, 1], 1),
         "grouped": (torch.randn(2, 6, 5, 5), torch.randn(4, 3, 1, 1), [0, 0], 2),
         "3x3": (torch.randn(2, 6, 5, 5), torch.randn(4, 6, 3, 3), [0, 0], 1),
+        "no input channels": (torch.randn(2, 0, 5, 5), torch.randn(4, 0, 1, 1), [0, 0], 1),
     }[case]
     check(lambda x, w: torch.ops.aten.convolution(torch.tanh(x), w, None, [1, 1], padding, [1, 1], False, [0, 0],
                                                   groups), x, w)
     sources = [c.wrapper_source for c in built]
     assert not any("pointwise_conv" in s for s in sources) and any("aten.convolution.default" in s for s in sources)
+    if case == "no input channels":
+        check_grad(lambda x, w, b: F.gelu(F.conv2d(x.tanh(), w, b)).sum(), x.requires_grad_(), w.requires_grad_(),
+                   torch.randn(4, requires_grad=True))

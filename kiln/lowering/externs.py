@@ -164,12 +164,14 @@ def runs_as_matmul(dtype, device, out_sizes, weight, stride, padding, dilation, 
                    groups, *rest):
     """The 2-element stride of a 2-D convolution (of an out_sizes output) that runs as a matrix product, or None:
     on a device and dtype above, a [out, in, 1, 1] weight, no padding, one group, not transposed, static sizes and
-    at most MATMUL_CONVOLUTION_UP_TO multiply-adds."""
+    at most MATMUL_CONVOLUTION_UP_TO multiply-adds. (Not with no channels: AOTAutograd's trace of such a convolution
+    hands its backward a gradient with the input's 0 channels, which ATen's convolution_backward answers with a
+    bias gradient of the bias's size.)"""
     sizes, weight_sizes = static_ints(out_sizes), static_ints(getattr(weight, "sizes", None) or [])
     steps, pads = static_ints(stride), static_ints(padding)
     if device.type not in MATMUL_CONVOLUTION_DEVICES or dtype not in MATMUL_CONVOLUTION_DTYPES or transposed or \
             groups != 1 or sizes is None or len(sizes) != 4 or weight_sizes is None or len(weight_sizes) != 4 or \
-            weight_sizes[2:] != (1, 1) or steps is None or pads is None or any(pads) or \
+            weight_sizes[2:] != (1, 1) or 0 in weight_sizes[:2] or steps is None or pads is None or any(pads) or \
             math.prod(sizes) * weight_sizes[1] > MATMUL_CONVOLUTION_UP_TO:
         return None
     return list(steps) * (2 // len(steps)) if len(steps) in (1, 2) else None

@@ -12,9 +12,10 @@ import torch
 
 def _rows(x, stride=(1, 1)):
     """The pixels of channels-last x that a convolution of this stride reads, as rows of channels."""
-    if tuple(stride) != (1, 1):
+    if tuple(stride) != (1, 1):   # (explicit sizes, never -1: none can be inferred where a size is 0)
         x = x[:, :, ::stride[0], ::stride[1]]
-        return x.permute(0, 2, 3, 1).reshape(-1, x.shape[1])
+        n, c, h, w = x.shape
+        return x.permute(0, 2, 3, 1).reshape(n * h * w, c)
     n, c, h, w = x.shape
     return x.as_strided((n * h * w, c), (c, 1))
 
@@ -41,7 +42,7 @@ def convolution_backward_as_matmul(grad, x, weight, stride, output_mask):
     rows = _rows(grad)
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
-        grad_input = _channels_last(torch.mm(rows, weight.reshape(k, -1)), n, h, w)
+        grad_input = _channels_last(torch.mm(rows, weight.reshape(k, x.shape[1])), n, h, w)
         if tuple(stride) != (1, 1):
             full = torch.zeros_like(x, memory_format=torch.channels_last)
             full[:, :, ::stride[0], ::stride[1]] = grad_input

@@ -113,13 +113,15 @@ def convolve(out, x, weight, *args):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
     stride = runs_as_matmul(out.dtype, out.device, list(out.shape), weight, *args[1:])
+    # (a frozen weight's packed call is as fast as the product where the product must first copy the pixels a
+    # stride reads: ResNet's frozen downsampling convolutions, bench/NOTES.md 67)
+    packed = packed_convolution(g, out, x, weight, *args) if stride != [1, 1] else None
+    if packed is not None:
+        return packed
     if stride is not None:
         return g.extern(OpThen(convolution_as_matmul, None, "aten.convolution.default (1x1: kiln.runtime."
                                "pointwise_conv.convolution_as_matmul)"), (x, weight, args[0], stride), {},
                         fallback=False, out_strides=[channels_last_strides([sym(s) for s in out.shape])])
-    packed = packed_convolution(g, out, x, weight, *args)
-    if packed is not None:
-        return packed
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call
     weight = g.share(g.current_node.args[1], weight, g.realize_strided(weight, channels_last_strides(weight.sizes)))
     # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)

@@ -85,7 +85,8 @@ def _table():
     # decomposition calls var_mean.dim) reach var_mean.correction without theirs, whose lowering takes the mean
     # with the variance's shift: a row of identical values has exactly its value as the mean (sum / n is off by
     # rounding, and layer_norm of a constant row gave 3e-6, not 0: fuzz seed 93922).
-    for op in (aten._to_copy.default, aten.var_mean.correction, aten.var_mean.dim, aten.var_mean.default):
+    for op in (aten._to_copy.default, aten.var_mean.correction, aten.var_mean.dim, aten.var_mean.default,
+               aten.roll.default):
         table.pop(op, None)
     # torch's decomposition returns the attention probabilities where the op returns its logsumexp; the
     # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives

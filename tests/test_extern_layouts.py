@@ -1,5 +1,7 @@
 """Library calls and fallbacks whose output layout follows their arguments': kiln may lay the arguments out
 otherwise than the trace did, so nothing downstream may assume the traced output strides (issue 24)."""
+import re
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -387,3 +389,27 @@ def test_other_convolutions_stay_library_calls(built, check, check_grad, case):
     if case == "no input channels":
         check_grad(lambda x, w, b: F.gelu(F.conv2d(x.tanh(), w, b)).sum(), x.requires_grad_(), w.requires_grad_(),
                    torch.randn(4, requires_grad=True))
+
+
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+def test_a_bias_read_only_by_elementwise_ops_is_added_by_them(monkeypatch, built, check, check_grad, train):
+    """On the devices of UNFUSED_BIAS_DEVICES (the CPU here, so that CI runs the path), a product whose users are
+    all elementwise is computed alone, its bias added in their kernels: cuBLASLt's float32 bias epilogue ran in
+    slower kernels than cuBLAS's product (H200: BERT's [4096, 3072] x [3072, 768], 497 us a layer against 413). A
+    product the graph returns, or that a training forward saves for its backward (GELU's input), keeps its bias:
+    added by its users, it would be stored with the bias in a pass of its own."""
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "UNFUSED_BIAS_DEVICES", {("cpu", torch.float32)})
+
+    def f(x, w1, b1, w2, b2):
+        hidden = F.gelu(F.linear(x, w1, b1))   # (its input saved by a training forward)
+        return F.linear(hidden, w2, b2) + x, F.linear(x, w2.t(), b1)   # (a residual add; a product returned)
+    x, w1, b1, w2, b2 = torch.randn(3, 5, 16), torch.randn(32, 16), torch.randn(32), torch.randn(16, 32), \
+        torch.randn(16)
+    if train:
+        check_grad(lambda *a: sum(o.sum() for o in f(*a)), *(t.requires_grad_() for t in (x, w1, b1, w2, b2)))
+    else:
+        check(f, x, w1, b1, w2, b2)
+    graph_source = next(c.wrapper_source for c in built if ("_forward" if train else "_inference") in c.wrapper_source)
+    calls = re.findall(r"# (aten\.\w+)\.default", graph_source)
+    assert (calls.count("aten.mm"), calls.count("aten.addmm")) == ((1, 2) if train else (2, 1))

@@ -3,6 +3,7 @@ dtype, shape and strides equal to eager's."""
 import logging
 import math
 import os
+import re
 
 import pytest
 import torch
@@ -885,6 +886,25 @@ def test_decomposed_misc_ops(check):
                         torch.stack(x.unbind(1)[:3]), x.split(4, 1)[1] * 2, torch.flatten(x.unsqueeze(0)) + 1,
                         x.masked_fill(torch.eye(5, 6, dtype=torch.bool), 0.0), x.t().contiguous(),
                         torch.heaviside(x, y), x.clone(memory_format=torch.contiguous_format)), x, y)
+
+
+def test_roll_is_a_rotated_index(check, check_grad, stats_delta, built):
+    """roll reads (i - shift) mod n along each dim, or over the flattened tensor with no dims: shifts negative,
+    past the size, repeated on one dim, on dims of size 0 and 1, and through a window partition as Swin's shifted
+    windows; differentiated (its backward is a roll back); and over dynamic sizes. No op runs eagerly, and no
+    kernel computes an index to gather through (torch's decomposition: iota, add, fmod, index_select)."""
+    def fn(x, w):
+        windows = torch.roll(w, (-3, 3), (1, 2)).view(2, 2, 3, 2, 3, 4).permute(0, 1, 3, 2, 4, 5)
+        return (torch.roll(x, 2, 1), torch.roll(x, -7, 0), torch.roll(x, (1, 2, -1), (1, 0, 1)), torch.roll(x, 4),
+                torch.roll(x[:, :1], 1, 1) * 2, torch.roll(x[:0], 3, 0), windows.reshape(-1, 9, 4) + 1)
+    x, w = make_tensor((5, 6)), make_tensor((2, 6, 6, 4))
+    delta = stats_delta()
+    check(fn, x, w)
+    check(fn, x, w, dynamic=True)
+    check_grad(lambda x, w: sum((o * torch.arange(o.numel()).view(o.shape)).sum() for o in fn(x, w)),
+               x.requires_grad_(), w.requires_grad_())
+    assert delta["fallback_ops"] == 0 and delta["graphs_fallback"] == 0
+    assert built and not any(re.search(r"tmp\d+ = kiln_fmod\(", c.kernel_source) for c in built)
 
 
 def test_matmul_family_fwd_bwd(check_grad):

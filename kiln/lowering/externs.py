@@ -8,7 +8,7 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln import ir
 from kiln.ir import ops, sym
-from kiln.lowering.pointwise import opmath
+from kiln.lowering.pointwise import opmath, pointwise_value
 from kiln.lowering.pooling import depthwise_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, static_ints,
                                   View)
@@ -359,13 +359,38 @@ def lower_mm(out, a, b):
 
 @register(aten.addmm.default)
 def lower_addmm(out, bias, a, b, **scales):
-    """A product with a bias over its columns (a language model's head: DeBERTa's 128100 words, DistilBERT's
-    30522) and misaligned rows: its blocks computed transposed, the bias added as they are copied back."""
-    if rows_misaligned(out) and all(v == 1 for v in scales.values()) and len(getattr(bias, "sizes", ())) == 1 and \
-            sympy.expand(bias.sizes[0] - out.shape[1]) == 0:
+    """A product with a bias over its columns. With misaligned rows (a language model's head: DeBERTa's 128100
+    words, DistilBERT's 30522), its blocks computed transposed, the bias added as they are copied back. Read by
+    elementwise ops alone, on a device of UNFUSED_BIAS_DEVICES, a product whose bias those ops add as they read it
+    (bias_added_by_users)."""
+    column_bias = all(v == 1 for v in scales.values()) and len(getattr(bias, "sizes", ())) == 1 and \
+        sympy.expand(bias.sizes[0] - out.shape[1]) == 0
+    if rows_misaligned(out) and column_bias:
         return current().extern(OpThen(aligned_rows_addmm, None, "aten.addmm.default (aligned rows: kiln.lowering."
                                        "externs.aligned_rows_addmm)"), (bias, a, b), {}, fallback=False)
-    return current().extern(aten.addmm.default, (bias, a, b), scales, fallback=False)
+    g = current()
+    if column_bias and (out.device.type, out.dtype) in UNFUSED_BIAS_DEVICES and bias_added_by_users(g.current_node):
+        product = g.extern(aten.mm.default, (a, b), {}, fallback=False, arg_nodes=g.current_node.args[1:3])
+        return pointwise_value(out, ops.add, product, bias)
+    return g.extern(aten.addmm.default, (bias, a, b), scales, fallback=False)
+
+
+# Devices and dtypes whose library runs a product with a bias epilogue in slower kernels than the product alone.
+# cuBLASLt's float32 addmm picked 64x64 tiles where cuBLAS's mm picked 128x128 on an H200: BERT's [4096, 3072] x
+# [3072, 768] took 497 us a layer against 413 (bench/results/s46, call 1). Where every user of the product is
+# elementwise, the bias is added in their kernels, which read the product anyway: no pass of its own.
+UNFUSED_BIAS_DEVICES = {("cuda", torch.float32)}
+VIEWS = (aten.view.default, aten._unsafe_view.default, aten.reshape.default)
+
+
+def bias_added_by_users(n):
+    """Whether every user of fx node n (through reshapes) is an elementwise op, and the graph does not return it:
+    then adding a bias in n's users costs no pass over n's value (a training forward that saves n for its
+    backward would store it with the bias added, in a pass of its own)."""
+    return bool(n.users) and all(
+        u.op == "call_function" and (bias_added_by_users(u) if u.target in VIEWS else
+                                     isinstance(u.target, torch._ops.OpOverload) and
+                                     torch.Tag.pointwise in u.target.tags) for u in n.users)
 
 
 def rows_misaligned(out):

@@ -480,12 +480,13 @@ class GraphLowering(torch.fx.Interpreter):
                                             origins=("empty",)))
         return View(buf, buf.layout.sizes, buf.layout.strides)
 
-    def extern(self, target, args, kwargs, fallback, out_strides=None):
+    def extern(self, target, args, kwargs, fallback, out_strides=None, arg_nodes=None):
         """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts, or out_strides.
 
         Tensor arguments get the layouts they had when the graph was traced: an op's output layout may
         follow its inputs' (attention, convolution), and the outputs' layouts are taken from the trace.
-        With out_strides, the caller has chosen the layouts of the arguments and of the outputs."""
+        With out_strides, the caller has chosen the layouts of the arguments and of the outputs. arg_nodes: the
+        fx nodes of args, where they are not the current node's args (a call in place of the traced op)."""
         node = self.current_node
         relaid = []   # whether kiln passes an argument laid out otherwise than when the graph was traced
 
@@ -502,7 +503,8 @@ class GraphLowering(torch.fx.Interpreter):
             if isinstance(a, float) and (a != a or abs(a) == float("inf")):
                 return SpelledFloat(a)   # the wrapper spells floats with repr(): inf is no Python name
             return a
-        fx_args = tuple(node.args) if node is not None and len(node.args) == len(args) else [None] * len(args)
+        fx_args = tuple(arg_nodes) if arg_nodes is not None else \
+            tuple(node.args) if node is not None and len(node.args) == len(args) else [None] * len(args)
         fx_kwargs = node.kwargs if node is not None else {}
         args = tuple(to_ref(a, fx, k in MATMULS.get(target, ())) for k, (a, fx) in enumerate(zip(args, fx_args)))
         kwargs = {k: to_ref(v, fx_kwargs.get(k)) for k, v in kwargs.items()}

@@ -1,4 +1,5 @@
-"""Views as index transforms: view, permute, expand, slice, ... never copy; flip is a reversed index."""
+"""Views as index transforms: view, permute, expand, slice, ... never copy; flip is a reversed index, roll a
+rotated one."""
 
 import sympy
 import torch
@@ -195,3 +196,39 @@ def lower_rev(out, x, dims):
     return Lazy(sizes, x.dtype, x.device,
                 lambda idx: x.load([sizes[d] - 1 - i if d in dims else i for d, i in enumerate(idx)]),
                 x.opcount + 1)
+
+
+@register(aten.roll.default)
+def lower_roll(out, x, shifts, dims=()):
+    """roll: along each dim of size n, element i reads (i - shift) mod n; with no dims, over the flattened tensor.
+    Index arithmetic the code generator folds and bounds, where torch's decomposition gathers through an index
+    tensor it computes (iota, add, fmod): int64 divisions and a bounds check per element, which ran Swin's window
+    shifts at twice Inductor's time (an H200, bench/results/s46). A symbolic shift runs eagerly."""
+    if not all(isinstance(s, int) for s in shifts):
+        return NotImplemented
+    sizes = list(x.sizes)
+    if not dims:   # (the flattened tensor: the only shift along its one dim)
+        numel = ir.product(sizes)
+        return Lazy(sizes, x.dtype, x.device, lambda idx: x.load(ir.unflatten(
+            rotated(ir.strided_index(idx, ir.contiguous_strides(sizes)), shifts[0], numel), sizes)), x.opcount + 1)
+    rolls = [(d % len(sizes), s) for d, s in zip(dims, shifts)]
+
+    def reindex(idx):
+        idx = list(idx)
+        for d, s in reversed(rolls):   # (roll(roll(x, a), b)[i] = x[(i - b - a) mod n], innermost last)
+            idx[d] = rotated(idx[d], s, sizes[d])
+        return idx
+    return Lazy(sizes, x.dtype, x.device, lambda idx: x.load(reindex(idx)), x.opcount + 1)
+
+
+def rotated(i, shift, n):
+    """(i - shift) mod n for 0 <= i < n, as a modulus of a non-negative sum (which is what the code generator's
+    modulus computes): shift mod n where n is static, else a multiple of n added (n >= 1, so shift * n - shift is not
+    negative for a positive shift)."""
+    if ir.is_static(n):
+        if int(n) <= 1:
+            return i
+        offset = (-shift) % int(n)
+    else:
+        offset = shift * n - shift if shift > 0 else -shift
+    return ir.ModularIndexing(i + offset, 1, n) if offset != 0 else i

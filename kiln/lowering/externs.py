@@ -384,13 +384,15 @@ VIEWS = (aten.view.default, aten._unsafe_view.default, aten.reshape.default)
 
 
 def bias_added_by_users(n):
-    """Whether every user of fx node n (through reshapes) is an elementwise op, and the graph does not return it:
-    then adding a bias in n's users costs no pass over n's value (a training forward that saves n for its
-    backward would store it with the bias added, in a pass of its own)."""
-    return bool(n.users) and all(
-        u.op == "call_function" and (bias_added_by_users(u) if u.target in VIEWS else
-                                     isinstance(u.target, torch._ops.OpOverload) and
-                                     torch.Tag.pointwise in u.target.tags) for u in n.users)
+    """Whether every user of fx node n (through reshapes) is an elementwise op that kiln lowers (one run eagerly
+    would read the sum stored), and the graph does not return n: then adding a bias in n's users costs no pass over
+    n's value (a training forward that saves n for its backward would store it with the bias added, in a pass of
+    its own)."""
+    def lowered_elementwise(target):
+        return torch.Tag.pointwise in getattr(target, "tags", ()) and \
+            (target in LOWERINGS or getattr(target, "overloadpacket", None) in LOWERINGS)
+    return bool(n.users) and all(u.op == "call_function" and (
+        bias_added_by_users(u) if u.target in VIEWS else lowered_elementwise(u.target)) for u in n.users)
 
 
 def rows_misaligned(out):

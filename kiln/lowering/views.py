@@ -203,9 +203,7 @@ def lower_roll(out, x, shifts, dims=()):
     """roll: along each dim of size n, element i reads (i - shift) mod n; with no dims, over the flattened tensor.
     Index arithmetic the code generator folds and bounds, where torch's decomposition gathers through an index
     tensor it computes (iota, add, fmod): int64 divisions and a bounds check per element, which ran Swin's window
-    shifts at twice Inductor's time (an H200, bench/results/s46). A symbolic shift runs eagerly."""
-    if not all(isinstance(s, int) for s in shifts):
-        return NotImplemented
+    shifts at twice Inductor's time (an H200, bench/results/s46)."""
     sizes = list(x.sizes)
     if not dims:   # (the flattened tensor: the only shift along its one dim)
         numel = ir.product(sizes)
@@ -222,13 +220,15 @@ def lower_roll(out, x, shifts, dims=()):
 
 
 def rotated(i, shift, n):
-    """(i - shift) mod n for 0 <= i < n, as a modulus of a non-negative sum (which is what the code generator's
-    modulus computes): shift mod n where n is static, else a multiple of n added (n >= 1, so shift * n - shift is not
-    negative for a positive shift)."""
-    if ir.is_static(n):
-        if int(n) <= 1:
-            return i
+    """(i - shift) mod n for 0 <= i < n, as a modulus of a sum in [0, 2n) (the code generator's modulus is C's, of
+    non-negative operands): -shift mod n where both are static, else n - (shift mod n) or (-shift) mod n by the
+    shift's sign, or Python's modulus (floored: never negative) of a symbolic shift (fftshift's n // 2)."""
+    if ir.is_static(n) and int(n) <= 1:
+        return i
+    if isinstance(shift, int) and ir.is_static(n):
         offset = (-shift) % int(n)
+    elif isinstance(shift, int):
+        offset = n - ir.ModularIndexing(shift, 1, n) if shift > 0 else ir.ModularIndexing(-shift, 1, n)
     else:
-        offset = shift * n - shift if shift > 0 else -shift
+        offset = sympy.Mod(-shift, n)
     return ir.ModularIndexing(i + offset, 1, n) if offset != 0 else i

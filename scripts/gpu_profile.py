@@ -260,9 +260,8 @@ def library_calls(name, step, steps=5):
         if e.get("cat") not in ("cuda_runtime", "cuda_driver") or "correlation" not in e.get("args", {}) \
                 or e["tid"] not in by_thread:
             continue
-        thread = by_thread[e["tid"]]
-        for i in range(bisect.bisect_right(starts[e["tid"]], e["ts"]) - 1, max(-1, bisect.bisect_right(
-                starts[e["tid"]], e["ts"]) - 200), -1):
+        thread, started = by_thread[e["tid"]], bisect.bisect_right(starts[e["tid"]], e["ts"])
+        for i in range(started - 1, max(-1, started - 200), -1):
             o = thread[i]
             if o["name"].startswith("aten::") and o["ts"] + o["dur"] >= e["ts"]:
                 launched_by[e["args"]["correlation"]] = o

@@ -383,8 +383,7 @@ class ConvActivations(torch.nn.Module):
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
 def test_frozen_cpu_convolutions_run_with_packed_weights(built):
     """A frozen float32 CPU convolution (but a small 1x1 one) calls oneDNN with its weight reordered once, at compile
-    time. Its activations
-    stay kiln's: oneDNN's relu and hardtanh make a NaN a number, where eager's keep it."""
+    time. Its activations stay kiln's: oneDNN's relu and hardtanh make a NaN a number, where eager's keep it."""
     model, x = ConvActivations().eval(), torch.randn(2, 3, 10, 10)
     first, second, expected = run(model, x, freezing=True)
     torch.testing.assert_close(first, expected)

@@ -891,8 +891,9 @@ def test_decomposed_misc_ops(check):
 def test_roll_is_a_rotated_index(check, check_grad, stats_delta, built):
     """roll reads (i - shift) mod n along each dim, or over the flattened tensor with no dims: shifts negative,
     past the size, repeated on one dim, on dims of size 0 and 1, through a window partition as Swin's shifted
-    windows, and by sizes (fftshift's n // 2); differentiated (its backward is a roll back); and over dynamic sizes. No op runs eagerly, and no
-    kernel computes an index to gather through (torch's decomposition: iota, add, fmod, index_select)."""
+    windows, and by sizes (fftshift's n // 2); differentiated (its backward is a roll back); and over dynamic
+    sizes. No op runs eagerly, and no kernel computes an index to gather through (torch's decomposition: iota,
+    add, fmod, index_select)."""
     def fn(x, w):
         windows = torch.roll(w, (-3, 3), (1, 2)).view(2, 2, 3, 2, 3, 4).permute(0, 1, 3, 2, 4, 5)
         return (torch.roll(x, 2, 1), torch.roll(x, -7, 0), torch.roll(x, (1, 2, -1), (1, 0, 1)), torch.roll(x, 4),

@@ -363,12 +363,12 @@ def lower_addmm(out, bias, a, b, **scales):
     words, DistilBERT's 30522), its blocks computed transposed, the bias added as they are copied back. Read by
     elementwise ops alone, on a device of UNFUSED_BIAS_DEVICES, a product whose bias those ops add as they read it
     (bias_added_by_users)."""
+    g = current()
     column_bias = all(v == 1 for v in scales.values()) and len(getattr(bias, "sizes", ())) == 1 and \
         sympy.expand(bias.sizes[0] - out.shape[1]) == 0
     if rows_misaligned(out) and column_bias:
-        return current().extern(OpThen(aligned_rows_addmm, None, "aten.addmm.default (aligned rows: kiln.lowering."
-                                       "externs.aligned_rows_addmm)"), (bias, a, b), {}, fallback=False)
-    g = current()
+        return g.extern(OpThen(aligned_rows_addmm, None, "aten.addmm.default (aligned rows: kiln.lowering.externs."
+                               "aligned_rows_addmm)"), (bias, a, b), {}, fallback=False)
     if column_bias and (out.device.type, out.dtype) in UNFUSED_BIAS_DEVICES and bias_added_by_users(g.current_node):
         product = g.extern(aten.mm.default, (a, b), {}, fallback=False, arg_nodes=g.current_node.args[1:3])
         return pointwise_value(out, ops.add, product, bias)

@@ -16,6 +16,7 @@ Per model and wrapping, every rank trains the same start (its own batch: weak sc
   backend changing every round), with CUDA's peak memory above what the runs hold between steps.
 First, a function with collectives in its graph (all-reduce, broadcast, all-gather, reduce-scatter) runs
 through kiln against eager on every rank (kiln.tools.distributed.check_collectives).
+Each local rank runs on its own share of the host's CPUs (kiln.tools.distributed.pin_to_share; --no-pin: on any).
 Rank 0 writes DIR/world{N}.json with every rank's figures. Without CUDA, it runs on CPU processes over gloo.
 NVLink multicast stays off (it can put a shared host's GPUs out of service).
 """
@@ -38,7 +39,7 @@ import torch.distributed as dist  # noqa: E402
 
 import kiln  # noqa: E402
 from kiln.tools.bench import _own_recompile_budget  # noqa: E402
-from kiln.tools.distributed import check_collectives, error, references, train  # noqa: E402
+from kiln.tools.distributed import check_collectives, error, pin_to_share, references, train  # noqa: E402
 
 
 def measure(args, name, how, device, solo=None):
@@ -103,6 +104,8 @@ def main(argv=None):
     p.add_argument("--steps", type=int, default=3)
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--calls", type=int, default=5)
+    p.add_argument("--no-pin", dest="pin", action="store_false",
+                   help="leave every rank free to run on every CPU (default: each local rank on its own share)")
     p.add_argument("--no-solo", dest="solo", action="store_false",
                    help="with N > 1 ranks, leave out the one-rank runs in the same rounds")
     p.add_argument("--summarize", action="store_true", help="write DIR/summary.md from DIR/world*.json")
@@ -116,6 +119,7 @@ def main(argv=None):
     args.backends = args.backends.split(",")
     rank, world = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
     local = int(os.environ.get("LOCAL_RANK", 0))
+    cpus = pin_to_share(local, int(os.environ.get("LOCAL_WORLD_SIZE", 1))) if args.pin else None
     device = f"cuda:{local}" if cuda else "cpu"
     if cuda:
         torch.cuda.set_device(local)
@@ -126,7 +130,8 @@ def main(argv=None):
             "versions": {"torch": torch.__version__, "python": platform.python_version(), "cuda": torch.version.cuda,
                          "nccl": ".".join(map(str, torch.cuda.nccl.version())) if cuda else None},
             "load_average": os.getloadavg()[0], "size": args.size, "autocast": args.autocast, "lr": args.lr,
-            "steps": args.steps, "rounds": args.rounds, "calls": args.calls}
+            "steps": args.steps, "rounds": args.rounds, "calls": args.calls,
+            "cpus_per_rank": len(cpus) if cpus else None}
     rows = []
     solo = dist.new_subgroups(1)[0] if args.solo and world > 1 else None   # (every rank makes every group)
 

@@ -608,7 +608,8 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         if triton:
             from kiln.codegen.triton import persistent_rows   # Triton is imported where a graph needs it
             rows_in_registers = functools.partial(persistent_rows, lowering)
-        sched = schedule(lowering.buffers, output_names, shared_launches=triton, rows_in_registers=rows_in_registers)
+        sched = schedule(lowering.buffers, output_names, shared_launches=triton, rows_in_registers=rows_in_registers,
+                         transposed_producers=triton)
         trace.fusion(sched.decisions)
         times["scheduling"] = time.perf_counter() - started - times["lowering"]
         where["stage"] = "codegen"

@@ -413,11 +413,15 @@ def fmt(e):
     return str(e).replace("*", "x")
 
 
-def rebase_to_reduction(kernel, node):
-    """A pointwise kernel joining a reduction over its outputs: re-place every node on (N, R)."""
+def rebase_to_reduction(kernel, node, transposed=False):
+    """A pointwise kernel joining a reduction over its outputs: re-place every node on (N, R). transposed: a
+    node whose outer dims the reduction reduces (a bias gradient's rows) may be placed as the reduction reads it
+    (placed_as_read), where the code generator's tiles keep such reads coalesced (Triton's)."""
     trial = Kernel(node)
+    as_read = placed_as_read(kernel, node, trial) if transposed else {}
     for p in kernel.placements:
-        q, reason = trial.place(p.node)
+        q, reason = (Placement(p.node, "full", as_read[p.node.name]), "") if p.node.name in as_read else \
+            trial.place(p.node)
         if q is None or q.level != "full":
             return None
         deps = trial.check_reads(q)
@@ -427,6 +431,66 @@ def rebase_to_reduction(kernel, node):
     return trial
 
 
+def placed_as_read(kernel, reduction, trial):
+    """Kernel indices (in trial's x0, r0) of kernel's pointwise nodes, derived from how reduction reads them: a
+    column sum of a [rows, columns] gradient reduces its outer dim, so the gradient's rows are the reduction's
+    r0 and its columns x0 (with a split sum, r0 and part of x0), where placing it by its own dim order (outer dims
+    to x0) cannot match. Derived in the reduction's merged dims u: a read that is an affine sum of u's is split
+    among the node's dims by stride, and kept only where each of the node's dims is a whole mixed-radix
+    combination of u's covering it exactly, each u used once: a bijection, so every element is computed and
+    stored once. Nodes read by a derived node are derived from that read, consumers before producers."""
+    u = [sympy.Symbol(f"u{i}", integer=True, nonnegative=True)
+         for i in range(len(reduction.sizes) + len(reduction.rsizes))]
+    ranges = dict(zip(u, reduction.sizes + reduction.rsizes))
+    readers, derived = [(reduction, u)], {}
+    for p in reversed(kernel.placements):
+        n = p.node
+        for reader, index in readers:
+            reads = [e for name, e in reader.buf.analysis.loads if name == n.name]
+            found = reads and dims_of_read(n, reader.remap(index)(reads[0]), ranges)
+            if found:
+                derived[n.name] = found
+                readers.append((n, found))
+                break
+    at = dict(zip(u, ir.unflatten(trial.x, reduction.sizes) + ir.unflatten(trial.r, reduction.rsizes)))
+    return {name: [ir.simplify_index(sympy.expand(w).xreplace(at)) for w in ws] for name, ws in derived.items()}
+
+
+def dims_of_read(node, read, ranges):
+    """node's merged dims as affine sums of the symbols of `ranges` (symbol -> extent), such that node's store
+    index at them is `read`, each dim covered exactly once (mixed radix); else None."""
+    w = [sympy.Symbol(f"w{i}", integer=True) for i in range(len(node.sizes))]
+    written = sympy.expand(node.remap(w + [sympy.Integer(0)] * len(node.rsizes))(node.buf.analysis.store_index))
+    read = sympy.expand(read)
+    strides = [written.coeff(v) for v in w]
+    if node.rsizes or sympy.expand(written - sum(st * v for st, v in zip(strides, w))) != 0 or \
+            not all(isinstance(x, sympy.Integer) and x > 0 for x in strides + list(node.sizes)) or \
+            not all(isinstance(x, sympy.Integer) for x in ranges.values()) or read.free_symbols - set(ranges):
+        return None
+    terms = {v: read.coeff(v) for v in read.free_symbols}
+    if sympy.expand(read - sum(c * v for v, c in terms.items())) != 0 or \
+            any(ranges[v] > 1 and v not in terms for v in ranges):
+        return None
+    by_dim = {i: [] for i in range(len(w))}
+    for v, c in terms.items():
+        fits = [i for i, st in enumerate(strides) if isinstance(c, sympy.Integer) and c >= st and c % st == 0]
+        if not fits:
+            return None
+        i = max(fits, key=lambda i: strides[i])
+        by_dim[i].append((c // strides[i], ranges[v], v))
+    dims = []
+    for i, parts in by_dim.items():
+        radix = sympy.Integer(1)
+        for k, extent, v in sorted(parts, key=lambda t: t[0]):
+            if k != radix:
+                return None
+            radix *= extent
+        if radix != node.sizes[i]:
+            return None
+        dims.append(sum((k * v for k, _, v in parts), sympy.Integer(0)))
+    return dims
+
+
 @dataclasses.dataclass
 class Schedule:
     steps: list                 # Kernel | ir.ExternKernel, in order
@@ -434,10 +498,12 @@ class Schedule:
     local_buffers: set          # computed buffers never written to memory
 
 
-def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lambda kernel: False):
+def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lambda kernel: False,
+             transposed_producers=False):
     """The buffers in kernels and extern calls. shared_launches: kernels may share a launch (Triton's);
     rows_in_registers(kernel): whether a reduction kernel holds its whole rows in registers (Triton's persistent
-    ones), so that a later segment reads an earlier one's values without a store."""
+    ones), so that a later segment reads an earlier one's values without a store; transposed_producers: a
+    reduction over a pointwise kernel's outer dims may take that kernel in (rebase_to_reduction)."""
     steps, decisions, home = [], [], {}
 
     def decide(node, kernel_label, fused, other, reason):
@@ -493,7 +559,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                 continue
             target = step
             if not step.is_reduction and node.is_reduction:
-                target = rebase_to_reduction(step, node)
+                target = rebase_to_reduction(step, node, transposed_producers)
                 if target is None:
                     decide(node.name, label, False, step.nodes[0].name,
                            f"different iteration space {fmt(node.numel)}x{fmt(node.rnumel)} vs {fmt(step.numel)}")

@@ -137,6 +137,26 @@ def test_a_launch_runs_at_most_a_few_kernels():
     assert kernels == (math.ceil(20 / MAX_LAUNCH_PARTS) if triton else 20)
 
 
+@pytest.mark.parametrize("rows,columns", [(4096, 96), (128, 128), (131072, 16), (3000, 7)])
+def test_a_bias_gradient_is_summed_in_its_producers_kernel_on_triton(rows, columns):
+    """A linear layer's backward: an activation's gradient d, stored for a product, and its column sum (the
+    bias gradient). Triton sums d's columns in the kernel that computes and stores d, placed as the sum reads it
+    (rows along r0); C++ walks such a sum down each column, so d stays a contiguous kernel of its own. 131072 rows
+    of 16 are summed in 2 pieces (2 kernels with the partial sums' combination, 3 without the fusion); 128 x 128
+    is square, where d's own dim order would also fit the loop, the other way round."""
+    # (positive, so that no column's sum cancels: 65536 fp32 terms a program summed otherwise missed the fp64 sum by
+    # more than the rule's 1e-4 under Triton's interpreter, fused or not)
+    g, x, w = make_tensor((rows, columns)).abs(), make_tensor((rows, columns)).abs(), make_tensor((columns, columns))
+
+    def linear_backward(g, x, w):
+        d = torch.ops.aten.gelu_backward(g, x).view(rows, columns)
+        return d @ w, d.sum(0, keepdim=True)
+    kernels, _ = compiled_kernels(linear_backward, g, x, w)
+    split = rows >= 1 << 16
+    triton = os.environ.get("KILN_TARGET") == "triton"
+    assert kernels == (1 + split if triton else 2 + split)
+
+
 def test_dependent_kernels_keep_their_own_launches():
     """The second kernel reads what the first writes (a value of 16 ops, stored rather than recomputed),
     so the two may not run side by side."""

@@ -63,13 +63,14 @@ def test_channels_last_rows_of_a_computed_value_are_split():
 
 def test_a_shared_value_read_channels_last_is_stored_so():
     """A backward graph's sum of two gradients that kiln's convolutions return channels-last, where eager's trace
-    says NCHW: stored NCHW, every reader (a batch norm's backward sums over its rows) read it across them."""
+    says NCHW: stored NCHW, every reader (a batch norm's backward sums over its rows) read it across them. (Its
+    per-channel sums compute it in their own kernel; the maximum over channels reads it stored.)"""
     def summed_gradients(a, b, x):
         contiguous = torch.contiguous_format
         s = a.clone(memory_format=contiguous) + b.clone(memory_format=contiguous)
-        for _ in range(6):   # enough work that its two users read it stored
+        for _ in range(6):   # enough work that its users read it stored
             s = s * 1.5 + 0.5
-        return s.sum([0, 2, 3]) + (s * x).sum([0, 2, 3])
+        return s.sum([0, 2, 3]) + (s * x).sum([0, 2, 3]), s.amax(1)
     layout = channels_last(32, 128, 28, 28)
     wrapper = cuda_wrapper(summed_gradients, layout, layout, layout)
     stored = re.findall(r"_empty_cuda\(\(32, 128, 28, 28, \), \((.*?)\)", wrapper)
@@ -306,3 +307,22 @@ def test_an_inference_batch_norm_computes_its_channels_invstd_once():
     [(group, _), (normalize, programs)] = launches(wrapper)
     assert programs >= 100352 // 128 and "sqrt" not in artifact.kernels[normalize][0], artifact.kernels[normalize][0]
     assert "sqrt_rn" in artifact.kernels[group][0] and wrapper.index(group) < wrapper.index("_c1("), wrapper
+
+
+def test_a_bias_gradient_of_many_rows_is_summed_in_pieces_with_its_producer():
+    """Swin's first stage: the GELU's gradient of 100352 rows x 384, stored for a product, and its column sum,
+    split in pieces. The pieces divide the rows (98 of 1024, not 85 of 1181 with the last one masked), so each
+    piece's partial sums run in the kernel that computes and stores the gradient: 2 launches, where there were 3
+    (the gradient's kernel, then the partial sums reading it back, then their combination)."""
+    rows, columns = 100352, 384
+
+    def linear_backward(g, w, x, w2):
+        d = torch.ops.aten.gelu_backward(g @ w, x).view(rows, columns)
+        return d @ w2, d.sum(0, keepdim=True)
+    artifact = cuda_artifact(linear_backward, ((rows, 96), (96, 1)), ((96, columns), (columns, 1)),
+                             ((rows, columns), (columns, 1)), ((columns, 96), (96, 1)))
+    wrapper = artifact.wrapper_source
+    [(fused, _), (combine, _)] = launches(wrapper)
+    pieces = re.search(r"_empty_cuda\(\((\d+), 1, 384, \)", wrapper)
+    assert pieces and rows % int(pieces.group(1)) == 0, wrapper
+    assert artifact.kernels[fused][0].count("tl.store(") == 2, artifact.kernels[fused][0]

@@ -420,8 +420,10 @@ def rebase_to_reduction(kernel, node, transposed=False):
     trial = Kernel(node)
     as_read = placed_as_read(kernel, node, trial) if transposed else {}
     for p in kernel.placements:
-        q, reason = (Placement(p.node, "full", as_read[p.node.name]), "") if p.node.name in as_read else \
-            trial.place(p.node)
+        if p.node.name in as_read:
+            q = Placement(p.node, "full", as_read[p.node.name])
+        else:
+            q, _ = trial.place(p.node)
         if q is None or q.level != "full":
             return None
         deps = trial.check_reads(q)
@@ -438,10 +440,13 @@ def placed_as_read(kernel, reduction, trial):
     to x0) cannot match. Derived in the reduction's merged dims u: a read that is an affine sum of u's is split
     among the node's dims by stride, and kept only where each of the node's dims is a whole mixed-radix
     combination of u's covering it exactly, each u used once: a bijection, so every element is computed and
-    stored once. Nodes read by a derived node are derived from that read, consumers before producers."""
+    stored once. Nodes read by a derived node are derived from that read (a reader's first load of them),
+    consumers before producers. A node derived from no read keeps Kernel.place's placement, or none."""
     u = [sympy.Symbol(f"u{i}", integer=True, nonnegative=True)
          for i in range(len(reduction.sizes) + len(reduction.rsizes))]
     ranges = dict(zip(u, reduction.sizes + reduction.rsizes))
+    if not all(isinstance(x, sympy.Integer) for x in ranges.values()):
+        return {}
     readers, derived = [(reduction, u)], {}
     for p in reversed(kernel.placements):
         n = p.node
@@ -465,14 +470,14 @@ def dims_of_read(node, read, ranges):
     strides = [written.coeff(v) for v in w]
     if node.rsizes or sympy.expand(written - sum(st * v for st, v in zip(strides, w))) != 0 or \
             not all(isinstance(x, sympy.Integer) and x > 0 for x in strides + list(node.sizes)) or \
-            not all(isinstance(x, sympy.Integer) for x in ranges.values()) or read.free_symbols - set(ranges):
+            read.free_symbols - set(ranges):
         return None
     terms = {v: read.coeff(v) for v in read.free_symbols}
     if sympy.expand(read - sum(c * v for v, c in terms.items())) != 0 or \
             any(ranges[v] > 1 and v not in terms for v in ranges):
         return None
     by_dim = {i: [] for i in range(len(w))}
-    for v, c in terms.items():
+    for v, c in terms.items():   # a term belongs to the dim of the largest stride dividing it (nested strides)
         fits = [i for i, st in enumerate(strides) if isinstance(c, sympy.Integer) and c >= st and c % st == 0]
         if not fits:
             return None
@@ -562,7 +567,8 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                 target = rebase_to_reduction(step, node, transposed_producers)
                 if target is None:
                     decide(node.name, label, False, step.nodes[0].name,
-                           f"different iteration space {fmt(node.numel)}x{fmt(node.rnumel)} vs {fmt(step.numel)}")
+                           f"the pointwise kernel's nodes do not all fit the {fmt(node.numel)}x{fmt(node.rnumel)} "
+                           f"reduction's loop")
                     continue
             placement, reason = target.place(node)
             if placement is None:

@@ -159,16 +159,16 @@ def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
         return 1
     if n >= fewest_whole and (most_whole is None or n * r < most_whole):
         return 1
-    return dividing(r, max(1, min(want // max(n, 1), r // shortest)))
+    return dividing(r, max(1, min(want // max(n, 1), r // shortest)), r // shortest)
 
 
-def dividing(r, splits):
-    """A piece count near `splits` (half to twice it) that divides r, the nearest by ratio, else splits: with
-    equal pieces no piece is masked, and a pointwise producer of the rows can join the partial sums (a bias
-    gradient's, placed as the reduction reads it: scheduler.placed_as_read)."""
+def dividing(r, splits, most):
+    """A piece count near `splits` (half to twice it, at most `most`) that divides r, the nearest by ratio, else
+    splits: with equal pieces no piece is masked, and a pointwise producer of the rows can join the partial sums
+    (a bias gradient's, placed as the reduction reads it: scheduler.placed_as_read)."""
     if splits < 2 or r % splits == 0:
         return splits
-    near = [d for d in range(max(2, splits // 2), 2 * splits + 1) if r % d == 0]
+    near = [d for d in range(max(2, splits // 2), min(2 * splits, most) + 1) if r % d == 0]
     return min(near, key=lambda d: max(d / splits, splits / d)) if near else splits
 
 

@@ -159,7 +159,8 @@ def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
         return 1
     if n >= fewest_whole and (most_whole is None or n * r < most_whole):
         return 1
-    return dividing(r, max(1, min(want // max(n, 1), r // shortest)), r // shortest)
+    most = r // shortest
+    return dividing(r, max(1, min(want // max(n, 1), most)), most)
 
 
 def dividing(r, splits, most):

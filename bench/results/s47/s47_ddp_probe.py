@@ -6,7 +6,7 @@ Per wrapping and backend, the model trains over both ranks ("world") and over a 
   synchronizing call (a host that waits for its GPU mid-step also waits for the other rank's collectives);
 - timed rounds, the runs alternating, every step recorded (host seconds until step() returns, then the step's
   seconds with the GPU synchronized), with the garbage collector's passes (count and seconds per generation).
---pin binds each rank to its own share of the CPUs (cores / ranks), its threads too.
+--pin binds each rank to its own share of the CPUs (kiln.tools.distributed.pin_to_share), its threads too.
 Rank 0 writes OUT/probe{_pin}.json with every rank's figures.
 """
 import argparse
@@ -25,7 +25,7 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
 from kiln.tools.bench import _own_recompile_budget  # noqa: E402
-from kiln.tools.distributed import Run  # noqa: E402
+from kiln.tools.distributed import Run, pin_to_share  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("out")
@@ -38,10 +38,7 @@ p.add_argument("--calls", type=int, default=10)
 a = p.parse_args()
 local, nlocal = int(os.environ["LOCAL_RANK"]), int(os.environ["LOCAL_WORLD_SIZE"])
 if a.pin:
-    cpus = sorted(os.sched_getaffinity(0))
-    share = len(cpus) // nlocal
-    os.sched_setaffinity(0, cpus[local * share:(local + 1) * share])
-    torch.set_num_threads(share)
+    pin_to_share(local, nlocal)
 cuda = torch.cuda.is_available()   # (without CUDA: gloo on CPU processes at the tiny size, to try the script)
 device = f"cuda:{local}" if cuda else "cpu"
 if cuda:

@@ -146,8 +146,11 @@ IDENTITY = {"sum": 0, "prod": 1, "max": float("-inf"), "min": float("inf"), "any
 # already make 32 programs: a split would add a launch to steps that the host's launches bound (EfficientNet's
 # squeeze-excite means at batch 32: 21 more launches, 5% slower), unless the rows are long enough that 32 programs
 # take far longer than a launch (Llama's RMSNorm weight gradient, 2048 columns over 4096 rows, read 8x slower
-# than its bytes allow). On a CPU, the cores.
-SPLITS = {("cuda", False): (8192, 1024, 1 << 16, 8192, None), ("cuda", True): (32768, 256, 512, 2048, 1 << 23)}
+# than its bytes allow). A bias gradient whose producer runs in the partial sums' kernel (scheduler.placed_as_read)
+# makes each program heavy: 32768 rows in all left Swin's 100352 x 384 GELU gradient on 588 programs of 8 warps,
+# under one wave of an H200's slots (386 us with its product, 361 at 65536, 353 at 131072; a plain column sum of a
+# product's output 261, 264, 269: bench/results/s48/column_sums.json). On a CPU, the cores.
+SPLITS = {("cuda", False): (8192, 1024, 1 << 16, 8192, None), ("cuda", True): (65536, 256, 512, 2048, 1 << 23)}
 
 
 def split_count(out_sizes, rsizes, reduction_type, device, interleaved):

@@ -267,10 +267,12 @@ def kiln_atan2(y, x):
 
 @triton.jit
 def kiln_expm1(x):
-    # the interpreter has no libdevice: Kahan's exp(x) - 1, exact to a few ulps where exp(x) rounds to near 1
+    # the interpreter has no libdevice: Kahan's exp(x) - 1, exact to a few ulps where exp(x) rounds to near 1.
+    # It divides by log(exp(x)), which is x only while exp(x) is a normal float: below float32's smallest normal
+    # exp(x) - 1 is -1 to any float's precision, and is taken so (tanh(51.45) read 0.9928 through it).
     u = tl.exp(x)
     r = tl.where(u == 1, x, (u - 1) * x / tl.log(u))
-    return tl.where((u == 0) | (u == float("inf")), u - 1, r)
+    return tl.where((u < 1.1754943508222875e-38) | (u == float("inf")), u - 1, r)
 
 
 @triton.jit

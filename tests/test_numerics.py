@@ -191,13 +191,16 @@ def test_nan_gradient_reaches_only_selected_elements(fn):
 
 TAILS = {
     # (tanh(x) is 1 - 2 / (exp(2x) + 1): past |x| = 43.7, exp(-2|x|) is subnormal, and the interpreter's
-    # expm1 divided by its log, inexact there: tanh(51.45) read 0.9928, a random program's wrong answer)
+    # expm1 divided by its log, inexact there: tanh(51.45) read 0.9928, a random program's wrong answer; expm1
+    # from 84.5, log1p past 4e36, sinh from 88.5 and acosh past 1.8e19 overflowed to inf inside their formulas)
     "tanh": [1e-8, -1e-8, 1e-3, 0.3, -0.7, 5.0, 30.0, -30.0, 45.0, 51.45, -60.0, 0.0, -0.0, INF, NAN],
-    "expm1": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, -50.0, -90.0, -100.0, -104.0, 80.0, 100.0, -INF, INF, -0.0],
-    "log1p": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, 1e30, -1.0, -0.999, INF, -2.0, -0.0],
+    "expm1": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, -50.0, -90.0, -100.0, -104.0, 80.0, 84.5, 88.5, 100.0, -INF, INF,
+              -0.0],
+    "log1p": [1e-10, -1e-10, 1e-4, 0.3, -0.3, 5.0, 1e30, 5.4e36, 3e38, -1.0, -0.999, INF, -2.0, -0.0],
     "erfc": [0.0, 0.3, 1.0, 3.0, 5.0, 9.0, -1.0, -5.0, INF, -INF],
     "lgamma": [1 + 1e-4, 1 - 1e-4, 2 + 1e-4, 2 - 1e-4, 1.1, 0.85, 2.15, 0.5, 3.3, 10.0, -0.5, 1e-3, 1.0, 2.0],
-    "sinh": [1e-8, -1e-8, 0.3, -2.0, 50.0, 100.0, -100.0, -0.0],
+    "sinh": [1e-8, -1e-8, 0.3, -2.0, 19.9, 20.1, 50.0, 88.5, -89.2, 100.0, -100.0, -0.0],
+    "acosh": [1.0, 1.0 + 1e-6, 1.5, 10.0, 1e10, 2.6e19, 1e30, 3e38, INF, 0.5, -4750.0, NAN],
     "asinh": [1e-8, -1e-8, 0.3, -2.0, 1e20, -1e20, -0.0],
     "atanh": [1e-8, -1e-8, 0.3, -0.9, 1.0, -1.0, -0.0],
 }

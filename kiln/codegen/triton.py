@@ -50,7 +50,7 @@ LIBDEVICE = {
     "cosh": ("libdevice.cosh({0})", "((tl.exp({0}) + tl.exp(-{0})) / 2)"),
     "tan": ("libdevice.tan({0})", "(tl.sin({0}) / tl.cos({0}))"),
     "asinh": ("libdevice.asinh({0})", "kiln_asinh({0})"),
-    "acosh": ("libdevice.acosh({0})", "tl.log({0} + tl.sqrt({0} * {0} - 1))"),
+    "acosh": ("libdevice.acosh({0})", "kiln_acosh({0})"),
     "atanh": ("libdevice.atanh({0})", "(0.5 * kiln_log1p(2 * {0} / (1 - {0})))"),
     "erfc": ("libdevice.erfc({0})", "kiln_erfc({0})"),
     "log10": ("libdevice.log10({0})", "(tl.log({0}) * 0.4342944819032518)"),
@@ -269,17 +269,18 @@ def kiln_atan2(y, x):
 def kiln_expm1(x):
     # the interpreter has no libdevice: Kahan's exp(x) - 1, exact to a few ulps where exp(x) rounds to near 1.
     # It divides by log(exp(x)), which is x only while exp(x) is a normal float: below float32's smallest normal
-    # exp(x) - 1 is -1 to any float's precision, and is taken so (tanh(51.45) read 0.9928 through it).
+    # exp(x) - 1 is -1 to any float's precision, and is taken so (tanh(51.45) read 0.9928 through it). The ratio
+    # x / log(u), near 1, is formed first: (u - 1) * x overflowed from x = 84.5 on.
     u = tl.exp(x)
-    r = tl.where(u == 1, x, (u - 1) * x / tl.log(u))
+    r = tl.where(u == 1, x, (u - 1) * (x / tl.log(u)))
     return tl.where((u < 1.1754943508222875e-38) | (u == float("inf")), u - 1, r)
 
 
 @triton.jit
 def kiln_log1p(x):
-    # Kahan's log(1 + x): the rounding of 1 + x divided back out
+    # Kahan's log(1 + x): the rounding of 1 + x divided back out (the ratio first: log(u) * x overflowed past 4e36)
     u = 1 + x
-    r = tl.where(u == 1, x, tl.log(u) * x / (u - 1))
+    r = tl.where(u == 1, x, tl.log(u) * (x / (u - 1)))
     return tl.where((u == 0) | (u == float("inf")) | (u < 0), tl.log(u), r)
 
 
@@ -292,9 +293,21 @@ def kiln_tanh(x):
 
 @triton.jit
 def kiln_sinh(x):
-    t = kiln_expm1(tl.abs(x))
-    r = tl.where(t == float("inf"), t, 0.5 * (t + t / (t + 1)))
+    # (past |x| = 20, e^-|x| is below half an ulp: exp(|x| - log 2) is finite up to where sinh is, 89.4)
+    a = tl.abs(x)
+    t = kiln_expm1(a)
+    r = tl.where(a > 20, tl.exp(a - 0.6931471805599453), 0.5 * (t + t / (t + 1)))
     return tl.where(kiln_signbit(x), -r, r)
+
+
+@triton.jit
+def kiln_acosh(x):
+    # near 1, log1p of t + sqrt(2t + t^2) with t = x - 1 exact (log(x + sqrt(x^2 - 1)) lost 2e-5 at 1 + 1e-6);
+    # past 1.8e19 x * x overflows, where acosh(x) is log(2x) to float precision
+    t = x - 1
+    far = tl.where(x > 1e18, tl.log(x) + 0.6931471805599453, tl.log(x + tl.sqrt(x * x - 1)))
+    near = tl.where(x < 1, float("nan"), kiln_log1p(t + tl.sqrt(2 * t + t * t)))   # (2t + t^2 > 0 again below -1)
+    return tl.where(x < 2, near, far)
 
 
 @triton.jit

@@ -503,6 +503,19 @@ class Schedule:
     local_buffers: set          # computed buffers never written to memory
 
 
+def waits_for_background_reads(steps, readers, buf):
+    """The steps that wait for the collectives among `readers` (steps reading what buf stores into): a collective
+    reads its inputs until its wait returns, so a store into one placed between them (in a kernel there) would
+    change what the collective sends. A collective whose wait is not in this graph: the store cannot be placed."""
+    started = {o.name for k in readers if getattr(steps[k], "reads_in_background", False)
+               for o in steps[k].outputs if o is not None}
+    waits = [k for k, step in enumerate(steps) if isinstance(step, ir.ExternKernel) and started & set(step.completes)]
+    if started - {name for k in waits for name in steps[k].completes}:
+        raise ValueError(f"{buf.name} stores into {buf.mutates}, which a collective still reads: its wait is not "
+                         f"before the store in this graph")
+    return waits
+
+
 def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lambda kernel: False,
              transposed_producers=False):
     """The buffers in kernels and extern calls. shared_launches: kernels may share a launch (Triton's);
@@ -530,7 +543,8 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
         node = SchedulerNode(buf)
         earliest = max([home[r] for r in node.reads if r in home], default=-1)
         if buf.mutates:   # the store into an input waits for every reader of the old value
-            earliest = max([earliest] + [k for k, step in enumerate(steps) if buf.mutates in step_reads(step)])
+            readers = [k for k, step in enumerate(steps) if buf.mutates in step_reads(step)]
+            earliest = max([earliest] + readers + waits_for_background_reads(steps, readers, buf))
             overwritten.add(buf.mutates)
         chosen = None
         # a node may join the kernel holding its latest input, or any later one: the last LOOKBACK kernels, and

@@ -7,12 +7,14 @@ its graph (dist.all_reduce, all-gather, reduce-scatter) must equal eager. Each r
 file, which the test reads."""
 import json
 import os
+import re
 
 import pytest
 import torch
 import torch.distributed as dist
 
 import kiln
+from conftest import StatsDelta
 from kiln.tools import distributed
 
 WORLD = 2
@@ -96,3 +98,48 @@ def test_a_hung_collective_times_out(tmp_path, capfd):
     with pytest.raises(TimeoutError):
         distributed.spawn(stuck_worker, WORLD, (str(tmp_path / "store"), str(tmp_path)), timeout_s=30)
     assert "all_reduce" in capfd.readouterr().err   # rank 0's stack names where it waits
+
+
+def test_a_store_into_a_collectives_input_waits_for_it(tmp_path):
+    """An all-gather reads its input until its wait returns: x.mul_(2) after it had been placed in the kernel
+    before the wait (with an independent sin, ahead of a matmul), so the gather could send the doubled values."""
+    c10d = torch.ops._c10d_functional
+    with distributed.process_group(0, 1, str(tmp_path / "store")):
+        group = dist.group.WORLD.group_name
+
+        def fn(x, y, w):
+            gathered = c10d.all_gather_into_tensor(x, 1, group)
+            z = (y * 3).sin() @ w   # a kernel and a library call between the collective and its wait
+            x.mul_(2)
+            return c10d.wait_tensor(gathered) + 1, z
+        x, y, w = torch.randn(64), torch.randn(64), torch.randn(64, 64)
+        mutated = x.clone()
+        with torch.no_grad():
+            out = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path / "trace")})(mutated, y, w)
+        torch.testing.assert_close(out[0], x + 1)
+        torch.testing.assert_close(mutated, x * 2)
+    (wrapper,) = [p.read_text() for p in (tmp_path / "trace").glob("*/wrapper.py")]
+    lines = wrapper.splitlines()
+    wait = next(i for i, line in enumerate(lines) if "wait_tensor" in line)
+    stores = [i for i, line in enumerate(lines) if line.strip().startswith("kernel") and re.search(r"\barg0_1\b", line)]
+    assert stores and min(stores) > wait, wrapper
+
+
+def test_a_store_into_a_collectives_input_with_its_wait_in_another_graph_runs_eagerly(tmp_path):
+    """No place in this graph is safe for the store: the graph runs eagerly."""
+    c10d = torch.ops._c10d_functional
+    with distributed.process_group(0, 1, str(tmp_path / "store")):
+        group = dist.group.WORLD.group_name
+
+        def fn(x):
+            gathered = c10d.all_gather_into_tensor(x, 1, group)
+            x.mul_(2)
+            return gathered
+        x = torch.randn(64)
+        mutated = x.clone()
+        delta = StatsDelta()
+        with torch.no_grad():
+            out = kiln.compile(fn)(mutated)
+        torch.testing.assert_close(c10d.wait_tensor(out), x)
+        torch.testing.assert_close(mutated, x * 2)
+        assert delta["graphs_fallback"] == 1

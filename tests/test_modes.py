@@ -12,7 +12,9 @@ from kiln.runtime import cuda_graphs
 
 class ReplayingRecorder:
     """A CUDA graph's behaviour on the CPU: recording runs nothing (the inputs' values are put back after the
-    call that finds the outputs), and a replay writes its results into the recorded outputs' memory."""
+    call that finds the outputs), and a replay reads its inputs at the recorded addresses (whatever tensor now
+    holds that memory; the recorder keeps no input alive) and writes its results into the recorded outputs'
+    memory."""
     recordings = 0
 
     def __init__(self, device):
@@ -25,12 +27,28 @@ class ReplayingRecorder:
         for t, b in zip(inputs, before):
             if isinstance(t, torch.Tensor):
                 t.copy_(b)
+        places = [Place(t) if isinstance(t, torch.Tensor) else t for t in inputs]
 
         def replay():
-            for o, n in zip(outputs, call(list(inputs))):
+            for o, n in zip(outputs, call([p.tensor() if isinstance(p, Place) else p for p in places])):
                 if isinstance(o, torch.Tensor):
                     o.copy_(n)
         return replay, outputs
+
+
+class Place:
+    """Where a tensor's elements are, without keeping its memory alive (kiln replays a recording only where the
+    caller passes live tensors at those addresses)."""
+
+    def __init__(self, t):
+        storage = t.untyped_storage()
+        self.address, self.nbytes, self.layout = storage.data_ptr(), storage.nbytes(), \
+            (t.storage_offset(), t.shape, t.stride())
+        self.dtype, self.device = t.dtype, t.device
+
+    def tensor(self):
+        storage = torch._C._construct_storage_from_data_pointer(self.address, self.device, self.nbytes)
+        return torch.empty(0, dtype=self.dtype, device=self.device).set_(storage, *self.layout)
 
 
 @pytest.fixture
@@ -229,3 +247,28 @@ def test_an_output_viewing_an_input_is_rebuilt_from_that_input(replaying):
         out = g(a, b)[0]
         torch.testing.assert_close(out, b[1:])
         assert out.data_ptr() == b[1:].data_ptr()
+
+
+def test_a_backward_reading_slices_of_one_product_is_recorded(replaying, caplog):
+    """A backward's saved tensors can be slices of one forward product (q, k and v split from one projection):
+    with gaps, no buffer can take them, so they are read in place, and the graph recorded again where they move.
+    Their recording had failed, and the backward ran without a graph for good."""
+    w = torch.nn.Parameter(torch.randn(8, 32))
+
+    def f(x):
+        a, b = (x @ w).split(16, dim=-1)
+        return (a.sin() * b.cos()).sum()
+
+    g = compiled(f)
+    with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
+        for _ in range(4):
+            x = torch.randn(4, 8)
+            w.grad = None
+            loss = g(x)
+            loss.backward()
+            got, w.grad = w.grad, None
+            f(x).backward()
+            torch.testing.assert_close(got, w.grad)
+    again = [r for r in caplog.records if "records its CUDA graph again" in r.getMessage()]
+    assert replaying.recordings == 2 + len(again) and len(again) <= 2, caplog.text   # the forward, the backward
+    assert not [r for r in caplog.records if "without a CUDA graph" in r.getMessage()], caplog.text

@@ -3,9 +3,10 @@
 A replay launches the whole wrapper (kernels and library calls) at once, at the addresses it was recorded
 with. So each call of a recorded graph:
 - reads an input in place where its address is the recorded one (parameters, buffers, a static KV cache: any
-  input whose address was the same at the warm-up and at the recording, and stays so). Another input is copied
-  into a buffer the graph owns; an input read in place that moves makes the graph be recorded again, copying
-  that input from then on;
+  input whose address was the same at the warm-up and at the recording, and stays so; and any input with gaps,
+  which no buffer can take). Another input is copied into a buffer the graph owns; an input read in place that
+  moves makes the graph be recorded again, copying that input from then on (one with gaps: read in place at its
+  new address);
 - copies the inputs it mutates back from the graph's own buffer, where it has one;
 - returns fresh outputs: they are copied out of the graph's memory, storage by storage (outputs that view one
   storage still view one), so that the next replay never overwrites a tensor the caller holds. That costs a
@@ -87,7 +88,7 @@ class GraphedCall:
             moved = recording.moved(args)
             log.info("kiln: %s records its CUDA graph again: input %s is not where it was recorded", self.name,
                      ", ".join(map(str, moved)))
-            self.copied[key] = sorted(set(self.copied.get(key, ())) | set(moved))
+            self.copied[key] = sorted(set(self.copied.get(key, ())) | {i for i in moved if dense(args[i])})
             del self.recordings[key]
         elif key not in self.warm or self.disabled:
             # the first call of a shape runs as compiled (it builds any kernel not yet built, starts cuBLAS),
@@ -99,7 +100,11 @@ class GraphedCall:
             log.warning("kiln: %s runs without a CUDA graph from now on for new shapes: %s", self.name, self.disabled)
             return self.call(args)
         stable = {i for i, (a, b) in enumerate(zip(self.warm[key], addresses(args))) if a is not None and a == b}
-        in_place = sorted(stable - set(self.copied.get(key, ())))
+        # an input with gaps cannot be copied into a buffer: read in place all the same (a backward's saved q, k
+        # and v, slices of one product, are often where the allocator put the last step's), recorded again where
+        # it moves (at most MAX_RECORDINGS times in all)
+        gaps = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and not dense(a)}
+        in_place = sorted((stable | gaps) - set(self.copied.get(key, ())))
         try:
             recording = Recording(self.recorder, self.call, args, in_place, self.mutated)
         except Exception as e:   # noqa: BLE001 (an op that synchronizes, an input that cannot be copied, ...)
@@ -120,12 +125,24 @@ def addresses(args):
     return [a.data_ptr() if isinstance(a, torch.Tensor) else None for a in args]
 
 
+def addresses_equal(tensors, addresses, indices):
+    return all(tensors[i].data_ptr() == addresses[i] for i in indices)
+
+
+# the same check in C++ where torch is built with CUDA (a replay checks every parameter's address), for lists of
+# tensors and ints
+addresses_equal_in_cpp = getattr(torch._C, "_tensors_data_ptrs_at_indices_equal", addresses_equal)
+
+
 class Recording:
-    """One recorded graph: the inputs it reads in place (index, address) and the buffers it copies the others
-    into, and how each output is made from the graph's memory after a replay."""
+    """One recorded graph: the inputs it reads in place (their indices, and every input's address at the
+    recording) and the buffers it copies the others into, and how each output is made from the graph's memory
+    after a replay."""
 
     def __init__(self, recorder, call, args, in_place, mutated):
-        self.in_place = [(i, args[i].data_ptr()) for i in in_place]
+        self.in_place, self.addresses = list(in_place), addresses(args)
+        self.same_addresses = addresses_equal_in_cpp if all(isinstance(a, (torch.Tensor, int)) for a in args) \
+            else addresses_equal
         in_place, mutated = set(in_place), set(mutated)
         self.copied = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and i not in in_place]
         for i in self.copied:
@@ -160,13 +177,12 @@ class Recording:
                                  o.storage_offset()))
 
     def moved(self, args):
-        return [i for i, ptr in self.in_place if args[i].data_ptr() != ptr]
+        return [i for i in self.in_place if args[i].data_ptr() != self.addresses[i]]
 
     def replay(self, args):
         """This call's outputs, or None where an input read in place is not where it was recorded."""
-        for i, ptr in self.in_place:
-            if args[i].data_ptr() != ptr:
-                return None
+        if not self.same_addresses(args, self.addresses, self.in_place):
+            return None
         if self.copied:
             torch._foreach_copy_(self.static, [args[i] for i in self.copied])
         self.replay_graph()

@@ -14,8 +14,10 @@ class ReplayingRecorder:
     """A CUDA graph's behaviour on the CPU: recording runs nothing (the inputs' values are put back after the
     call that finds the outputs), and a replay reads its inputs at the recorded addresses (whatever tensor now
     holds that memory; the recorder keeps no input alive) and writes its results into the recorded outputs'
-    memory."""
+    memory. And the device's shared pool: a recording's intermediates are freed into it at the recording's end,
+    where a later recording's outputs may be placed, and each replay writes them again (with NaN bytes)."""
     recordings = 0
+    free = []   # earlier recordings' intermediates
 
     def __init__(self, device):
         pass
@@ -23,17 +25,38 @@ class ReplayingRecorder:
     def record(self, call, inputs):
         ReplayingRecorder.recordings += 1
         before = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
-        outputs = call(list(inputs))
+        outputs = pooled(call(list(inputs)), inputs)
         for t, b in zip(inputs, before):
             if isinstance(t, torch.Tensor):
                 t.copy_(b)
         places = [Place(t) if isinstance(t, torch.Tensor) else t for t in inputs]
+        intermediates = torch.empty(1 << 16, dtype=torch.uint8)
+        ReplayingRecorder.free.append(intermediates)
 
         def replay():
+            intermediates.fill_(0xFF)
             for o, n in zip(outputs, call([p.tensor() if isinstance(p, Place) else p for p in places])):
                 if isinstance(o, torch.Tensor):
                     o.copy_(n)
         return replay, outputs
+
+
+def pooled(outputs, inputs):
+    """outputs moved, storage by storage, into earlier recordings' freed intermediates where one is large enough
+    (outputs that view an input stay)."""
+    moved = {}
+    for o in outputs:
+        if isinstance(o, torch.Tensor) and o.numel() and not any(
+                isinstance(t, torch.Tensor) and cuda_graphs.within(o, t) for t in inputs):
+            storage = o.untyped_storage()
+            if storage.data_ptr() not in moved and ReplayingRecorder.free and \
+                    ReplayingRecorder.free[0].numel() >= storage.nbytes():
+                block = ReplayingRecorder.free.pop(0)
+                block[:storage.nbytes()].copy_(torch.empty(0, dtype=torch.uint8).set_(storage))
+                moved[storage.data_ptr()] = block.untyped_storage()
+    return [torch.empty(0, dtype=o.dtype).set_(moved[o.untyped_storage().data_ptr()], o.storage_offset(), o.shape,
+                                               o.stride())
+            if isinstance(o, torch.Tensor) and o.untyped_storage().data_ptr() in moved else o for o in outputs]
 
 
 class Place:
@@ -55,6 +78,7 @@ class Place:
 def replaying(monkeypatch):
     monkeypatch.setitem(cuda_graphs.RECORDERS, "cpu", ReplayingRecorder)
     monkeypatch.setattr(ReplayingRecorder, "recordings", 0)
+    monkeypatch.setattr(ReplayingRecorder, "free", [])
     torch._dynamo.reset()
     yield ReplayingRecorder
     torch._dynamo.reset()
@@ -272,3 +296,21 @@ def test_a_backward_reading_slices_of_one_product_is_recorded(replaying, caplog)
     again = [r for r in caplog.records if "records its CUDA graph again" in r.getMessage()]
     assert replaying.recordings == 2 + len(again) and len(again) <= 2, caplog.text   # the forward, the backward
     assert not [r for r in caplog.records if "without a CUDA graph" in r.getMessage()], caplog.text
+
+
+def test_outputs_kept_across_a_graph_break_are_not_overwritten_by_the_other_graph(replaying):
+    """Every graph of a device records into one memory pool, so one graph's outputs can lie in another's
+    intermediates (the stand-in recorder places them there): a replay must leave nothing there that the caller
+    holds. Handing the graph's memory out instead of copying the outputs, tried in session 49, read NaN here."""
+    w = torch.randn(16, 16)
+
+    def f(x):
+        y = torch.relu(x @ w).sum(0)
+        torch._dynamo.graph_break()
+        return y.cos() + 1
+
+    g = compiled(f)
+    xs = [torch.randn(8, 16) for _ in range(4)]
+    outs = [g(x) for x in xs]   # an evaluation loop keeping each batch's output
+    for x, out in zip(xs, outs):
+        torch.testing.assert_close(out, f(x))

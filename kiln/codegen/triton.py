@@ -302,12 +302,12 @@ def kiln_sinh(x):
 
 @triton.jit
 def kiln_acosh(x):
-    # near 1, log1p of t + sqrt(2t + t^2) with t = x - 1 exact (log(x + sqrt(x^2 - 1)) lost 2e-5 at 1 + 1e-6);
-    # past 1.8e19 x * x overflows, where acosh(x) is log(2x) to float precision
+    # log1p of t + sqrt(t (2 + t)) with t = x - 1, exact near 1 (log(x + sqrt(x^2 - 1)) lost 2e-5 at 1 + 1e-6);
+    # past 1e18 t * t would overflow, where acosh(x) is log(2x) to float precision; NaN below 1 (t (2 + t) is
+    # positive again below -1)
     t = x - 1
-    far = tl.where(x > 1e18, tl.log(x) + 0.6931471805599453, tl.log(x + tl.sqrt(x * x - 1)))
-    near = tl.where(x < 1, float("nan"), kiln_log1p(t + tl.sqrt(2 * t + t * t)))   # (2t + t^2 > 0 again below -1)
-    return tl.where(x < 2, near, far)
+    y = tl.where(x > 1e18, tl.log(x) + 0.6931471805599453, kiln_log1p(t + tl.sqrt(t * (2 + t))))
+    return tl.where(x < 1, float("nan"), y)
 
 
 @triton.jit

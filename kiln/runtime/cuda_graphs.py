@@ -97,7 +97,8 @@ class GraphedCall:
             return self.call(args)
         if self.count >= MAX_RECORDINGS:
             self.disabled = f"it was recorded {MAX_RECORDINGS} times (shapes, or inputs that moved)"
-            log.warning("kiln: %s runs without a CUDA graph from now on for new shapes: %s", self.name, self.disabled)
+            log.warning("kiln: %s runs without a CUDA graph from now on wherever it has no recording (a new shape, "
+                        "inputs that moved): %s", self.name, self.disabled)
             return self.call(args)
         stable = {i for i, (a, b) in enumerate(zip(self.warm[key], addresses(args))) if a is not None and a == b}
         # an input with gaps cannot be copied into a buffer: read in place all the same (a backward's saved q, k

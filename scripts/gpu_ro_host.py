@@ -9,8 +9,8 @@ since reverted: bench/NOTES.md 71.) Then, per variant, the
 wall time of `calls` calls queued back to back (host-bound calls: the host's time per call), the GPU time of
 one replay (CUDA events around a synchronized call), and a cProfile of 100 calls (top functions by own time and
 by cumulative time) written to DIR/<model>_b<batch>_<backend>.prof.txt with --profiles; and the GPU's side of 20 calls queued
-back to back (torch.profiler): kernels and copies per call, their summed time, the span from each call's first
-GPU activity to the next call's first (what the stream spends a call on), and the largest kernels by name.
+back to back (torch.profiler): kernels and copies per call, their summed time, the span from the first GPU
+activity to the last over the calls' count (what the stream spends a call on), and the largest kernels by name.
 Writes ro_host.json under DIR."""
 import argparse
 import cProfile

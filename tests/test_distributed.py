@@ -126,7 +126,8 @@ def test_a_store_into_a_collectives_input_waits_for_it(tmp_path):
 
 
 def test_a_store_into_a_collectives_input_with_its_wait_in_another_graph_runs_eagerly(tmp_path):
-    """No place in this graph is safe for the store: the graph runs eagerly."""
+    """No place in this graph is safe for the store: the graph runs eagerly. (What it gathers is not checked:
+    eager's store races with the gather, as the program asks.)"""
     c10d = torch.ops._c10d_functional
     with distributed.process_group(0, 1, str(tmp_path / "store")):
         group = dist.group.WORLD.group_name
@@ -140,6 +141,6 @@ def test_a_store_into_a_collectives_input_with_its_wait_in_another_graph_runs_ea
         delta = StatsDelta()
         with torch.no_grad():
             out = kiln.compile(fn)(mutated)
-        torch.testing.assert_close(c10d.wait_tensor(out), x)
+        c10d.wait_tensor(out)
         torch.testing.assert_close(mutated, x * 2)
         assert delta["graphs_fallback"] == 1

@@ -88,7 +88,7 @@ class GraphedCall:
             moved = recording.moved(args)
             log.info("kiln: %s records its CUDA graph again: input %s is not where it was recorded", self.name,
                      ", ".join(map(str, moved)))
-            self.copied[key] = sorted(set(self.copied.get(key, ())) | {i for i in moved if dense(args[i])})
+            self.copied[key] = sorted(set(self.copied.get(key, ())) | set(moved))
             del self.recordings[key]
         elif key not in self.warm or self.disabled:
             # the first call of a shape runs as compiled (it builds any kernel not yet built, starts cuBLAS),
@@ -101,11 +101,11 @@ class GraphedCall:
                         "inputs that moved): %s", self.name, self.disabled)
             return self.call(args)
         stable = {i for i, (a, b) in enumerate(zip(self.warm[key], addresses(args))) if a is not None and a == b}
-        # an input with gaps cannot be copied into a buffer: read in place all the same (a backward's saved q, k
-        # and v, slices of one product, are often where the allocator put the last step's), recorded again where
-        # it moves (at most MAX_RECORDINGS times in all)
+        # an input with gaps cannot be copied into a buffer: read in place all the same, even after it moved (a
+        # backward's saved q, k and v, slices of one product, are often where the allocator put the last step's),
+        # recorded again where it moves (at most MAX_RECORDINGS times in all)
         gaps = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and not dense(a)}
-        in_place = sorted((stable | gaps) - set(self.copied.get(key, ())))
+        in_place = sorted((stable - set(self.copied.get(key, ()))) | gaps)
         try:
             recording = Recording(self.recorder, self.call, args, in_place, self.mutated)
         except Exception as e:   # noqa: BLE001 (an op that synchronizes, an input that cannot be copied, ...)

@@ -176,6 +176,7 @@ class Kernel:
 
     A reduction kernel reduces over R. A pointwise kernel takes its first node's innermost dim as R,
     so that both code generators get a contiguous inner loop without index division."""
+    product = None   # a FusedProduct: the product whose tiles this kernel computes and consumes (max-autotune)
 
     def __init__(self, node):
         self.placements = []
@@ -199,12 +200,22 @@ class Kernel:
     def nodes(self):
         return [p.node for p in self.placements]
 
+    def reads(self):
+        """The buffers it reads: its nodes' inputs; with a fused product, that product's operands instead of its
+        result."""
+        found = {r for n in self.nodes for r in n.reads}
+        if self.product is not None:
+            found = (found - {self.product.buffer.name}) | self.product.step.reads()
+        return found
+
     def produced(self):
         return {p.node.name: p for p in self.placements}
 
     def origins(self):
-        """The ATen ops its nodes compute, each named once."""
-        return list(dict.fromkeys(o for n in self.nodes for o in n.origins))
+        """The ATen ops its nodes (and its fused product) compute, each named once."""
+        product = [str(o).removeprefix("aten.").split(".")[0] for o in self.product.step.origins] \
+            if self.product is not None else []
+        return list(dict.fromkeys([*product, *(o for n in self.nodes for o in n.origins)]))
 
     def row_steps(self):
         """How its first reduction walks its rows (Placement.row_steps), which its tiles are shaped for."""
@@ -684,7 +695,54 @@ def share_copies(kernel, kept_apart):
 
 
 def step_reads(step):
-    return step.reads() if isinstance(step, ir.ExternKernel) else {r for n in step.nodes for r in n.reads}
+    return step.reads()
+
+
+@dataclasses.dataclass
+class FusedProduct:
+    """An mm or addmm computed inside the pointwise kernel that reads its result (mode="max-autotune", where the
+    tuner timed it faster than the library call and the kernel apart: runtime/autotune.py): each program computes
+    a tile of the product in registers, and the kernel's nodes read it there. stored: the product is written to
+    its buffer too (a later step or the graph's outputs read it)."""
+    step: ir.ExternKernel
+    config: tuple               # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps), as kiln's matmul's (runtime/matmul.py)
+    stored: bool
+
+    @property
+    def buffer(self):
+        return self.step.outputs[0]
+
+    def __str__(self):
+        block_m, block_n, block_k, stages, warps = self.config
+        return f"{self.step.target} computed in its consumer: tiles {block_m}x{block_n}x{block_k}, {stages} stages, " \
+               f"{warps} warps"
+
+
+def product_consumers(steps, output_names):
+    """(index of a product's step, the kernel after it, whether the product must still be stored: another step or
+    the graph's outputs read it) for each library call whose result the next step, a pointwise kernel, reads:
+    where max-autotune may compute the product inside that kernel (FusedProduct). Not where the kernel writes what
+    the product reads: a program's stores would race with other programs' reads of the operands."""
+    found = []
+    for i, (step, consumer) in enumerate(zip(steps, steps[1:])):
+        if not isinstance(step, ir.ExternKernel) or step.fallback or step.returns_tuple or \
+                len(step.outputs) != 1 or step.outputs[0] is None or step.completes or step.reads_in_background:
+            continue
+        name = step.outputs[0].name
+        if type(consumer) is not Kernel or consumer.is_reduction or consumer.scan or consumer.scatter or \
+                consumer.alone or consumer.product is not None or name not in consumer.reads() or \
+                writes(consumer) & step.reads():
+            continue
+        found.append((i, consumer, name in output_names or any(name in other.reads() for other in steps[i + 2:])))
+    return found
+
+
+def fuse_product(steps, i, config, stored):
+    """Computes steps[i], a product, inside the kernel after it (product_consumers), in this tile configuration."""
+    kernel = steps[i + 1]
+    kernel.product = FusedProduct(steps[i], tuple(config), stored)
+    kernel.name = kernel_name(kernel.labels, kernel)
+    del steps[i]
 
 
 NAME_OPS_CHARS = 80   # a kernel's name is a file name in the trace: ATen names run long (with no cap, past 255)

@@ -39,10 +39,10 @@ for a in artifacts:
     if a.target != "triton":
         continue
     mod = triton_launch.load_module(a.kernel_source.replace("import triton\n", "import triton\n# again\n", 1), tempfile.mkdtemp())
-    for f, (text, warps, warmups) in a.kernels.items():
+    for f, (text, warps, warmups, stages) in a.kernels.items():
         for device, args in warmups[:1]:
             t = time.perf_counter()
-            getattr(mod, f).warmup(*args, grid=(1,), num_warps=warps)
+            getattr(mod, f).warmup(*args, grid=(1,), num_warps=warps, **({"num_stages": stages} if stages else {}))
             rows.append((time.perf_counter() - t, a.name, f, text.count("\n")))
             tiles = "warps %d, launch args ending %s" % (warps, args[-4:])
             sources[f] = "# %s %.2f s %s\n%s" % (a.name, rows[-1][0], tiles, text)

@@ -43,7 +43,7 @@ def main():
     p.add_argument("--sync", action="store_true", help="also time the host with the GPU held busy, and name the calls "
                    "that wait for the GPU")
     p.add_argument("--gemms", action="store_true", help="also list ATen's and the libraries' kernels by operand layout")
-    p.add_argument("--backends", default="inductor,kiln")
+    p.add_argument("--backends", default="inductor,kiln", help="each a backend or backend@mode")
     p.add_argument("--freezing", action="store_true", help="inference with freezing on (kiln's option, Inductor's "
                    "config)")
     a = p.parse_args()
@@ -64,7 +64,9 @@ def main():
         options = {"trace": a.trace, "trace_profile": True} if a.trace else {}
         if a.freezing:
             options["freezing"] = True
-        f = torch.compile(m, backend="inductor") if name == "inductor" else kiln.compile(m, options=options or None)
+        backend, _, mode = name.partition("@")   # "kiln@max-autotune-no-cudagraphs": a mode too
+        f = torch.compile(m, backend="inductor", mode=mode or None) if backend == "inductor" else \
+            kiln.compile(m, mode=mode or None, options=options or None)
 
         def step():
             with torch.enable_grad() if a.train else torch.no_grad(), \

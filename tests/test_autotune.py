@@ -6,6 +6,7 @@ import pytest
 import torch
 
 import kiln
+from kiln.scheduler import FusedProduct
 
 pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
                                 reason="Triton kernels run here under the interpreter: the suite's Triton half")
@@ -149,6 +150,8 @@ class MatmulClock:
     def __call__(self, run, choice):
         if isinstance(choice, tuple):   # a generated kernel's launch configuration
             return fake_seconds(choice)
+        if choice == "apart" or isinstance(choice, FusedProduct):   # (a product inside its consumer: slower)
+            return 1.0 if choice == "apart" else 2.0
         self.timed.append(choice)
         return 1.0 if choice is None else self.seconds.get(choice.config, 2.0)
 
@@ -185,13 +188,14 @@ def test_max_autotune_runs_each_product_where_it_timed_fastest(tuning, wrappers,
     assert wrapper.count("kiln.runtime.matmul: tiles 64x64x32, 2 stages, 4 warps") == (3 if faster else 0), wrapper
 
 
-def test_max_autotune_leaves_float32_products_to_the_library(tuning, wrappers):
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_max_autotune_leaves_float32_products_to_the_library(tuning, wrappers, dtype):
     """kiln's matmul is timed for float16 and bfloat16 only: float32 products keep the library's precision
-    settings (TF32 or not)."""
+    settings (TF32 or not). Under Triton's interpreter, bfloat16 ones too: its tl.dot multiplies them wrongly."""
     clock = tuning.clock(MatmulClock({(64, 64, 32, 2, 4): 0.5}))
-    args = products(torch.float32)
+    args = products(dtype)
     for got, expected in zip(tuned(linear_relu_then_bmm)(*args), linear_relu_then_bmm(*args)):
-        torch.testing.assert_close(got, expected)
+        torch.testing.assert_close(got, expected, **({} if dtype == torch.float32 else {"atol": 0.1, "rtol": 0.02}))
     assert clock.timed == [] and "kiln.runtime.matmul" not in wrappers[0]
 
 
@@ -254,3 +258,92 @@ def test_a_graph_calling_kilns_matmul_is_stored_and_loaded_by_the_graph_cache(tu
     assert "kiln.runtime.matmul: tiles 64x64x32" in wrappers[-1]
     for a, b in zip(first, again):
         assert torch.equal(a, b)
+
+
+class FusingClock(MatmulClock):
+    """Times a product computed inside the kernel that reads it (FusedProduct) faster than the two apart, the
+    faster where its tiles are `block_n` columns wide; records the choices."""
+
+    def __init__(self, block_n=None):
+        super().__init__({})
+        self.block_n, self.fused = block_n, []
+
+    def __call__(self, run, choice):
+        if isinstance(choice, FusedProduct):
+            self.fused.append(choice)
+            return 0.4 if choice.config[1] == self.block_n else 0.5
+        return super().__call__(run, choice)
+
+
+def gelu_of_linear(x, w, b):
+    return torch.nn.functional.gelu(torch.nn.functional.linear(x, w, b))
+
+
+def gelu_kept(x, w, b):   # the product is an output too: stored as well
+    h = torch.nn.functional.linear(x, w, b)
+    return torch.nn.functional.gelu(h), h
+
+
+def residual_of_two(x, w, b):   # GELU reads 40 of the first product's 50 columns: apart; the second product's
+    # epilogue adds the first, and writes over it
+    h = torch.nn.functional.linear(x, w, b)
+    return torch.nn.functional.linear(torch.nn.functional.gelu(h)[:, :40], w, b) + h
+
+
+def relu_of_half(x, w, b):   # reads half the product: not fused (its kernel covers other elements)
+    return torch.relu(torch.nn.functional.linear(x, w, b)[:18])
+
+
+def transposed(x, w, b):   # reads the product transposed: not fused
+    return (torch.nn.functional.linear(x, w, b).relu() + 1).t().contiguous()
+
+
+def normed(x, w, b):   # a reduction reads it: not fused
+    return torch.nn.functional.layer_norm(torch.nn.functional.linear(x, w, b), (50,))
+
+
+@pytest.mark.parametrize("fn, fused", [(gelu_of_linear, 1), (gelu_kept, 1), (residual_of_two, 1), (relu_of_half, 0),
+                                       (transposed, 0), (normed, 0)], ids=lambda v: getattr(v, "__name__", v))
+def test_max_autotune_computes_a_product_inside_the_kernel_that_reads_it(tuning, wrappers, fn, fused):
+    """Where the pointwise kernel reading a product's result was timed faster computing the product's tiles itself,
+    the graph launches that kernel alone: its results are eager's (the product stored too where it is still read),
+    and a kernel that reads the product elsewhere than at its own elements, or reduces it, stays apart."""
+    clock = tuning.clock(FusingClock())
+    x, w, b, _ = products()
+    for got, expected in zip(*(f(x, w, b) if isinstance(f(x, w, b), tuple) else (f(x, w, b),)
+                               for f in (tuned(fn), fn))):
+        torch.testing.assert_close(got, expected, atol=2e-2, rtol=2e-3)
+    [wrapper] = wrappers
+    assert wrapper.count("kernel_addmm_") + wrapper.count("kernel_mm_") == fused, wrapper
+    assert "aten.addmm" not in wrapper if fn is gelu_of_linear else True
+    assert bool(clock.fused) == bool(fused)
+
+
+def test_a_product_computed_in_its_consumer_is_not_written_over_its_operands(tuning, wrappers):
+    """h @ w + h, h dying there: the sum may not be stored over h, which other programs still read as the
+    product's rows (tiles 64 columns wide, two per row of the result)."""
+    tuning.clock(FusingClock(block_n=64))
+    x, w = torch.randn(37, 128, dtype=torch.float16), torch.randn(128, 128, dtype=torch.float16) / 8
+
+    def square_residual(x, w):
+        h = torch.relu(x)
+        return h @ w + h
+    torch.testing.assert_close(tuned(square_residual)(x, w), square_residual(x, w), atol=2e-2, rtol=2e-3)
+    [wrapper] = wrappers
+    assert "kernel_mm_add" in wrapper and "written over" not in wrapper, wrapper
+
+
+def test_a_product_that_fails_to_generate_in_its_consumer_runs_apart(tuning, wrappers, monkeypatch, caplog):
+    """A failure while generating the fused kernel leaves that product apart, with one warning; the graph is still
+    compiled by kiln (not run eagerly) and computes eager's results."""
+    from kiln.codegen.triton_product import ProductKernel
+
+    def broken(self, part=False):
+        raise RuntimeError("a codegen fault")
+    monkeypatch.setattr(ProductKernel, "generate", broken)
+    tuning.clock(FusingClock())
+    x, w, b, _ = products()
+    torch.testing.assert_close(tuned(gelu_of_linear)(x, w, b), gelu_of_linear(x, w, b), atol=2e-2, rtol=2e-3)
+    [wrapper] = wrappers
+    assert "aten.addmm" in wrapper and "kernel_addmm_" not in wrapper, wrapper
+    assert "failed to generate; they run apart: RuntimeError: a codegen fault" in caplog.text

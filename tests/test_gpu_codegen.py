@@ -251,7 +251,7 @@ def ptx_accesses(artifact, tmp_path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     found = {}
-    for name, (_, warps, [(_, args), *_]) in artifact.kernels.items():
+    for name, (_, warps, [(_, args), *_], _) in artifact.kernels.items():
         fn = getattr(module, name)
         signature, constants, attrs = {}, {}, {}
         for i, (param, value) in enumerate(zip(fn.arg_names, args)):

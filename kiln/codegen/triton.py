@@ -473,6 +473,7 @@ class TritonKernel(KernelWriter):
         self.home = {}   # a variable's name -> the scope whose CSE table holds it
         self.unmasked_load = False   # the load being spelled needs no region's mask (in_bounds)
         self.chosen = config   # (XBLOCK, RBLOCK, persistent, num_warps) that max-autotune timed fastest, if any
+        self.num_stages = None   # Triton's default pipeline (a fused product's tiles set theirs)
         self.build_ms = 0      # the BUILD_MS of the ops applied so far (one found by CSE counts again: an overestimate)
 
     # -- spelling
@@ -715,7 +716,7 @@ class TritonKernel(KernelWriter):
         return steps is not None and steps[0] != 1 and steps[1] == 1
 
     def generate(self, part=False):
-        """The kernel's source and its (N, R) sources. A part of a launch group takes its program id as
+        """The kernel's source and the (N, R) it is launched over. A part of a launch group takes its program id as
         the argument `pid`, its index among the part's own programs."""
         k = self.kernel
         self.xblock, self.rblock, self.persistent, self.num_warps = self.chosen or self.config()
@@ -756,7 +757,7 @@ class TritonKernel(KernelWriter):
             head += ["    rblocks = tl.cdiv(R, RBLOCK)", *pid_line,
                      "    x0 = ((pid // rblocks) * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
                      "    r0 = ((pid % rblocks) * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
-        return "\n".join(head + self.scope.lines), (N, R)
+        return "\n".join(head + self.scope.lines), (k.numel, k.rnumel)
 
     def fit_build_budget(self):
         """Fewer elements per thread where the kernel's body would cost more than BUILD_BUDGET_MS to build at
@@ -942,28 +943,35 @@ def one_device(kernel, args, graph):
 def generate_module(kernels, graph, configs=None):
     """Module source with every kernel; per kernel its launch facts (its parts' buffer args, symbols, N, R and
     config) and its text. configs: {kernel name: launch configuration} that max-autotune chose."""
+    from kiln.codegen.triton_product import ProductKernel, matmul_tile_source   # (it builds on TritonKernel)
     texts, launches, configs = {}, {}, configs or {}
     for kernel in kernels:
         group = isinstance(kernel, LaunchGroup)
         parts, sources, modes = [], [], {}
         for part in launch_parts(kernel):
-            writer = TritonKernel(part, graph, configs.get(part.name))
-            sources.append(writer.generate(part=group)[0])
+            writer = ProductKernel(part, graph) if part.product is not None else \
+                TritonKernel(part, graph, configs.get(part.name))
+            source, (numel, rnumel) = writer.generate(part=group)
+            sources.append(source)
             modes |= {b: "out" if mode == "out" else modes.get(b, "in") for b, mode in writer.args.items()}
             one_device(part.name, writer.args, graph)
             parts.append(dict(name=part.name, buffers=list(writer.args), symbols=sorted(writer.symbols),
-                              numel=part.numel, rnumel=part.rnumel, xblock=writer.xblock, rblock=writer.rblock,
-                              num_warps=writer.num_warps, reduction=part.is_reduction or part.scan is not None))
+                              numel=numel, rnumel=rnumel, xblock=writer.xblock, rblock=writer.rblock,
+                              num_warps=writer.num_warps, num_stages=writer.num_stages,
+                              reduction=part.is_reduction or part.scan is not None))
         largest = max(parts, key=lambda p: ir.static_numel([p["numel"] * p["rnumel"]], math.inf))
         launches[kernel.name] = info = dict(   # a group runs with the warps its largest part was tuned for
             parts=parts, buffers=list(dict.fromkeys(b for p in parts for b in p["buffers"])),
-            symbols=sorted({s for p in parts for s in p["symbols"]}), num_warps=largest["num_warps"])
+            symbols=sorted({s for p in parts for s in p["symbols"]}), num_warps=largest["num_warps"],
+            num_stages=largest["num_stages"])
         if group:
             sources.append(group_source(kernel, info))
         functions = [kernel.name] + [p["name"] for p in parts] if group else [kernel.name]
         info["function"], texts[kernel.name] = named_by_content(
-            "\n\n".join(sources), functions, {b: modes[b] for b in info["buffers"]}, f"num_warps={info['num_warps']}")
-    return "\n\n".join([prelude(interpreting()), *dict.fromkeys(texts.values())]) + "\n", launches, texts
+            "\n\n".join(sources), functions, {b: modes[b] for b in info["buffers"]},
+            f"num_warps={info['num_warps']}" + (f", num_stages={info['num_stages']}" if info["num_stages"] else ""))
+    tile = [matmul_tile_source()] if any(k.product is not None for k in kernels) else []   # (its kernels call it)
+    return "\n\n".join([prelude(interpreting()), *tile, *dict.fromkeys(texts.values())]) + "\n", launches, texts
 
 
 def prelude(interpreted):
@@ -1024,3 +1032,4 @@ def grid_expr(launch, printer):
     if launch["reduction"]:
         return xblocks
     return f"{xblocks} * ((({printer(R)}) + {rb - 1}) // {rb})"
+

@@ -25,15 +25,14 @@ import sympy
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
 
-from kiln import ir
+from kiln import ir, scheduler
 from kiln.logs import get_logger
 from kiln.runtime.graph_cache import write_whole
 from kiln.runtime.triton_launch import build_ahead, interpreting, launcher, load_module
 from kiln.runtime.wrapper import index_flags
-from kiln.scheduler import LaunchGroup
 
 log = get_logger("autotune")
-VERSION = 2
+VERSION = 3
 MARGIN = 0.97  # a candidate replaces the default where it takes less than this share of the default's time
 TIMER = None   # tests: a function (run, choice) -> seconds, in place of timing run
 
@@ -65,7 +64,7 @@ def tune_kernels(kernels, graph, device, cache_dir, debug):
     from kiln.codegen import triton as codegen
     started, chosen, trials, cached, heuristic = time.perf_counter(), {}, [], 0, {}
     for k in kernels:
-        if isinstance(k, LaunchGroup):
+        if isinstance(k, scheduler.LaunchGroup):
             continue
         options = codegen.TritonKernel(k, graph).candidates()
         if len(options) < 2:
@@ -132,6 +131,92 @@ def choose_matmuls_timed(steps, graph, device, cache_dir):
                  timed, replaced, time.perf_counter() - started)
 
 
+def fuse_products(steps, graph, device, cache_dir, configs):
+    """Each mm and addmm that kiln's Triton matmul computes, whose result the next kernel reads
+    (scheduler.product_consumers), is timed computed inside that kernel (scheduler.FusedProduct), in each tile
+    configuration of kiln's matmul, against the product as chosen so far (the library or kiln's
+    matmul) followed by the kernel in its tuned configuration; where a fused kernel is faster, it replaces both.
+    configs: the kernels' tuned configurations (tune)."""
+    with timing_on(device):
+        fuse_products_timed(steps, graph, device, cache_dir, configs)
+
+
+def fuse_products_timed(steps, graph, device, cache_dir, configs):
+    from kiln.codegen import triton as codegen
+    from kiln.codegen.triton_product import ProductNotFused
+    from kiln.runtime import matmul
+    outputs = {o.buffer.name for o in graph.graph_outputs if hasattr(o, "buffer")}
+    started, timed, fused = time.perf_counter(), 0, 0
+    generator = torch.Generator(device=device).manual_seed(0)
+    for i, kernel, kept in reversed(scheduler.product_consumers(steps, outputs)):   # (fusing drops steps[i])
+        step, refs = steps[i], steps[i].args
+        op = step.target.op if isinstance(step.target, matmul.TritonMatmul) else matmul.OPS.get(step.target)
+        aten_op = next((o for o, name in matmul.OPS.items() if name == op), None)
+        if op not in ("mm", "addmm") or not all(isinstance(a, ir.TensorRef) and static(a) for a in refs) or \
+                not matmul.applies(aten_op, [a.buffer.layout for a in refs], step.kwargs):
+            continue
+        m, n = int(refs[-2].sizes[0]), int(refs[-1].sizes[1])
+        if m * n == 0:   # (no program would run)
+            continue
+        options = ["apart", *(scheduler.FusedProduct(step, config, kept) for config in matmul.configs_for(m, n))]
+        modules = []
+        try:
+            for option in options:
+                kernel.product = None if option == "apart" else option
+                modules.append(codegen.generate_module([kernel], graph, configs))
+        except ProductNotFused as e:
+            log.debug("kiln max-autotune: %s", e)
+            continue
+        except Exception as e:   # (a failure of this trial leaves the product apart, not the graph to eager)
+            log.warning("kiln max-autotune: %s computed in %s failed to generate; they run apart: %s: %s",
+                        step.target, kernel.name, type(e).__name__, e)
+            continue
+        finally:
+            kernel.product = None
+        names = modules[-1][1][kernel.name]["buffers"]   # (their dtypes: a float16 and a bfloat16 load read alike)
+        key = digest([VERSION, [texts[kernel.name] for _, _, texts in modules], [hinted(graph, r) for r in refs],
+                      [graph.buffer_dtype(b) for b in names],
+                      [str(e) for e in (kernel.numel, kernel.rnumel)], str(step.target), [o.config for o in options[1:]],
+                      gpu_name(device), versions(), matmul.SOURCE_DIGEST])
+        found = stored(cache_dir, key)
+        if found is None:
+            candidates = [candidate(source, launches[kernel.name], texts[kernel.name], graph, cache_dir, False)
+                          for source, launches, texts in modules]
+            if None in candidates:
+                continue
+            build([(c.launch, c.warmup) for c in candidates], device)
+            buffers = {b: zeros(graph, b, device) for c in candidates for b in c.buffers}
+            for ref in refs:   # (random operands, as the library's products are timed)
+                buffers[ref.buffer.name].normal_(generator=generator)
+            apart = functools.partial(step.target, *(buffers[r.buffer.name].as_strided(
+                [int(e) for e in r.sizes], [int(e) for e in r.strides], int(r.offset)) for r in refs), **step.kwargs)
+            runs = [functools.partial(run_both, apart, candidates[0].bound(buffers)),
+                    *(c.bound(buffers) for c in candidates[1:])]
+            times = [measure(run, option, device) for run, option in zip(runs, options)]
+            del buffers
+            found = (fastest(times),)
+            store(cache_dir, key, found, times)
+            timed += 1
+            log.debug("kiln max-autotune: %s and %s: %s", step.name, kernel.name, ", ".join(
+                f"{o if o == 'apart' else 'tiles %sx%sx%s, %s stages, %s warps' % o.config}: "
+                f"{'failed' if t is None else f'{t * 1e6:.1f} us'}" for o, t in zip(options, times)))
+        if 0 < found[0] < len(options):
+            scheduler.fuse_product(steps, i, options[found[0]].config, kept)
+            fused += 1
+    if timed or fused:
+        log.info("kiln max-autotune: %d products timed inside the kernels that read them, %d fused there, in %.2fs",
+                 timed, fused, time.perf_counter() - started)
+
+
+def run_both(first, second):
+    first()
+    second()
+
+
+def static(ref):
+    return all(ir.is_static(e) for e in (*ref.sizes, *ref.strides, ref.offset))
+
+
 class Candidate:
     """One configuration of one kernel: its launcher, its arguments by name, and what building it ahead takes."""
 
@@ -152,7 +237,8 @@ def candidate(source, info, text, graph, cache_dir, debug):
     if warmup is None:
         return None
     grid, names = codegen.launch_call(info, lambda e: str(graph.size_hint(e)))
-    fn = launcher(load_module(source, cache_dir), info["function"], text, info["num_warps"], debug)
+    fn = launcher(load_module(source, cache_dir), info["function"], text, info["num_warps"], debug,
+                  num_stages=info["num_stages"])
     return Candidate(fn, eval(grid, {}), names, warmup, info["buffers"])
 
 
@@ -199,10 +285,12 @@ def digest(parts):
 
 def choice_key(module, name, graph, device, options):
     """What a kernel's choice depends on: its text at the heuristic's configuration, its buffers' dtypes, its sizes
-    where the graph has symbols (at their hints), the candidates, the GPU and the compilers."""
+    (N and R, which a static kernel's text may not name; symbols at their hints), the candidates, the GPU and the
+    compilers."""
     _, launches, texts = module
     info = launches[name]
-    sizes = [(s, graph.size_hint(sympy.Symbol(s))) for s in info["symbols"]]
+    sizes = [(s, graph.size_hint(sympy.Symbol(s))) for s in info["symbols"]] + [
+        graph.size_hint(p[d]) for p in info["parts"] for d in ("numel", "rnumel")]
     dtypes = [graph.buffer_dtype(b) for b in info["buffers"]]
     return digest([VERSION, texts[name], dtypes, sizes, options, gpu_name(device), versions()])
 

@@ -27,7 +27,8 @@ class Artifact:
     name: str
     target: str                 # "cpp" or "triton"
     kernel_source: str
-    kernels: dict               # cpp: {function: (buffers, symbols)}; triton: {function: (text, warps, warmups)}
+    kernels: dict               # cpp: {function: (buffers, symbols)}; triton: {function: (text, warps, warmups,
+    #                             stages: None for Triton's default)}
     special_functions: bool     # cpp: links the special-function library
     wrapper_source: str
     consts: dict                # the objects the wrapper's source names, beyond wrapper.base_globals()
@@ -82,13 +83,14 @@ def build_triton(lowering, sched, opts, name, trace):
         from kiln.runtime import autotune
         configs = autotune.tune(kernels, lowering, device, opts.kernel_cache_dir, opts.debug)
         autotune.choose_matmuls(sched.steps, lowering, device, opts.kernel_cache_dir)
+        autotune.fuse_products(sched.steps, lowering, device, opts.kernel_cache_dir, configs)
     source, launches, texts = triton.generate_module(kernels, lowering, configs)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
-    built = {}   # function -> (text, warps, the distinct warmups of its launches: (device, arguments))
+    built = {}   # function -> (text, warps, the distinct warmups of its launches: (device, arguments), stages)
     for k in kernels:
         info = launches[k.name]
-        warmups = built.setdefault(info["function"], (texts[k.name], info["num_warps"], []))[2]
+        warmups = built.setdefault(info["function"], (texts[k.name], info["num_warps"], [], info["num_stages"]))[2]
         args = triton.warmup_args(info, lowering)
         if args is not None and (device.index, args) not in warmups:
             warmups.append((device.index, args))
@@ -160,8 +162,9 @@ def load_triton(artifact, opts, generated):
     module = functools.cache(functools.partial(load_module, artifact.kernel_source, opts.kernel_cache_dir))
     module_key = hashlib.sha256(artifact.kernel_source.encode()).hexdigest()
     fns = {f: launcher(module, f, text, num_warps, opts.debug, None if interpreting() else
-                       BinaryStore(opts.kernel_cache_dir, module_key, f, jit_options(num_warps, opts.debug)))
-           for f, (text, num_warps, _) in artifact.kernels.items()}
+                       BinaryStore(opts.kernel_cache_dir, module_key, f, jit_options(num_warps, opts.debug, stages)),
+                       stages)
+           for f, (text, num_warps, _, stages) in artifact.kernels.items()}
     if generated or interpreting():
         # run here, where a module that fails to run fails the graph's load (which then runs eagerly), not inside
         # build_ahead, which leaves every failure to the kernel's first launch, in the user's call. A graph loaded
@@ -175,7 +178,7 @@ def load_triton(artifact, opts, generated):
     # loaded, each kernel with none of its binaries stored for the device (a backward that never ran). One with some
     # is left to the JIT, at a launch none of them fits (building it ahead, ResNet-18's 5 such kernels ran the
     # kernel module and the JIT, 0.6 s of a 1.5 s warm start).
-    warmups = [(fns[f], device, args) for f, (_, _, warmups) in artifact.kernels.items() for device, args in warmups
+    warmups = [(fns[f], device, args) for f, (_, _, warmups, _) in artifact.kernels.items() for device, args in warmups
                if generated or not fns[f].load_stored(device)]
     if generated or warmups:
         build_behind(warmups, opts.kernel_cache_dir, in_workers=generated)
@@ -194,6 +197,8 @@ def trace_kernels(trace, lowering, sched, kernel_args, ext):
     for step in sched.steps:
         for n in (step.nodes if isinstance(step, Kernel) else []):
             kernel_of[n.name] = step.name
+        if isinstance(step, Kernel) and step.product is not None:
+            kernel_of[step.product.step.name] = step.name
     nodes = [{"name": b.name, "op": "input", "inputs": [], "kernel": None}
              for b in lowering.graph_inputs if hasattr(b, "layout")]
     for b in lowering.buffers:

@@ -43,14 +43,14 @@ def load_module(source, cache_dir):
 LAUNCHERS = weakref.WeakValueDictionary()
 
 
-def launcher(module, function, text, num_warps, debug, binaries=None):
+def launcher(module, function, text, num_warps, debug, binaries=None, num_stages=None):
     """The Launcher of kernel `function` of a kernel module (or of a function returning it, run only where the
     kernel must go through the JIT). binaries: where its binaries are stored (triton_binaries.BinaryStore)."""
-    key = (function, text, num_warps, debug)
+    key = (function, text, num_warps, num_stages, debug)
     found = LAUNCHERS.get(key)
     if found is None:
         get = module if callable(module) else lambda: module
-        found = LAUNCHERS[key] = Launcher(None, num_warps, debug, binaries=binaries,
+        found = LAUNCHERS[key] = Launcher(None, num_warps, debug, num_stages, binaries=binaries,
                                           get_fn=lambda: getattr(get(), function))
     elif found.binaries is None:
         found.binaries = binaries

@@ -48,6 +48,8 @@ def reads_only_where_written(kernel, out, src):
     reads src is then the view's producer, not the stored view.)"""
     produced = kernel.produced()
     writer = produced.get(out)
+    if kernel.product is not None and src in kernel.product.step.reads():   # (every program reads the operands)
+        return False
     if writer is None or writer.node.is_reduction or writer.node.scatter or writer.node.scan or \
             writer.node.writes_into:
         return False
@@ -175,8 +177,7 @@ class WrapperCode:
             w(f"    {name} = float({pyexpr(expr)})")
         reuse, in_place, dead_after = self.plan_memory()
         self.read = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")} | {
-            r for step in self.sched.steps for r in (step.reads() if not isinstance(step, Kernel) else
-                                                      {r for n in step.nodes for r in n.reads})}
+            r for step in self.sched.steps for r in step.reads()}
         for i, step in enumerate(self.sched.steps):
             for buf in self.allocations(step):
                 if buf.name in reuse:
@@ -256,7 +257,7 @@ class WrapperCode:
                 owned.update({b.name: b for b in self.allocations(step)})
                 owned.update({n.name: n.buf for n in step.nodes if n.scatter})
                 bases |= {n.scatter.base for n in step.nodes if n.scatter}
-                used = {r for n in step.nodes for r in n.reads} | set(step.stores) | {
+                used = step.reads() | {b.name for b in self.allocations(step)} | set(step.stores) | {
                     n.writes_into for n in step.nodes if n.writes_into}
             else:
                 owned.update({o.name: o for o in step.outputs if o is not None})
@@ -319,7 +320,9 @@ class WrapperCode:
 
     def allocations(self, step):
         if isinstance(step, Kernel):
-            return [p.node.buf for p in step.placements if p.node.name in step.stores and not p.node.writes_into]
+            product = [step.product.buffer] if step.product is not None and step.product.stored else []
+            return product + [p.node.buf for p in step.placements if p.node.name in step.stores and
+                              not p.node.writes_into]
         return []
 
     def extern(self, step):

@@ -347,3 +347,21 @@ def test_a_product_that_fails_to_generate_in_its_consumer_runs_apart(tuning, wra
     [wrapper] = wrappers
     assert "aten.addmm" in wrapper and "kernel_addmm_" not in wrapper, wrapper
     assert "failed to generate; they run apart: RuntimeError: a codegen fault" in caplog.text
+
+
+@pytest.mark.parametrize("faster", [True, False], ids=["kiln-matmul-faster", "blocks-faster"])
+def test_max_autotune_times_a_head_with_misaligned_rows_against_kilns_matmul(tuning, wrappers, monkeypatch, faster):
+    """A product whose rows are misaligned for the library (a language model's head) runs as aligned-rows blocks
+    (lowering.externs.aligned_rows_mm); max-autotune times those blocks against kiln's matmul, whose tiles store
+    the misaligned rows directly, and calls the faster."""
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "TRANSPOSED_MATMUL_DEVICES", {"cpu"})   # (the CPU stands in for CUDA here)
+    monkeypatch.setattr(externs, "TRANSPOSED_FROM", 1)
+    clock = tuning.clock(MatmulClock({(64, 64, 32, 2, 4): 0.5} if faster else {}))
+    x, w, b, _ = products()
+    x = torch.randn(64, 40, dtype=torch.float16)   # (64 rows of 50 half-precision columns: misaligned rows)
+    torch.testing.assert_close(tuned(gelu_of_linear)(x, w, b), gelu_of_linear(x, w, b), atol=2e-2, rtol=2e-3)
+    [wrapper] = wrappers
+    assert clock.timed.count(None) == 1, clock.timed
+    assert ("aligned rows" in wrapper) != faster and ("kiln.runtime.matmul: tiles 64x64x32" in wrapper) == faster, \
+        wrapper

@@ -103,17 +103,17 @@ def choose_matmuls_timed(steps, graph, device, cache_dir):
     started, timed, replaced = time.perf_counter(), 0, 0
     generator = torch.Generator(device=device).manual_seed(0)
     for step in steps:
-        if not isinstance(step, ir.ExternKernel) or step.fallback or step.target not in matmul.OPS or \
-                not all(isinstance(a, ir.TensorRef) for a in step.args):
+        aten_op = product_of(step.target) if isinstance(step, ir.ExternKernel) and not step.fallback else None
+        if aten_op is None or not all(isinstance(a, ir.TensorRef) for a in step.args):
             continue
         layouts = [hinted(graph, a) for a in step.args]
-        if None in layouts or not matmul.applies(step.target, [a.buffer.layout for a in step.args], step.kwargs):
+        if None in layouts or not matmul.applies(aten_op, [a.buffer.layout for a in step.args], step.kwargs):
             continue
-        op = matmul.OPS[step.target]
+        op = matmul.OPS[aten_op]
         (a_sizes, _, _), (b_sizes, _, _) = layouts[-2:]
         options = [None, *(matmul.TritonMatmul(op, c) for c in matmul.configs_for(a_sizes[-2], b_sizes[-1]))]
         dtype = step.args[0].buffer.layout.dtype
-        key = digest([VERSION, op, layouts, dtype, step.kwargs, options, gpu_name(device), versions(),
+        key = digest([VERSION, str(step.target), layouts, dtype, step.kwargs, options, gpu_name(device), versions(),
                       matmul.SOURCE_DIGEST])
         found = stored(cache_dir, key)
         if found is None:   # (random matrices only where the product is timed)
@@ -150,9 +150,9 @@ def fuse_products_timed(steps, graph, device, cache_dir, configs):
     generator = torch.Generator(device=device).manual_seed(0)
     for i, kernel, kept in reversed(scheduler.product_consumers(steps, outputs)):   # (fusing drops steps[i])
         step, refs = steps[i], steps[i].args
-        op = step.target.op if isinstance(step.target, matmul.TritonMatmul) else matmul.OPS.get(step.target)
-        aten_op = next((o for o, name in matmul.OPS.items() if name == op), None)
-        if op not in ("mm", "addmm") or not all(isinstance(a, ir.TensorRef) and static(a) for a in refs) or \
+        aten_op = product_of(step.target)
+        if aten_op not in (torch.ops.aten.mm.default, torch.ops.aten.addmm.default) or \
+                not all(isinstance(a, ir.TensorRef) and static(a) for a in refs) or \
                 not matmul.applies(aten_op, [a.buffer.layout for a in refs], step.kwargs):
             continue
         m, n = int(refs[-2].sizes[0]), int(refs[-1].sizes[1])
@@ -215,6 +215,20 @@ def run_both(first, second):
 
 def static(ref):
     return all(ir.is_static(e) for e in (*ref.sizes, *ref.strides, ref.offset))
+
+
+def product_of(target):
+    """The ATen product (mm, addmm, bmm) an extern's target computes where kiln's Triton matmul could compute it
+    instead: the op called directly, through kiln's aligned-rows blocks (a head with misaligned rows, which a tile
+    stores directly, where cuBLAS's aligned kernels need the blocks), or kiln's matmul already; else None."""
+    from kiln.lowering.externs import OpThen, aligned_rows_addmm, aligned_rows_mm
+    from kiln.runtime import matmul
+    if isinstance(target, matmul.TritonMatmul):
+        return next(o for o, name in matmul.OPS.items() if name == target.op)
+    if isinstance(target, OpThen):
+        return {aligned_rows_mm: torch.ops.aten.mm.default, aligned_rows_addmm: torch.ops.aten.addmm.default}.get(
+            target.op)
+    return target if target in matmul.OPS else None
 
 
 class Candidate:

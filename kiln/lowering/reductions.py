@@ -113,6 +113,8 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
     # (probing x's loads costs compile time: only where the split table tells interleaved rows apart)
     interleaved = (out.device.type, True) in SPLITS and neighbouring_rows_adjacent(x, dims)
     outer = outer_reduced_dims(x.sizes, strides, dims, reduction_type, "triton" if low.on_triton(out.device) else "cpp")
+    if outer and not isinstance(x, View):   # a computed value's runs are where its loads run (memory_steps)
+        outer = outer_reduced_dims(x.sizes, memory_steps(x, dims), dims, reduction_type, "cpp")
     if outer:
         return reduction_of_runs(low, out_sizes, x.sizes, dims, outer, reduction_type, body, dtype or out.dtype,
                                  src_dtype, out.device)
@@ -121,6 +123,12 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
         return split_reduction(low, out_sizes, rsizes, reduction_type, body, dtype or out.dtype, src_dtype,
                                out.device, splits)
     return low.reduction(out_sizes, rsizes, reduction_type, body, dtype or out.dtype, src_dtype, out.device)
+
+
+def memory_steps(x, dims):
+    """How a computed value's first read that walks its rows moves in memory, per dim (its strides describe the value
+    as eager would lay it out, not the buffer it reads): [] where no read walks them."""
+    return next((steps for steps in read_steps(x) if any(steps[d] != 0 and x.sizes[d] != 1 for d in dims)), [])
 
 
 def neighbouring_rows_adjacent(x, dims):

@@ -380,7 +380,7 @@ def share_launches(steps, decide):
         return isinstance(step, Kernel) and not any(k.is_reduction or k.alone for k in launch_parts(step))
 
     def clash(a, b):
-        return (step_reads(a) & writes(b)) | (writes(a) & (step_reads(b) | writes(b)))
+        return (a.reads() & writes(b)) | (writes(a) & (b.reads() | writes(b)))
 
     def earlier_launch(step):
         """The index of the nearest pointwise launch before the steps since, which a small kernel independent of
@@ -554,7 +554,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
         node = SchedulerNode(buf)
         earliest = max([home[r] for r in node.reads if r in home], default=-1)
         if buf.mutates:   # the store into an input waits for every reader of the old value
-            readers = [k for k, step in enumerate(steps) if buf.mutates in step_reads(step)]
+            readers = [k for k, step in enumerate(steps) if buf.mutates in step.reads()]
             earliest = max([earliest] + readers + waits_for_background_reads(steps, readers, buf))
             overwritten.add(buf.mutates)
         chosen = None
@@ -573,7 +573,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                 decide(node.name, label, False, step.nodes[0].name, "a scatter or scan kernel runs alone")
                 continue
             produced = set(step.produced())
-            reads_outside = step_reads(step) - produced
+            reads_outside = step.reads() - produced
             related = node.reads & (produced | reads_outside)
             together = len(reads_outside | node.reads)
             if not related and together > MAX_HORIZONTAL_READS:
@@ -636,7 +636,7 @@ def finalize(steps, output_names, rows_in_registers):
     at the decoder's peak)."""
     readers = {}
     for i, step in enumerate(steps):
-        for r in step_reads(step):
+        for r in step.reads():
             readers.setdefault(r, set()).add(i)
     local = set()
     overwritten = {n.writes_into for step in steps if not isinstance(step, ir.ExternKernel) for n in step.nodes}
@@ -692,10 +692,6 @@ def share_copies(kernel, kept_apart):
                 kernel.stores.discard(m)
                 kernel.aliases[m] = n
                 break
-
-
-def step_reads(step):
-    return step.reads()
 
 
 @dataclasses.dataclass

@@ -1032,4 +1032,3 @@ def grid_expr(launch, printer):
     if launch["reduction"]:
         return xblocks
     return f"{xblocks} * ((({printer(R)}) + {rb - 1}) // {rb})"
-

@@ -4,9 +4,9 @@ for every such product of a graph, and the wrapper calls the fastest.
 
 Each program computes a BLOCK_M x BLOCK_N tile of one product (runtime/matmul_tile.py: K walked in steps of
 BLOCK_K with float32 accumulation, in grouped tile order). addmm's bias is added to the float32 sum and rounded
-once, as cuBLAS's epilogue does. Loads and stores are masked at the matrices' edges, and offsets are computed in
-64 bits wherever a tensor spans 2**31 elements or more (the steps along K too): a tile never reads or writes
-outside its tensors.
+once, as cuBLAS's epilogue does. Loads wrap rows and columns at the matrices' edges and stores are masked there,
+and offsets are computed in 64 bits wherever a tensor spans 2**31 elements or more (the steps along K too): a tile
+never reads or writes outside its tensors.
 """
 import functools
 import hashlib

@@ -1,8 +1,8 @@
 """kiln's Triton matmul (mode="max-autotune"): kiln_matmul_tile computes one BLOCK_M x BLOCK_N tile of a product
 in float32. Two kernels call it: kiln_matmul (launched by runtime/matmul.py), which adds addmm's bias and stores
-the tile, and a product fused with its consumer's pointwise kernel (codegen/triton.py), whose epilogue computes
-on the tile in registers. This file imports only Triton: a generated module with a fused product holds the tile's
-text, and the build workers, which import only Triton, build it.
+the tile, and a product fused with its consumer's pointwise kernel (codegen/triton_product.py), whose epilogue
+computes on the tile in registers. This file imports only Triton: a generated module with a fused product holds
+the tile's text, and the build workers, which import only Triton, build it.
 
 Programs are ordered in groups of GROUP_M tile rows, so that the tiles running at once share rows of A and
 columns of B in L2. A tile reads inside its operands only: rows and columns wrapped at the edges, K masked where

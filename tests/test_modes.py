@@ -14,10 +14,13 @@ class ReplayingRecorder:
     """A CUDA graph's behaviour on the CPU: recording runs nothing (the inputs' values are put back after the
     call that finds the outputs), and a replay reads its inputs at the recorded addresses (whatever tensor now
     holds that memory; the recorder keeps no input alive) and writes its results into the recorded outputs'
-    memory. And the device's shared pool: a recording's intermediates are freed into it at the recording's end,
-    where a later recording's outputs may be placed, and each replay writes them again (with NaN bytes)."""
+    memory, holding no tensor that views it (a CUDA graph holds none). And the device's pool, memory of its own
+    (`pool`, never where a call without a graph put its tensors): a recording's intermediates are freed into it
+    at the recording's end, where a later recording's outputs may be placed, and each replay writes them again
+    (with NaN bytes)."""
     recordings = 0
-    free = []   # earlier recordings' intermediates
+    pool = None   # (the pool's memory, the bytes handed out so far)
+    free = []     # earlier recordings' intermediates
 
     def __init__(self, device):
         pass
@@ -30,30 +33,40 @@ class ReplayingRecorder:
             if isinstance(t, torch.Tensor):
                 t.copy_(b)
         places = [Place(t) if isinstance(t, torch.Tensor) else t for t in inputs]
-        intermediates = torch.empty(1 << 16, dtype=torch.uint8)
+        written = [Place(o) if isinstance(o, torch.Tensor) else None for o in outputs]
+        intermediates = carve(1 << 16)
         ReplayingRecorder.free.append(intermediates)
 
         def replay():
-            intermediates.fill_(0xFF)
-            for o, n in zip(outputs, call([p.tensor() if isinstance(p, Place) else p for p in places])):
-                if isinstance(o, torch.Tensor):
-                    o.copy_(n)
+            torch.empty(0, dtype=torch.uint8).set_(intermediates).fill_(0xFF)
+            for o, n in zip(written, call([p.tensor() if isinstance(p, Place) else p for p in places])):
+                if o is not None:
+                    o.tensor().copy_(n)
         return replay, outputs
 
 
+def carve(nbytes):
+    """A storage of nbytes in the pool's memory that keeps nothing alive (the pool's tensor does)."""
+    memory, used = ReplayingRecorder.pool
+    assert used + nbytes <= memory.numel(), "the stand-in's pool is full"
+    ReplayingRecorder.pool = memory, used + (nbytes + 63) // 64 * 64
+    return torch._C._construct_storage_from_data_pointer(memory.data_ptr() + used, memory.device, nbytes)
+
+
 def pooled(outputs, inputs):
-    """outputs moved, storage by storage, into earlier recordings' freed intermediates where one is large enough
-    (outputs that view an input stay)."""
+    """outputs moved, storage by storage, into the pool: into an earlier recording's freed intermediates where
+    one is large enough, else into memory of their own (outputs that view an input stay)."""
     moved = {}
     for o in outputs:
         if isinstance(o, torch.Tensor) and o.numel() and not any(
                 isinstance(t, torch.Tensor) and cuda_graphs.within(o, t) for t in inputs):
             storage = o.untyped_storage()
-            if storage.data_ptr() not in moved and ReplayingRecorder.free and \
-                    ReplayingRecorder.free[0].numel() >= storage.nbytes():
-                block = ReplayingRecorder.free.pop(0)
-                block[:storage.nbytes()].copy_(torch.empty(0, dtype=torch.uint8).set_(storage))
-                moved[storage.data_ptr()] = block.untyped_storage()
+            if storage.data_ptr() not in moved:
+                fits = ReplayingRecorder.free and ReplayingRecorder.free[0].nbytes() >= storage.nbytes()
+                block = ReplayingRecorder.free.pop(0) if fits else carve(storage.nbytes())
+                torch.empty(0, dtype=torch.uint8).set_(block)[:storage.nbytes()].copy_(
+                    torch.empty(0, dtype=torch.uint8).set_(storage))
+                moved[storage.data_ptr()] = block
     return [torch.empty(0, dtype=o.dtype).set_(moved[o.untyped_storage().data_ptr()], o.storage_offset(), o.shape,
                                                o.stride())
             if isinstance(o, torch.Tensor) and o.untyped_storage().data_ptr() in moved else o for o in outputs]
@@ -79,6 +92,7 @@ def replaying(monkeypatch):
     monkeypatch.setitem(cuda_graphs.RECORDERS, "cpu", ReplayingRecorder)
     monkeypatch.setattr(ReplayingRecorder, "recordings", 0)
     monkeypatch.setattr(ReplayingRecorder, "free", [])
+    monkeypatch.setattr(ReplayingRecorder, "pool", (torch.empty(1 << 23, dtype=torch.uint8), 0))
     torch._dynamo.reset()
     yield ReplayingRecorder
     torch._dynamo.reset()
@@ -98,7 +112,8 @@ def test_outputs_held_by_the_caller_are_not_overwritten(replaying):
     g = compiled(f)
     xs = [torch.randn(8, 16) for _ in range(5)]
     held = [g(x) for x in xs]
-    assert replaying.recordings == 1
+    # recorded again once, when the first replay's outputs are found held: they are copied out from then on
+    assert replaying.recordings == 2
     for x, outs in zip(xs, held):
         for out, expected in zip(outs, f(x)):
             torch.testing.assert_close(out, expected)
@@ -153,8 +168,7 @@ def test_an_input_that_moves_is_copied_after_one_more_recording(replaying, caplo
             g(x)
         with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
             w.data = torch.randn(5, 5)   # the parameter's memory moves
-            out = g(x)
-            torch.testing.assert_close(out, f(x))
+            torch.testing.assert_close(g(x), f(x))
             w.data = torch.randn(5, 5)   # and moves again: now it is copied, not recorded again
             torch.testing.assert_close(g(x), f(x))
     assert replaying.recordings == 2
@@ -314,3 +328,76 @@ def test_outputs_kept_across_a_graph_break_are_not_overwritten_by_the_other_grap
     outs = [g(x) for x in xs]   # an evaluation loop keeping each batch's output
     for x, out in zip(xs, outs):
         torch.testing.assert_close(out, f(x))
+
+
+def _copied_bytes(monkeypatch):
+    """A counter of the bytes torch._foreach_copy_ writes (the recordings' copies of inputs and outputs)."""
+    copied = [0]
+    foreach_copy = torch._foreach_copy_
+
+    def counting(destinations, sources):
+        copied[0] += sum(t.nbytes for t in destinations)
+        return foreach_copy(destinations, sources)
+    monkeypatch.setattr(torch, "_foreach_copy_", counting)
+    return copied
+
+
+def test_a_training_step_hands_its_activations_to_the_backward_without_copies(replaying, monkeypatch):
+    """The forward's saved activations are handed out in its graph's memory and read there by the backward's
+    graph: a replayed step copies only its fresh input, its loss and its gradient, not the activations (64 KiB
+    each here), which were copied out of the forward's graph and into the backward's."""
+    w = torch.nn.Parameter(torch.randn(32, 256))
+
+    def f(x):
+        h = torch.tanh(x @ w)
+        return (h.sin() * h).sum()
+
+    g = compiled(f)
+    copied = _copied_bytes(monkeypatch)
+    for step in range(6):
+        x = torch.randn(64, 32)
+        w.grad = None
+        copied[0] = 0
+        loss = g(x)
+        loss.backward()
+        got, w.grad = w.grad, None
+        f(x).backward()
+        torch.testing.assert_close(got, w.grad)
+    assert copied[0] < 64 * 256 * 4, copied[0]   # the last step: x, the loss and the gradient (8 KiB each)
+    assert replaying.recordings <= 6
+
+
+def test_two_forwards_before_one_backward_keep_the_first_forwards_activations(replaying):
+    """Gradient accumulation over two batches in one backward: the first forward's activations are still held
+    (by autograd) when the forward is replayed for the second batch, which must not write over them."""
+    w = torch.nn.Parameter(torch.randn(16, 32))
+
+    def f(x):
+        return torch.tanh(x @ w).pow(2).sum()
+
+    g = compiled(f)
+    for _ in range(4):
+        x1, x2 = torch.randn(8, 16), torch.randn(8, 16)
+        w.grad = None
+        (g(x1) + g(x2)).backward()
+        got, w.grad = w.grad, None
+        (f(x1) + f(x2)).backward()
+        torch.testing.assert_close(got, w.grad)
+
+
+def test_gradients_accumulated_into_a_handed_out_gradient_are_kept(replaying):
+    """A gradient handed out in the backward's graph memory becomes the parameter's .grad (autograd takes it as it
+    is), and the next backward adds into it: that backward's replay must not write over it first."""
+    torch.manual_seed(0)
+    model, reference = torch.nn.Linear(8, 4), torch.nn.Linear(8, 4)
+    reference.load_state_dict(model.state_dict())
+    step = compiled(model)
+    for i in range(6):
+        if i % 2 == 0:
+            model.zero_grad(set_to_none=True)
+            reference.zero_grad(set_to_none=True)
+        x = torch.randn(5, 8)
+        step(x).square().sum().backward()
+        reference(x).square().sum().backward()
+        for p, q in zip(model.parameters(), reference.parameters()):
+            torch.testing.assert_close(p.grad, q.grad)

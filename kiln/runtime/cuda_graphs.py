@@ -3,17 +3,23 @@
 A replay launches the whole wrapper (kernels and library calls) at once, at the addresses it was recorded
 with. So each call of a recorded graph:
 - reads an input in place where its address is the recorded one (parameters, buffers, a static KV cache: any
-  input whose address was the same at the warm-up and at the recording, and stays so; and any input with gaps,
-  which no buffer can take). Another input is copied into a buffer the graph owns; an input read in place that
-  moves makes the graph be recorded again, copying that input from then on (one with gaps: read in place at its
-  new address);
+  input whose address was the same at the warm-up and at the recording, and stays so; any input with gaps,
+  which no buffer can take; and any output another recording handed out, a forward's saved activations read by
+  its backward). Another input is copied into a buffer the graph owns; an input read in place that moves makes
+  the graph be recorded again, copying that input from then on (one with gaps, or handed out: read in place at
+  its new address);
 - copies the inputs it mutates back from the graph's own buffer, where it has one;
-- returns fresh outputs: they are copied out of the graph's memory, storage by storage (outputs that view one
-  storage still view one), so that the next replay never overwrites a tensor the caller holds. That costs a
-  copy of the outputs (a forward's saved activations too), where Inductor hands out the graph's memory and
-  raises when an overwritten output is read; kiln chose never to hand it out.
-Since a replay leaves nothing behind that another graph reads, every graph of a device records into one
-memory pool: graphs split by breaks, and a forward and its backward, share their intermediates' memory.
+- hands out its outputs in the graph's own memory, where nobody holds the last replay's (a training step's
+  activations, read once by the backward, are never copied); an output found still held when the graph is
+  replayed again is copied out from then on, storage by storage (outputs that view one storage still view one).
+
+Every graph of a device records into one memory pool (`Pool`), so a forward and its backward, and graphs split
+by breaks, share their intermediates' memory. A recording's intermediates are free memory once it ends, where a
+later recording can place its outputs; memory an output holds is never given to a later recording. So a replay
+writes only over outputs handed out by itself or by recordings made after it: where one of those is still held
+(a tensor views its storage), the graph is not replayed over it but recorded again (after the held memory,
+which the new recording cannot take), and the outputs found held are copied out from then on. (A storage held
+outside with no tensor viewing it, `t.untyped_storage()` kept alone, is not seen.)
 
 A graph is recorded once per shape (dynamic=True), at most MAX_RECORDINGS times in all; past that, new shapes
 run without a graph, with one warning. Graphs that cannot be recorded run as compiled, with one log line
@@ -21,7 +27,9 @@ saying why (CPU tensors, a capture that fails). Random draws take their seeds fr
 each call (lowering.graph.Seeds), by torch's generator, which CUDA graphs replay with fresh offsets: a replayed
 dropout draws a new mask."""
 import collections
+import functools
 import logging
+import weakref
 
 import torch
 
@@ -49,7 +57,7 @@ def graphed(call, mutated, example_inputs, name, computes_on=()):
                  "replay would not run"
     else:
         return GraphedCall(call, name, mutated, shape_key_inputs(example_inputs),
-                           RECORDERS[device.type](device))
+                           RECORDERS[device.type](device), POOLS[device])
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
     return call
 
@@ -66,11 +74,13 @@ def shape_key_inputs(example_inputs):
 class GraphedCall:
     """A compiled graph's boxed callable, replayed from a recording per shape."""
 
-    def __init__(self, call, name, mutated, key_inputs, recorder):
-        self.call, self.name, self.mutated, self.key_inputs, self.recorder = call, name, mutated, key_inputs, recorder
+    def __init__(self, call, name, mutated, key_inputs, recorder, pool):
+        self.call, self.name, self.mutated, self.key_inputs = call, name, mutated, key_inputs
+        self.recorder, self.pool = recorder, pool
         self.warm = {}         # shape key -> the inputs' addresses at the warm-up call
         self.recordings = {}   # shape key -> Recording
         self.copied = {}       # shape key -> indices of inputs to copy (their address moved once)
+        self.copied_out = {}   # shape key -> indices of outputs to copy out (found held at a later replay)
         self.count = 0
         self.disabled = None   # why nothing more is recorded
         self._boxed_call = True
@@ -80,15 +90,22 @@ class GraphedCall:
                     for i in self.key_inputs)
         recording = self.recordings.get(key)
         if recording is not None:
-            outputs = recording.replay(args)
-            if outputs is not None:
-                COUNTS["cuda_graph_replays"] += 1
-                args.clear()
-                return outputs
-            moved = recording.moved(args)
-            log.info("kiln: %s records its CUDA graph again: input %s is not where it was recorded", self.name,
-                     ", ".join(map(str, moved)))
-            self.copied[key] = sorted(set(self.copied.get(key, ())) | set(moved))
+            held = self.pool.held_over(recording)
+            if held:
+                for entry in held:
+                    entry.owner.copied_out.setdefault(entry.key, set()).update(entry.outputs)
+                reason = "outputs it would overwrite are still held"
+            else:
+                outputs = recording.replay(args)
+                if outputs is not None:
+                    COUNTS["cuda_graph_replays"] += 1
+                    args.clear()
+                    return outputs
+                moved = recording.moved(args)
+                reason = f"input {', '.join(map(str, moved))} is not where it was recorded"
+                self.copied[key] = sorted(set(self.copied.get(key, ())) | set(moved))
+            log.info("kiln: %s records its CUDA graph again: %s", self.name, reason)
+            self.pool.retire(recording)
             del self.recordings[key]
         elif key not in self.warm or self.disabled:
             # the first call of a shape runs as compiled (it builds any kernel not yet built, starts cuBLAS),
@@ -103,11 +120,14 @@ class GraphedCall:
         stable = {i for i, (a, b) in enumerate(zip(self.warm[key], addresses(args))) if a is not None and a == b}
         # an input with gaps cannot be copied into a buffer: read in place all the same, even after it moved (a
         # backward's saved q, k and v, slices of one product, are often where the allocator put the last step's),
-        # recorded again where it moves (at most MAX_RECORDINGS times in all)
+        # recorded again where it moves (at most MAX_RECORDINGS times in all); so is an output another recording
+        # handed out, which stays where it is while that recording replays
         gaps = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and not dense(a)}
-        in_place = sorted((stable - set(self.copied.get(key, ()))) | gaps)
+        handed = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and self.pool.hands_out(a)}
+        in_place = sorted((stable - set(self.copied.get(key, ()))) | gaps | handed)
         try:
-            recording = Recording(self.recorder, self.call, args, in_place, self.mutated)
+            recording = Recording(self.recorder, self.call, args, in_place, self.mutated,
+                                  self.copied_out.get(key, ()))
         except Exception as e:   # noqa: BLE001 (an op that synchronizes, an input that cannot be copied, ...)
             self.disabled = f"recording failed: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
             log.warning("kiln: %s runs without a CUDA graph: %s", self.name, self.disabled)
@@ -116,10 +136,78 @@ class GraphedCall:
         self.count += 1
         COUNTS["cuda_graph_recordings"] += 1
         self.recordings[key] = recording
+        self.pool.add(recording, self, key)
         outputs = recording.replay(args)   # (recording runs nothing: the first replay computes this call)
         COUNTS["cuda_graph_replays"] += 1
         args.clear()
         return outputs
+
+
+class HandedOut:
+    """A storage of a recording's memory that its outputs (their indices) view when handed out. It is held where
+    a tensor views it besides the recording's own (torch's use count of the storage)."""
+
+    def __init__(self, memory, outputs, recording, owner, key):
+        self.memory, self.outputs, self.owner, self.key = memory, outputs, owner, key
+        self.recording, self.retired = weakref.ref(recording), False
+        self.address = memory.data_ptr()
+        self.storage = memory.untyped_storage()._cdata
+
+    def held(self):
+        return _use_count(self.storage) > _one_tensor_use_count()
+
+    def replayed(self):
+        """Whether its recording may still replay."""
+        return not self.retired and self.recording() is not None
+
+
+_use_count = torch._C._storage_Use_Count
+
+
+@functools.cache
+def _one_tensor_use_count():
+    """_use_count of a storage that one tensor views (the call itself counts too)."""
+    t = torch.empty(1)
+    return _use_count(t.untyped_storage()._cdata)
+
+
+class Pool:
+    """The recordings of one device's memory pool, in the order they were recorded, and the storages their
+    outputs were handed out in (see the module's docstring)."""
+
+    def __init__(self):
+        self.entries = []   # (the recording's number, HandedOut), in recording order
+        self.live = {}      # a live recording's handed-out storage's address -> HandedOut
+        self.recorded = 0
+
+    def add(self, recording, owner, key):
+        self.entries = [(n, e) for n, e in self.entries if e.replayed() or e.held()]
+        self.live = {address: e for address, e in self.live.items() if e.replayed()}
+        self.recorded += 1
+        recording.number = self.recorded
+        for memory, outputs in recording.handed_out():
+            entry = HandedOut(memory, outputs, recording, owner, key)
+            self.entries.append((self.recorded, entry))
+            self.live[entry.address] = entry
+
+    def retire(self, recording):
+        """recording is replayed no more: its handed-out storages stay tracked only while held."""
+        for memory, _ in recording.handed_out():
+            self.live.pop(memory.data_ptr(), None)
+        for _, e in self.entries:
+            e.retired |= e.recording() is recording
+
+    def held_over(self, recording):
+        """The handed-out storages a replay of recording would write over that are still held: its own and
+        those of every later recording."""
+        return [e for n, e in self.entries if n >= recording.number and e.held()]
+
+    def hands_out(self, t):
+        entry = self.live.get(t.untyped_storage().data_ptr())
+        return entry is not None and entry.replayed()
+
+
+POOLS = collections.defaultdict(Pool)   # by device
 
 
 def addresses(args):
@@ -138,9 +226,10 @@ addresses_equal_in_cpp = getattr(torch._C, "_tensors_data_ptrs_at_indices_equal"
 class Recording:
     """One recorded graph: the inputs it reads in place (their indices, and every input's address at the
     recording) and the buffers it copies the others into, and how each output is made from the graph's memory
-    after a replay."""
+    after a replay: viewing it (handed out), or a copy of it. copy_out: the indices of the outputs to copy out
+    (every output viewing their storages is copied with them)."""
 
-    def __init__(self, recorder, call, args, in_place, mutated):
+    def __init__(self, recorder, call, args, in_place, mutated, copy_out=()):
         self.in_place, self.addresses = list(in_place), addresses(args)
         self.same_addresses = addresses_equal_in_cpp if all(isinstance(a, (torch.Tensor, int)) for a in args) \
             else addresses_equal
@@ -158,7 +247,7 @@ class Recording:
         self.replay_graph, outputs = recorder.record(call, inputs)
         # each output as: ("value", v) | ("empty", sizes, strides, dtype, device) | ("input", index, sizes,
         # strides, offset from the input's) | ("memory", storage number, dtype, sizes, strides, storage offset)
-        self.memory, numbers, self.recipes = [], {}, []
+        self.memory, numbers, self.recipes, extents = [], {}, [], {}
         for o in outputs:
             if not isinstance(o, torch.Tensor):
                 self.recipes.append(("value", o))
@@ -174,8 +263,24 @@ class Recording:
             if storage.data_ptr() not in numbers:
                 numbers[storage.data_ptr()] = len(self.memory)
                 self.memory.append(torch.empty(0, dtype=torch.uint8, device=o.device).set_(storage))
-            self.recipes.append(("memory", numbers[storage.data_ptr()], o.dtype, o.shape, o.stride(),
-                                 o.storage_offset()))
+            number = numbers[storage.data_ptr()]
+            self.recipes.append(("memory", number, o.dtype, o.shape, o.stride(), o.storage_offset()))
+            start = o.storage_offset() * o.element_size()
+            low, high = extents.get(number, (start, start))
+            extents[number] = min(low, start), max(high, start + span(o))
+        # a storage copied out is copied from its outputs' first byte (rounded down to 16) to their last: a loss
+        # can lie in a large buffer of the graph's memory
+        copied = sorted({r[1] for i, r in enumerate(self.recipes) if r[0] == "memory" and i in copy_out})
+        self.copied_out = [(n, extents[n][0] // 16 * 16, extents[n][1]) for n in copied]
+        self.number = None   # the order of its recording in its pool (Pool.add)
+
+    def handed_out(self):
+        """(storage, indices of the outputs viewing it) for each storage of the graph's memory handed out."""
+        viewing, copied = collections.defaultdict(list), {n for n, _, _ in self.copied_out}
+        for i, r in enumerate(self.recipes):
+            if r[0] == "memory" and r[1] not in copied:
+                viewing[r[1]].append(i)
+        return [(self.memory[n], outputs) for n, outputs in viewing.items()]
 
     def moved(self, args):
         return [i for i in self.in_place if args[i].data_ptr() != self.addresses[i]]
@@ -189,9 +294,12 @@ class Recording:
         self.replay_graph()
         if self.copied_back:
             torch._foreach_copy_([args[i] for i, _ in self.copied_back], [s for _, s in self.copied_back])
-        fresh = [torch.empty_like(m) for m in self.memory]
-        if fresh:
-            torch._foreach_copy_(fresh, self.memory)
+        fresh = {}
+        if self.copied_out:
+            copies = [torch.empty(high - low, dtype=torch.uint8, device=self.memory[n].device)
+                      for n, low, high in self.copied_out]
+            torch._foreach_copy_(copies, [self.memory[n][low:high] for n, low, high in self.copied_out])
+            fresh = {n: (copy.untyped_storage(), low) for (n, low, _), copy in zip(self.copied_out, copies)}
         outputs = []
         for recipe in self.recipes:
             if recipe[0] == "value":
@@ -204,7 +312,12 @@ class Recording:
                 outputs.append(_view(args[i], sizes, strides, offset))
             else:
                 _, number, dtype, sizes, strides, offset = recipe
-                outputs.append(_view(fresh[number].view(dtype), sizes, strides, offset))
+                if number in fresh:
+                    storage, low = fresh[number]
+                    outputs.append(torch.empty(0, dtype=dtype, device=storage.device).set_(
+                        storage, offset - low // dtype.itemsize, sizes, strides))
+                else:
+                    outputs.append(_view(self.memory[number].view(dtype), sizes, strides, offset))
         return outputs
 
 

@@ -31,7 +31,7 @@ class ReplayingRecorder:
         outputs = pooled(call(list(inputs)), inputs)
         for t, b in zip(inputs, before):
             if isinstance(t, torch.Tensor):
-                t.copy_(b)
+                t.data.copy_(b)   # (a capture writes nothing: version counters stay)
         places = [Place(t) if isinstance(t, torch.Tensor) else t for t in inputs]
         written = [Place(o) if isinstance(o, torch.Tensor) else None for o in outputs]
         intermediates = carve(1 << 16)
@@ -401,3 +401,55 @@ def test_gradients_accumulated_into_a_handed_out_gradient_are_kept(replaying):
         reference(x).square().sum().backward()
         for p, q in zip(model.parameters(), reference.parameters()):
             torch.testing.assert_close(p.grad, q.grad)
+
+
+def test_a_freed_model_frees_its_recordings_and_their_memory(replaying):
+    """The device's pool knows recordings and their owners by weak references only: a compiled function dropped
+    by Dynamo frees its recordings, and a retired recording's handed-out memory is let go with the last tensor
+    the caller held over it."""
+    import gc
+    import weakref
+
+    def f(x):
+        return torch.tanh(x) * 2
+
+    def graphed_calls():
+        return {id(o): weakref.ref(o) for o in gc.get_objects() if type(o) is cuda_graphs.GraphedCall}
+
+    earlier = graphed_calls()
+    g = compiled(f)
+    held = [g(torch.randn(1024)) for _ in range(4)]   # the first replay's output held: recorded again
+    assert replaying.recordings == 2
+    pool = cuda_graphs.POOLS[torch.device("cpu")]
+    assert any(not e.replayed() and e.held() for _, e in pool.entries)
+    del held
+    gc.collect()
+    g(torch.randn(1024))
+    assert all(e.replayed() for _, e in pool.entries)
+    h = compiled(lambda x: torch.cos(x) + 1)
+    for _ in range(3):
+        h(torch.randn(1024))   # its outputs handed out, none held
+    assert any(e.replayed() and not e.held() for _, e in pool.entries)
+    owners = [r for i, r in graphed_calls().items() if i not in earlier]
+    del g, h
+    torch._dynamo.reset()
+    gc.collect()
+    assert owners and all(r() is None for r in owners)
+
+
+def test_outputs_kept_over_several_shapes_stay_recorded(replaying, caplog):
+    """dynamic=True, five shapes in turn, each call's output kept until the next (`out = g(x)`): each shape is
+    recorded again once after its output is found held, within its own bound (MAX_RECORDINGS counts shapes and
+    moved inputs), and every shape keeps its recording."""
+    def f(x):
+        return torch.relu(x).sum(-1) + 1
+
+    g = kiln.compile(f, mode="reduce-overhead", dynamic=True, options={"graph_cache": False})
+    with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
+        out = None
+        for _ in range(4):
+            for n in (3, 4, 5, 6, 7):
+                x = torch.randn(2, n)
+                out = g(x)
+                torch.testing.assert_close(out, f(x))
+    assert not [r for r in caplog.records if "without a CUDA graph" in r.getMessage()], caplog.text

@@ -21,8 +21,8 @@ writes only over outputs handed out by itself or by recordings made after it: wh
 which the new recording cannot take), and the outputs found held are copied out from then on. (A storage held
 outside with no tensor viewing it, `t.untyped_storage()` kept alone, is not seen.)
 
-A graph is recorded once per shape (dynamic=True), at most MAX_RECORDINGS times in all; past that, new shapes
-run without a graph, with one warning. Graphs that cannot be recorded run as compiled, with one log line
+A graph is recorded once per shape (dynamic=True), at most MAX_RECORDINGS times for shapes and inputs that
+moved, and as many again after held outputs; past that, new shapes run without a graph, with one warning. Graphs that cannot be recorded run as compiled, with one log line
 saying why (CPU tensors, a capture that fails). Random draws take their seeds from a tensor drawn on the device at
 each call (lowering.graph.Seeds), by torch's generator, which CUDA graphs replay with fresh offsets: a replayed
 dropout draws a new mask."""
@@ -32,6 +32,7 @@ import logging
 import weakref
 
 import torch
+from torch.multiprocessing.reductions import StorageWeakRef
 
 log = logging.getLogger("kiln.cudagraphs")
 COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in kiln.stats())
@@ -81,20 +82,26 @@ class GraphedCall:
         self.recordings = {}   # shape key -> Recording
         self.copied = {}       # shape key -> indices of inputs to copy (their address moved once)
         self.copied_out = {}   # shape key -> indices of outputs to copy out (found held at a later replay)
-        self.count = 0
+        self.count = 0         # recordings for new shapes and inputs that moved
+        self.again = 0         # recordings again after held outputs (MAX_RECORDINGS more)
         self.disabled = None   # why nothing more is recorded
         self._boxed_call = True
 
     def __call__(self, args):
         key = tuple(args[i] if not isinstance(args[i], torch.Tensor) else tuple(args[i].shape)
                     for i in self.key_inputs)
-        recording = self.recordings.get(key)
+        recording, again = self.recordings.get(key), False
         if recording is not None:
             held = self.pool.held_over(recording)
             if held:
+                # outputs held elsewhere are copied out from now on; those this call reads (a forward's
+                # activations, recorded again after this backward was) only need this graph recorded after them
+                reading = {a.untyped_storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
                 for entry in held:
-                    entry.owner.copied_out.setdefault(entry.key, set()).update(entry.outputs)
-                reason = "outputs it would overwrite are still held"
+                    owner = entry.owner()
+                    if owner is not None and entry.address not in reading:
+                        owner.copied_out.setdefault(entry.key, set()).update(entry.outputs)
+                reason, again = "outputs it would overwrite are still held", True
             else:
                 outputs = recording.replay(args)
                 if outputs is not None:
@@ -112,8 +119,8 @@ class GraphedCall:
             # and shows which inputs keep their address
             self.warm.setdefault(key, addresses(args))
             return self.call(args)
-        if self.count >= MAX_RECORDINGS:
-            self.disabled = f"it was recorded {MAX_RECORDINGS} times (shapes, or inputs that moved)"
+        if max(self.count, self.again) >= MAX_RECORDINGS:
+            self.disabled = f"it was recorded {MAX_RECORDINGS} times (shapes, inputs that moved, or held outputs)"
             log.warning("kiln: %s runs without a CUDA graph from now on wherever it has no recording (a new shape, "
                         "inputs that moved): %s", self.name, self.disabled)
             return self.call(args)
@@ -133,7 +140,10 @@ class GraphedCall:
             log.warning("kiln: %s runs without a CUDA graph: %s", self.name, self.disabled)
             self.warm[key] = addresses(args)
             return self.call(args)
-        self.count += 1
+        if again:
+            self.again += 1
+        else:
+            self.count += 1
         COUNTS["cuda_graph_recordings"] += 1
         self.recordings[key] = recording
         self.pool.add(recording, self, key)
@@ -144,17 +154,21 @@ class GraphedCall:
 
 
 class HandedOut:
-    """A storage of a recording's memory that its outputs (their indices) view when handed out. It is held where
-    a tensor views it besides the recording's own (torch's use count of the storage)."""
+    """A storage of a recording's memory that its outputs (their indices) view when handed out, known by a weak
+    reference: the recording's memory holds it while the recording may replay, the caller's tensors after. It is
+    held where a tensor views it besides the recording's own (torch's use count of the storage)."""
 
-    def __init__(self, memory, outputs, recording, owner, key):
-        self.memory, self.outputs, self.owner, self.key = memory, outputs, owner, key
-        self.recording, self.retired = weakref.ref(recording), False
+    def __init__(self, memory, outputs, recording, owner, key, pool):
+        self.outputs, self.key = outputs, key
+        self.recording = weakref.ref(recording, lambda _: setattr(pool, "stale", True))
+        self.owner, self.retired = weakref.ref(owner), False
         self.address = memory.data_ptr()
-        self.storage = memory.untyped_storage()._cdata
+        self.storage = StorageWeakRef(memory.untyped_storage())
 
     def held(self):
-        return _use_count(self.storage) > _one_tensor_use_count()
+        if self.replayed():
+            return _use_count(self.storage.cdata) > _one_tensor_use_count()
+        return not self.storage.expired()
 
     def replayed(self):
         """Whether its recording may still replay."""
@@ -166,9 +180,9 @@ _use_count = torch._C._storage_Use_Count
 
 @functools.cache
 def _one_tensor_use_count():
-    """_use_count of a storage that one tensor views (the call itself counts too)."""
+    """_use_count of a storage that one tensor views."""
     t = torch.empty(1)
-    return _use_count(t.untyped_storage()._cdata)
+    return _use_count(StorageWeakRef(t.untyped_storage()).cdata)
 
 
 class Pool:
@@ -179,14 +193,14 @@ class Pool:
         self.entries = []   # (the recording's number, HandedOut), in recording order
         self.live = {}      # a live recording's handed-out storage's address -> HandedOut
         self.recorded = 0
+        self.stale = False  # whether an entry's recording may replay no more
 
     def add(self, recording, owner, key):
-        self.entries = [(n, e) for n, e in self.entries if e.replayed() or e.held()]
-        self.live = {address: e for address, e in self.live.items() if e.replayed()}
+        self.prune()
         self.recorded += 1
         recording.number = self.recorded
         for memory, outputs in recording.handed_out():
-            entry = HandedOut(memory, outputs, recording, owner, key)
+            entry = HandedOut(memory, outputs, recording, owner, key, self)
             self.entries.append((self.recorded, entry))
             self.live[entry.address] = entry
 
@@ -196,11 +210,21 @@ class Pool:
             self.live.pop(memory.data_ptr(), None)
         for _, e in self.entries:
             e.retired |= e.recording() is recording
+        self.stale = True
 
     def held_over(self, recording):
         """The handed-out storages a replay of recording would write over that are still held: its own and
         those of every later recording."""
+        self.prune()
         return [e for n, e in self.entries if n >= recording.number and e.held()]
+
+    def prune(self):
+        """Forgets the storages of recordings that replay no more (retired, or freed with their graph) and that
+        nothing holds."""
+        if self.stale:
+            self.entries = [(n, e) for n, e in self.entries if e.replayed() or e.held()]
+            self.live = {address: e for address, e in self.live.items() if e.replayed()}
+            self.stale = any(not e.replayed() for _, e in self.entries)
 
     def hands_out(self, t):
         entry = self.live.get(t.untyped_storage().data_ptr())

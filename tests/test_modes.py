@@ -453,3 +453,22 @@ def test_outputs_kept_over_several_shapes_stay_recorded(replaying, caplog):
                 out = g(x)
                 torch.testing.assert_close(out, f(x))
     assert not [r for r in caplog.records if "without a CUDA graph" in r.getMessage()], caplog.text
+
+
+def test_a_graph_fed_its_own_output_stays_recorded(replaying, caplog):
+    """A state fed back as the next call's input (h = g(h)) holds the last replay's output while the graph is
+    replayed again: that output is copied out from then on, and the graph keeps one recording (a graph exempted
+    for reading its own held output was recorded again at every call, until its bound)."""
+    w = torch.randn(8, 8) / 4
+
+    def f(h):
+        return torch.tanh(h @ w) + 0.5
+
+    g = compiled(f)
+    h, reference = torch.zeros(2, 8), torch.zeros(2, 8)
+    with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
+        for _ in range(20):
+            h, reference = g(h), f(reference)
+            torch.testing.assert_close(h, reference)
+    assert not [r for r in caplog.records if "without a CUDA graph" in r.getMessage()], caplog.text
+    assert replaying.recordings <= 3

@@ -94,12 +94,14 @@ class GraphedCall:
         if recording is not None:
             held = self.pool.held_over(recording)
             if held:
-                # outputs held elsewhere are copied out from now on; those this call reads (a forward's
-                # activations, recorded again after this backward was) only need this graph recorded after them
+                # outputs held are copied out from now on, but for another graph's that this call reads (a
+                # forward's activations, recorded again after this backward was): this graph only needs recording
+                # after them. (Its own output read again, a state fed back, is copied out: recorded after it, the
+                # next output would be held at the next call again.)
                 reading = {a.untyped_storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
                 for entry in held:
                     owner = entry.owner()
-                    if owner is not None and entry.address not in reading:
+                    if owner is not None and (owner is self or entry.address not in reading):
                         owner.copied_out.setdefault(entry.key, set()).update(entry.outputs)
                 reason, again = "outputs it would overwrite are still held", True
             else:
@@ -180,7 +182,8 @@ _use_count = torch._C._storage_Use_Count
 
 @functools.cache
 def _one_tensor_use_count():
-    """_use_count of a storage that one tensor views."""
+    """_use_count of a storage that one tensor views, with its Python storage object (which counts once it exists,
+    and exists for every storage handed out: HandedOut made one)."""
     t = torch.empty(1)
     return _use_count(StorageWeakRef(t.untyped_storage()).cdata)
 

@@ -112,9 +112,10 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
     strides = getattr(x, "strides", None) or []
     # (probing x's loads costs compile time: only where the split table tells interleaved rows apart)
     interleaved = (out.device.type, True) in SPLITS and neighbouring_rows_adjacent(x, dims)
-    outer = outer_reduced_dims(x.sizes, strides, dims, reduction_type, "triton" if low.on_triton(out.device) else "cpp")
+    generator = "triton" if low.on_triton(out.device) else "cpp"
+    outer = outer_reduced_dims(x.sizes, strides, dims, reduction_type, generator)
     if outer and not isinstance(x, View):   # a computed value's runs are where its loads run (memory_steps)
-        outer = outer_reduced_dims(x.sizes, memory_steps(x, dims), dims, reduction_type, "cpp")
+        outer = outer_reduced_dims(x.sizes, memory_steps(x, dims), dims, reduction_type, generator)
     if outer:
         return reduction_of_runs(low, out_sizes, x.sizes, dims, outer, reduction_type, body, dtype or out.dtype,
                                  src_dtype, out.device)

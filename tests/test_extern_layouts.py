@@ -327,27 +327,39 @@ def test_transposed_copy_kernel(monkeypatch, dtype, shape, wide, bias):
     assert (out[0] == -1).all() and (out[-1] == -1).all()
 
 
-POINTWISE_CONVOLUTIONS = {   # x, weight, bias, stride (no padding, one group: as matrix products where small)
-    "bias": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 1, 1), torch.randn(4), [1, 1]),
-    "no bias": (torch.randn(3, 5, 4, 4), torch.randn(7, 5, 1, 1), None, [1, 1]),
-    "stride 2": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 1, 1), None, [2, 2]),
-    "one-element stride": (torch.randn(2, 6, 6, 6), torch.randn(4, 6, 1, 1), torch.randn(4), [3]),
-    "one pixel": (torch.randn(2, 8, 1, 1), torch.randn(3, 8, 1, 1), torch.randn(3), [1, 1]),
-    "uneven stride": (torch.randn(2, 6, 7, 9), torch.randn(4, 6, 1, 1), None, [2, 3]),
-    "empty batch": (torch.randn(0, 6, 5, 5), torch.randn(4, 6, 1, 1), torch.randn(4), [2, 2]),
+SMALL_CONVOLUTIONS = {   # x, weight, bias, stride, padding, dilation (one group: as matrix products where small)
+    "1x1 bias": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 1, 1), torch.randn(4), [1, 1], [0, 0], [1, 1]),
+    "1x1 no bias": (torch.randn(3, 5, 4, 4), torch.randn(7, 5, 1, 1), None, [1, 1], [0, 0], [1, 1]),
+    "1x1 stride 2": (torch.randn(2, 6, 7, 5), torch.randn(4, 6, 1, 1), None, [2, 2], [0, 0], [1, 1]),
+    "1x1 one-element stride": (torch.randn(2, 6, 6, 6), torch.randn(4, 6, 1, 1), torch.randn(4), [3], [0], [1]),
+    "1x1 one pixel": (torch.randn(2, 8, 1, 1), torch.randn(3, 8, 1, 1), torch.randn(3), [1, 1], [0, 0], [1, 1]),
+    "1x1 uneven stride": (torch.randn(2, 6, 7, 9), torch.randn(4, 6, 1, 1), None, [2, 3], [0, 0], [1, 1]),
+    "1x1 empty batch": (torch.randn(0, 6, 5, 5), torch.randn(4, 6, 1, 1), torch.randn(4), [2, 2], [0, 0], [1, 1]),
+    "3x3 padded": (torch.randn(2, 6, 8, 7), torch.randn(5, 6, 3, 3), torch.randn(5), [1, 1], [1, 1], [1, 1]),
+    "3x3 unpadded": (torch.randn(2, 6, 8, 7), torch.randn(5, 6, 3, 3), None, [1, 1], [0, 0], [1, 1]),
+    "3x3 stride 2, odd size": (torch.randn(2, 6, 9, 8), torch.randn(7, 6, 3, 3), None, [2, 2], [1, 1], [1, 1]),
+    "3x3 dilated": (torch.randn(2, 4, 9, 9), torch.randn(5, 4, 3, 3), torch.randn(5), [1, 1], [2, 2], [2, 2]),
+    "uneven window, stride and padding": (torch.randn(2, 4, 9, 10), torch.randn(5, 4, 3, 2), None, [2, 3], [1, 0],
+                                          [1, 1]),
+    "7x7 stem": (torch.randn(2, 3, 8, 8), torch.randn(4, 3, 7, 7), None, [2, 2], [3, 3], [1, 1]),
+    "patches": (torch.randn(2, 3, 16, 16), torch.randn(8, 3, 4, 4), torch.randn(8), [4, 4], [0, 0], [1, 1]),
+    "patches, rows left over": (torch.randn(2, 3, 11, 10), torch.randn(8, 3, 4, 4), None, [4, 4], [0, 0], [1, 1]),
+    "windows apart, padded": (torch.randn(2, 4, 9, 9), torch.randn(5, 4, 2, 2), None, [3, 3], [1, 1], [1, 1]),
+    "windows apart, dilated": (torch.randn(2, 4, 9, 9), torch.randn(5, 4, 2, 2), None, [3, 3], [0, 0], [2, 2]),
+    "dilated patches": (torch.randn(2, 4, 8, 8), torch.randn(5, 4, 2, 2), None, [2, 2], [0, 0], [2, 2]),
 }
 
 
-@pytest.mark.parametrize("case", POINTWISE_CONVOLUTIONS)
+@pytest.mark.parametrize("case", SMALL_CONVOLUTIONS)
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
-def test_small_pointwise_convolution_runs_as_a_matrix_product(built, check, check_grad, case, train):
-    """A small 1x1 convolution on the CPU is a product of its pixels' channels with the weight (oneDNN's per-call
-    set-up cost it 2-3x the product's time), forward and backward: eager's values, gradients and the layouts of
-    the parameters' gradients."""
-    x, w, b, stride = POINTWISE_CONVOLUTIONS[case]
+def test_small_convolution_runs_as_a_matrix_product(built, check, check_grad, case, train):
+    """A small convolution on the CPU is a product of its windows with the weight (oneDNN's per-call set-up cost
+    small ones 2-3x the product's time), forward and backward: eager's values, gradients and the layouts of the
+    parameters' gradients, for windows that overlap, tile the input, leave pixels unread or read padding."""
+    x, w, b, stride, padding, dilation = SMALL_CONVOLUTIONS[case]
 
     def f(x, w, b):
-        return F.gelu(torch.ops.aten.convolution(torch.tanh(x), w, b, stride, [0, 0], [1, 1], False, [0, 0], 1))
+        return F.gelu(torch.ops.aten.convolution(torch.tanh(x), w, b, stride, padding, dilation, False, [0, 0], 1))
     inputs = (x, w) if b is None else (x, w, b)
     g = (lambda x, w: f(x, w, None)) if b is None else f
     if train:
@@ -355,40 +367,100 @@ def test_small_pointwise_convolution_runs_as_a_matrix_product(built, check, chec
     else:
         check(g, *inputs)
     sources = [c.wrapper_source for c in built]
-    assert any("pointwise_conv.convolution_as_matmul" in s for s in sources), sources
-    assert not train or any("pointwise_conv.convolution_backward_as_matmul" in s for s in sources), sources
+    assert any("conv_as_matmul.convolution_as_matmul" in s for s in sources), sources
+    assert not train or any("conv_as_matmul.convolution_backward_as_matmul" in s for s in sources), sources
     assert not any("aten.convolution.default (channels-last)" in s for s in sources)
 
 
-def test_pointwise_convolution_gradients_keep_parameter_strides():
+def test_convolution_as_matmul_matches_atens_on_random_shapes():
+    """kiln.runtime.conv_as_matmul against ATen's convolution and convolution_backward, in float64, on random
+    windows, strides, paddings (within the window's reach), dilations and sizes: windows that overlap, tile,
+    skip pixels or leave rows unread, inputs channels-last or not."""
+    from kiln.runtime.conv_as_matmul import convolution_as_matmul, convolution_backward_as_matmul
+    g = torch.Generator().manual_seed(0)
+
+    def pick(*options):
+        return options[int(torch.randint(len(options), (), generator=g))]
+    for _ in range(150):
+        window, stride, dilation = ([pick(1, 2, 3, 4) for _ in range(2)] for _ in range(3))
+        dilation = [pick(1, d) for d in dilation]
+        padding = [pick(0, (d * (k - 1)) // 2, d * (k - 1)) for k, d in zip(window, dilation)]
+        size = [max(1, d * (k - 1) + 1 - 2 * p) + pick(0, 1, 2, 5) for k, d, p in zip(window, dilation, padding)]
+        n, c, k = pick(1, 2), pick(1, 3), pick(1, 4)
+        x = torch.randn(n, c, *size, dtype=torch.float64, generator=g)
+        x = x.contiguous(memory_format=torch.channels_last) if pick(True, False) else x
+        w = torch.randn(k, c, *window, dtype=torch.float64, generator=g)
+        b = pick(None, torch.randn(k, dtype=torch.float64, generator=g))
+        args = (stride, padding, dilation)
+        expected = torch.ops.aten.convolution(x, w, b, *args, False, [0, 0], 1)
+        case = (window, *args, size, n, c, k)
+        torch.testing.assert_close(convolution_as_matmul(x, w, b, *args), expected, msg=lambda m: f"{case}: {m}")
+        grad = torch.randn(expected.shape, dtype=torch.float64, generator=g).contiguous(
+            memory_format=torch.channels_last)
+        x = x.contiguous(memory_format=torch.channels_last)
+        got = convolution_backward_as_matmul(grad, x, w, *args, [True, True, True])
+        want = torch.ops.aten.convolution_backward(grad, x, w, [k], *args, False, [0, 0], 1, [True, True, True])
+        for name, a, e in zip(("input", "weight", "bias"), got, want):
+            torch.testing.assert_close(a, e, msg=lambda m: f"{case}, {name}: {m}")
+
+
+@pytest.mark.parametrize("layout", ["NCHW", "channels-last"])
+def test_a_patch_embedding_of_the_callers_image_is_a_product_of_its_windows_as_laid_out(built, check, layout):
+    """An inference graph's convolution of its input image with fewer output elements than it (a patch embedding)
+    reads the image as the caller laid it out: the product's window copy reads it there, with no channels-last
+    copy of the image first (the graph's input is the product's first argument)."""
+    x = torch.randn(2, 3, 16, 16)
+    x = x.contiguous(memory_format=torch.channels_last) if layout == "channels-last" else x
+    w, b = torch.randn(8, 3, 4, 4), torch.randn(8)
+    check(lambda x, w, b: F.gelu(F.conv2d(x, w, b, stride=4)), x, w, b)
+    source = built[-1].wrapper_source
+    assert "conv_as_matmul.convolution_as_matmul" in source, source
+    assert re.search(r"= _c\d+\(arg0_1, .*convolution_as_matmul", source), source
+
+
+@pytest.mark.parametrize("window", [1, 3])
+def test_convolution_gradients_as_products_keep_parameter_strides(window):
     """The weight's and bias's gradients leave the graph with their parameters' strides (DDP's buckets compare
     them, size-1 dims too), and the input's with eager's layout."""
-    conv = torch.nn.Conv2d(6, 4, 1)
+    conv = torch.nn.Conv2d(6, 4, window, padding=window // 2)
     x = torch.randn(2, 6, 5, 5, requires_grad=True)
     kiln_compile(conv)(x).sum().backward()
     assert conv.weight.grad.stride() == conv.weight.stride() and conv.bias.grad.stride() == conv.bias.stride()
     assert x.grad.stride() == x.stride()
 
 
-@pytest.mark.parametrize("case", ["large", "padded", "grouped", "3x3", "no input channels"])
+@pytest.mark.parametrize("case", ["large", "wide windows", "padding past the window", "grouped", "no input channels"])
 def test_other_convolutions_stay_library_calls(built, check, check_grad, case):
-    """Above MATMUL_CONVOLUTION_UP_TO multiply-adds (oneDNN is as fast or faster there), with padding, groups, a
-    wider window or no input channels, a convolution stays oneDNN's, with eager's gradients (zero channels: the
-    bias's gradient has the bias's size, where a product of the traced gradient's rows would have none)."""
+    """Above MATMUL_CONVOLUTION_UP_TO multiply-adds (oneDNN is as fast or faster there), with more than WINDOWS_UP_TO
+    elements of windows to copy, padding past the window's reach, groups or no input channels, a convolution stays
+    oneDNN's, with eager's gradients (zero channels: the bias's gradient has the bias's size, where a product of the
+    traced gradient's rows would have none)."""
     x, w, padding, groups = {
         "large": (torch.randn(2, 64, 32, 32), torch.randn(64, 64, 1, 1), [0, 0], 1),
-        "padded": (torch.randn(2, 6, 5, 5), torch.randn(4, 6, 1, 1), [1, 1], 1),
+        "wide windows": (torch.randn(2, 8, 40, 40), torch.randn(2, 8, 3, 3), [1, 1], 1),   # 2 x 1600 x 72
+        "padding past the window": (torch.randn(2, 6, 5, 5), torch.randn(4, 6, 3, 3), [3, 3], 1),
         "grouped": (torch.randn(2, 6, 5, 5), torch.randn(4, 3, 1, 1), [0, 0], 2),
-        "3x3": (torch.randn(2, 6, 5, 5), torch.randn(4, 6, 3, 3), [0, 0], 1),
         "no input channels": (torch.randn(2, 0, 5, 5), torch.randn(4, 0, 1, 1), [0, 0], 1),
     }[case]
     check(lambda x, w: torch.ops.aten.convolution(torch.tanh(x), w, None, [1, 1], padding, [1, 1], False, [0, 0],
                                                   groups), x, w)
     sources = [c.wrapper_source for c in built]
-    assert not any("pointwise_conv" in s for s in sources) and any("aten.convolution.default" in s for s in sources)
+    assert not any("conv_as_matmul" in s for s in sources) and any("aten.convolution.default" in s for s in sources)
     if case == "no input channels":
         check_grad(lambda x, w, b: F.gelu(F.conv2d(x.tanh(), w, b)).sum(), x.requires_grad_(), w.requires_grad_(),
                    torch.randn(4, requires_grad=True))
+
+
+def test_a_backward_with_many_windows_of_the_gradient_stays_a_library_call(built, check_grad):
+    """Where windows overlap, the input's gradient is the transposed convolution, a product of the output
+    gradient's windows: past WINDOWS_UP_TO elements of them (16 output channels of one input's), the backward stays
+    oneDNN's while the forward, with 16 times fewer, is a product; eager's gradients either way."""
+    x, w = torch.randn(2, 1, 32, 32, requires_grad=True), torch.randn(16, 1, 3, 3, requires_grad=True)
+    check_grad(lambda x, w: F.gelu(F.conv2d(x.tanh(), w, padding=1)).sum(), x, w)
+    sources = [c.wrapper_source for c in built]
+    assert any("conv_as_matmul.convolution_as_matmul" in s for s in sources), sources
+    assert not any("convolution_backward_as_matmul" in s for s in sources), sources
+    assert any("aten.convolution_backward.default (channels-last)" in s for s in sources), sources
 
 
 @pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])

@@ -390,7 +390,7 @@ def test_frozen_cpu_convolutions_run_with_packed_weights(built):
     torch.testing.assert_close(second, expected)
     calls = re.findall(r"# (mkldnn\._convolution_pointwise[^\n]*)", built[-1].wrapper_source)
     assert calls == ["mkldnn._convolution_pointwise (weight packed once)"] * 2, built[-1].wrapper_source
-    assert "pointwise_conv.convolution_as_matmul" in built[-1].wrapper_source   # (the small 1x1 one: a product)
+    assert "conv_as_matmul.convolution_as_matmul" in built[-1].wrapper_source   # (the small 1x1 one: a product)
     x[0, 1, 4, 4] = float("nan")
     first, _, expected = run(model, x, freezing=True)
     torch.testing.assert_close(first, expected, equal_nan=True)

@@ -69,9 +69,10 @@ def test_resnet_block_eval():
 
 
 def test_resnet_block_eval_channels_last_convs(tmp_path):
-    """Inference graphs run convolutions channels-last, on the CPU too (oneDNN's fast layout): the copy into
-    channels-last, the conv's channels-last output, eager's layout at the end. The first copies the graph's input
-    too: its output is as large as the input (only a smaller one, a patch embedding's, reads it as laid out)."""
+    """Inference graphs run convolutions channels-last, on the CPU too (oneDNN's fast layout, and the rows of a
+    small one's product): the copy into channels-last, the conv's channels-last output, eager's layout at the end.
+    The first copies the graph's input too: its output is as large as the input (only a smaller one, a patch
+    embedding's, reads it as laid out)."""
     model, inputs = workload("resnet_block", False)
     delta = StatsDelta()
     with torch.no_grad():
@@ -80,7 +81,9 @@ def test_resnet_block_eval_channels_last_convs(tmp_path):
                         (2e-4, 2e-4))
     assert out.is_contiguous() and delta["extern_calls"] == 2 and delta["graphs_fallback"] == 0
     wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
-    assert wrapper.count("convolution.default (channels-last)") == 2, wrapper
+    # (the tiny block's are small enough for products of their windows: externs.runs_as_matmul)
+    assert wrapper.count("convolution.default (as a matrix product") == 2, wrapper
+    assert wrapper.index("kernel") < wrapper.index("convolution.default"), wrapper   # (the input's copy)
 
 
 @pytest.mark.parametrize("name", ["resnet_block", "resnet_block_cl"])
@@ -186,7 +189,7 @@ def test_training_convolutions_run_channels_last_forward_and_backward(tmp_path, 
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
                                 torch.nn.Conv2d(8, 8, 3, padding=1, groups=groups), torch.nn.BatchNorm2d(8),
                                 torch.nn.ReLU(), torch.nn.Conv2d(8, 4, 1))
-    x = torch.randn(2, 3, 6, 6, requires_grad=True)
+    x = torch.randn(2, 3, 32, 32, requires_grad=True)   # (3x3 windows too many for a product: WINDOWS_UP_TO)
     compiled = kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})
     run_fwd_bwd(None, [x], module=model, compiled=compiled, tol=(2e-4, 2e-4), grad_tol=(1e-3, 1e-3))
     forward = next(tmp_path.glob("*forward/wrapper.py")).read_text()

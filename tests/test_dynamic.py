@@ -69,6 +69,29 @@ def test_dynamic_fwd_bwd():
     assert delta["graphs_compiled"] == 2, repr(delta)   # one forward, one backward
 
 
+@pytest.mark.parametrize("sizes", [[(3, 8), (4, 8), (6, 8)], [(3, 8), (3, 10), (4, 12)]], ids=["batch", "batch and pixels"])
+def test_saved_channels_last_activations_of_a_dynamic_batch(sizes):
+    """A training forward saves its convolution's input channels-last and reports the strides; AOTAutograd hands
+    the backward that input restrided so, while the backward graph's own meta keeps the traced NCHW strides. With
+    a symbolic batch (static strides: Dynamo's recompile after the batch changed), the backward read the traced
+    ones: every gradient of the recompiled step came from the wrong elements (off by 20-130). Where the strides are
+    symbolic too (the pixels change), none are reported and the forward keeps the traced layout."""
+    def fn(x, w, b):
+        y = F.conv2d(torch.tanh(x), w, padding=1)
+        return F.relu(F.batch_norm(y, None, None, b, None, True)) * y
+    compiled = kiln_compile(fn, dynamic=None)   # (Dynamo's default: static, then symbolic where sizes changed)
+    w, b = make_tensor((8, 3, 3, 3)), make_tensor((8,))
+    for batch, pixels in sizes:
+        x = make_tensor((batch, 3, pixels, pixels))
+        results = []
+        for f, dtype in ((compiled, torch.float32), (fn, torch.float32), (fn, torch.float64)):
+            leaves = [t.detach().to(dtype, copy=True).requires_grad_() for t in (x, w, b)]
+            out = f(*leaves)
+            (out * torch.linspace(-1, 1, out.numel(), dtype=dtype).view(out.shape)).sum().backward()
+            results.append((out, *(t.grad for t in leaves)))
+        compare_results(results[0], results[1], results[2], (1e-3, 1e-3), what=f"{batch} x {pixels}^2")
+
+
 def test_dynamic_non_batch_dim():
     """The reduced dim is the one that changes size."""
     fn = lambda x: x.softmax(-1) * x.sum(-1, keepdim=True)  # noqa: E731

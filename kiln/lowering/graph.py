@@ -234,14 +234,20 @@ class GraphLowering(torch.fx.Interpreter):
         val = self.current_node.meta["val"]
         given = self.example_inputs[len(self.graph_inputs)] if len(self.graph_inputs) < len(self.example_inputs) \
             else None
+        strides, offset = (val.stride(), val.storage_offset()) if isinstance(val, torch.Tensor) else (None, None)
+        # The input as given where its layout is static: a backward's saved activations come restrided by
+        # AOTAutograd to the layouts the forward reported (channels-last where the graph traced NCHW), and the
+        # graph's own meta keeps the traced ones. Its sizes stay the graph's where symbolic (a dynamic batch):
+        # reading the traced strides there computed a training step's gradients from the wrong elements.
         if isinstance(val, torch.Tensor) and isinstance(given, torch.Tensor) and given.dim() == val.dim() and \
-                static_ints(given.stride()) and static_ints(given.shape):   # (no guards on symbolic sizes)
-            val = given
+                static_ints(given.stride()) and static_ints([given.storage_offset()]):
+            strides, offset = given.stride(), given.storage_offset()
+            val = given if static_ints(given.shape) else val
         self.record_hints([val] if isinstance(val, torch.SymInt) else
-                          [*val.shape, *val.stride()] if isinstance(val, torch.Tensor) else [])
+                          [*val.shape, *strides] if isinstance(val, torch.Tensor) else [])
         if isinstance(val, torch.Tensor):
             buf = ir.InputBuffer(target, ir.Layout(val.dtype, val.device, [sym(s) for s in val.shape],
-                                                   [sym(s) for s in val.stride()]), sym(val.storage_offset()))
+                                                   [sym(s) for s in strides]), sym(offset))
             self.graph_inputs.append(buf)
             return View(buf, buf.layout.sizes, buf.layout.strides)
         expr = sym(val) if isinstance(val, torch.SymInt) else val

@@ -394,7 +394,10 @@ def test_convolution_as_matmul_matches_atens_on_random_shapes():
         args = (stride, padding, dilation)
         expected = torch.ops.aten.convolution(x, w, b, *args, False, [0, 0], 1)
         case = (window, *args, size, n, c, k)
-        torch.testing.assert_close(convolution_as_matmul(x, w, b, *args), expected, msg=lambda m: f"{case}: {m}")
+        out = convolution_as_matmul(x, w, b, *args)
+        torch.testing.assert_close(out, expected, msg=lambda m: f"{case}: {m}")
+        _, _, h, w_ = out.shape
+        assert out.stride() == (h * w_ * k, 1, w_ * k, k), case   # (channels-last, as the lowering declares)
         grad = torch.randn(expected.shape, dtype=torch.float64, generator=g).contiguous(
             memory_format=torch.channels_last)
         x = x.contiguous(memory_format=torch.channels_last)
@@ -404,13 +407,13 @@ def test_convolution_as_matmul_matches_atens_on_random_shapes():
             torch.testing.assert_close(a, e, msg=lambda m: f"{case}, {name}: {m}")
 
 
-@pytest.mark.parametrize("layout", ["NCHW", "channels-last"])
+@pytest.mark.parametrize("layout", ["NCHW", "channels-last", "a slice"])
 def test_a_patch_embedding_of_the_callers_image_is_a_product_of_its_windows_as_laid_out(built, check, layout):
     """An inference graph's convolution of its input image with fewer output elements than it (a patch embedding)
     reads the image as the caller laid it out: the product's window copy reads it there, with no channels-last
     copy of the image first (the graph's input is the product's first argument)."""
-    x = torch.randn(2, 3, 16, 16)
-    x = x.contiguous(memory_format=torch.channels_last) if layout == "channels-last" else x
+    x = torch.randn(3, 3, 16, 17)
+    x = {"NCHW": x, "channels-last": x.contiguous(memory_format=torch.channels_last), "a slice": x[1:, :, :, 1:]}[layout]
     w, b = torch.randn(8, 3, 4, 4), torch.randn(8)
     check(lambda x, w, b: F.gelu(F.conv2d(x, w, b, stride=4)), x, w, b)
     source = built[-1].wrapper_source

@@ -179,8 +179,8 @@ def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, 
     """[stride, padding, dilation] (2 elements each) of a 2-D convolution of an in_sizes input and out_sizes
     output that runs as a matrix product, or None: on a device and dtype above, one group, not transposed, static
     sizes, at most MATMUL_CONVOLUTION_UP_TO multiply-adds, window matrices of at most WINDOWS_UP_TO elements (the
-    input's, and for a backward (output_mask) asking for the input's gradient where windows overlap, the output
-    gradient's), and padding within the window's reach (so that the transposed convolution's is not negative).
+    input's, or the padded input where it pads, and for a backward (output_mask) asking for the input's gradient
+    where windows overlap, the output gradient's), and padding within the window's reach (so that the transposed convolution's is not negative).
     (Not with no channels:
     AOTAutograd's trace of such a convolution hands its backward a gradient with the input's 0 channels, which
     ATen's convolution_backward answers with a bias gradient of the bias's size.)"""
@@ -196,6 +196,8 @@ def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, 
     k, c, *window = weight_sizes
     reach = [d * (w - 1) + 1 for d, w in zip(dilations, window)]
     windows = math.prod(sizes) // k * math.prod(window) * c   # (the input's, a row of c * kh * kw per output pixel)
+    if any(pads):   # (the input padded first, a copy as large)
+        windows = max(windows, in_sizes[0] * c * math.prod(e + 2 * p for e, p in zip(in_sizes[2:], pads)))
     transposed_windows = output_mask is not None and output_mask[0] and any(s < r for s, r in zip(steps, reach))
     gradient_windows = in_sizes[0] * math.prod(in_sizes[2:]) * math.prod(window) * k if transposed_windows else 0
     if math.prod(sizes) * c * math.prod(window) > MATMUL_CONVOLUTION_UP_TO or \

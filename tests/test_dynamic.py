@@ -92,6 +92,39 @@ def test_saved_channels_last_activations_of_a_dynamic_batch(sizes):
         compare_results(results[0], results[1], results[2], (1e-3, 1e-3), what=f"{batch} x {pixels}^2")
 
 
+class ConvSavingItsOutput(torch.autograd.Function):
+    """A custom backward returning a view of its saved activation (the convolution's output, which kiln's forward
+    stores channels-last where the trace has NCHW)."""
+    @staticmethod
+    def forward(ctx, x, w):
+        y = F.conv2d(x, w, padding=1)
+        ctx.save_for_backward(y)
+        return torch.relu(y)
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return y.transpose(2, 3), (g * y).sum() * torch.ones(8, 8, 3, 3)
+
+
+def test_a_backward_output_viewing_a_restrided_saved_activation():
+    """An output that is a view of a graph input is returned as that view of it, with its traced strides; a
+    backward's saved activation comes restrided to the forward's reported layout (channels-last), where the traced
+    strides named other elements: the input's gradient was off by ~40, static batch and symbolic. Such an output
+    is computed instead."""
+    fn = lambda x, w: ConvSavingItsOutput.apply(x, w) * 2  # noqa: E731
+    compiled = kiln_compile(fn, dynamic=None)
+    w = make_tensor((8, 8, 3, 3))
+    for batch in (3, 4, 6):   # (static, then a symbolic batch)
+        x = make_tensor((batch, 8, 8, 8))
+        grads = []
+        for f in (compiled, fn):
+            leaves = [x.clone().requires_grad_(), w.clone().requires_grad_()]
+            f(*leaves).sum().backward()
+            grads.append([leaf.grad for leaf in leaves])
+        torch.testing.assert_close(*grads, msg=lambda m: f"batch {batch}: {m}")
+
+
 def test_dynamic_non_batch_dim():
     """The reduced dim is the one that changes size."""
     fn = lambda x: x.softmax(-1) * x.sum(-1, keepdim=True)  # noqa: E731

@@ -371,12 +371,16 @@ class GraphLowering(torch.fx.Interpreter):
         each input's storage to it and its traced tensor), with its traced sizes, strides and offset. AOTAutograd
         regenerates such an output from the input with the sizes, strides and storage offset of the tensor kiln
         returns: a copy laid out otherwise named other elements, and x[:, 3::3].flatten(0) of a [1, 5] x came
-        back as x[0, 0] (fuzz seed 271295)."""
+        back as x[0, 0] (fuzz seed 271295). None where the input is given laid out otherwise than traced (a
+        backward's saved activation, restrided by AOTAutograd to the layout the forward reported): the traced
+        strides would name other elements of it (a custom backward returning a view of a channels-last saved
+        activation); computed, the output reads the input as given."""
         meta = node.meta.get("val") if isinstance(node, torch.fx.Node) and node.op != "placeholder" else None
         if not isinstance(meta, torch.Tensor) or meta.layout != torch.strided:
             return None
         inp, traced = input_storages.get(StorageWeakRef(meta.untyped_storage()), (None, None))
-        if inp is None:
+        if inp is None or list(inp.layout.strides) != [sym(st) for st in traced.stride()] or \
+                inp.storage_offset != sym(traced.storage_offset()):
             return None
         return View(inp, [sym(n) for n in meta.shape], [sym(st) for st in meta.stride()],
                     sym(meta.storage_offset()) - sym(traced.storage_offset()))

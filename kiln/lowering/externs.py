@@ -112,7 +112,7 @@ def convolve(out, x, weight, *args):
     if not runs_channels_last(g, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
     as_matmul = runs_as_matmul(out.dtype, out.device, x.sizes, list(out.shape), weight, *args[1:])
-    copies = as_matmul is not None and copies_windows(weight, *as_matmul)
+    copies = as_matmul is not None and copies_windows(weight, as_matmul[0])
     laid_out = g.inference and reads_input_as_laid_out(x, out)   # (a product's window copy reads it so too)
     if laid_out and not copies:
         return g.extern(target, (x, weight, *args), {}, fallback=False)
@@ -180,10 +180,10 @@ def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, 
     output that runs as a matrix product, or None: on a device and dtype above, one group, not transposed, static
     sizes, at most MATMUL_CONVOLUTION_UP_TO multiply-adds, window matrices of at most WINDOWS_UP_TO elements (the
     input's, or the padded input where it pads, and for a backward (output_mask) asking for the input's gradient
-    where windows overlap, the output gradient's), and padding within the window's reach (so that the transposed convolution's is not negative).
-    (Not with no channels:
-    AOTAutograd's trace of such a convolution hands its backward a gradient with the input's 0 channels, which
-    ATen's convolution_backward answers with a bias gradient of the bias's size.)"""
+    where windows overlap, the output gradient's), and padding within the window's reach (so that the transposed
+    convolution's is not negative). (Not with no channels: AOTAutograd's trace of such a convolution hands its
+    backward a gradient with the input's 0 channels, which ATen's convolution_backward answers with a bias
+    gradient of the bias's size.)"""
     sizes, in_sizes = static_ints(out_sizes), static_ints(in_sizes)
     weight_sizes = static_ints(getattr(weight, "sizes", None) or [])
     conv_args = [static_ints(a) for a in (stride, padding, dilation)]
@@ -195,20 +195,22 @@ def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, 
     steps, pads, dilations = ([*a] * (2 // len(a)) for a in conv_args)
     k, c, *window = weight_sizes
     reach = [d * (w - 1) + 1 for d, w in zip(dilations, window)]
-    windows = math.prod(sizes) // k * math.prod(window) * c   # (the input's, a row of c * kh * kw per output pixel)
+    multiply_adds = math.prod(sizes) * c * math.prod(window)
+    windows = multiply_adds // k   # (the input's: a row of c * kh * kw per output pixel)
     if any(pads):   # (the input padded first, a copy as large)
         windows = max(windows, in_sizes[0] * c * math.prod(e + 2 * p for e, p in zip(in_sizes[2:], pads)))
     transposed_windows = output_mask is not None and output_mask[0] and any(s < r for s, r in zip(steps, reach))
     gradient_windows = in_sizes[0] * math.prod(in_sizes[2:]) * math.prod(window) * k if transposed_windows else 0
-    if math.prod(sizes) * c * math.prod(window) > MATMUL_CONVOLUTION_UP_TO or \
+    if multiply_adds > MATMUL_CONVOLUTION_UP_TO or \
             any(p > r - 1 for p, r in zip(pads, reach)) or \
             window != [1, 1] and max(windows, gradient_windows) > WINDOWS_UP_TO:
         return None
     return [steps, pads, dilations]
 
 
-def copies_windows(weight, stride, padding, dilation):
-    """Whether convolution_as_matmul copies its input's windows (all but 1x1 ones without a stride)."""
+def copies_windows(weight, stride):
+    """Whether convolution_as_matmul copies its input's windows (all but 1x1 ones without a stride: runs_as_matmul
+    lets no 1x1 one pad)."""
     return static_ints(weight.sizes)[2:] != (1, 1) or stride != [1, 1]
 
 

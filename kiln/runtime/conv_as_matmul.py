@@ -5,9 +5,9 @@ Channels-last, a convolution is the product of its windows (one row per output p
 values it reads) with the weight's rows (kh x kw x in-channels each), and the product's rows are the output's
 channels-last memory. A 1x1 window with unit stride and no padding is the input's own memory, a view; other
 windows are copied into a matrix, by one as_strided view of the input (zero-padded first where the convolution
-pads). The views are made with as_strided, one call each, where a permute and a reshape would be two: these run at
-every call of small convolutions, where each torch call's ~1 us counts. Module-level functions, so that the graph
-cache can store the wrapper's scope.
+pads). The product's rows become the output by one as_strided call, where a reshape and a permute would be two:
+these run at every call of small convolutions, where each torch call's ~1 us counts. Module-level functions, so
+that the graph cache can store the wrapper's scope.
 
 The input's gradient: where no two windows overlap (1x1, a patch embedding), the product of the output gradient's
 rows with the weight is each window's gradient, copied into place; where they overlap, it is the transposed
@@ -49,6 +49,11 @@ def _windows(xn, size, stride, dilation, pads=(0, 0, 0, 0)):
     return windows.reshape(n * out_hw[0] * out_hw[1], size[0] * size[1] * c), out_hw
 
 
+def _both_sides(padding):
+    """(top, bottom, left, right) pads of a convolution's padding of both sides."""
+    return padding[0], padding[0], padding[1], padding[1]
+
+
 def _weight_rows(weight):
     """The [k, kh * kw * c] rows of a [k, c, kh, kw] weight, in the windows' order (a view where channels-last)."""
     k, c, kh, kw = weight.shape
@@ -57,8 +62,7 @@ def _weight_rows(weight):
 
 def convolution_as_matmul(x, weight, bias, stride, padding, dilation):
     """conv2d(x, weight, bias, stride, padding, dilation) of channels-last x, its result channels-last."""
-    pads = (padding[0], padding[0], padding[1], padding[1])
-    windows, (h, w) = _windows(_nhwc(x), weight.shape[2:], stride, dilation, pads)
+    windows, (h, w) = _windows(_nhwc(x), weight.shape[2:], stride, dilation, _both_sides(padding))
     matrix = _weight_rows(weight).t()
     return _channels_last(torch.mm(windows, matrix) if bias is None else torch.addmm(bias, windows, matrix),
                           x.shape[0], h, w)
@@ -73,8 +77,7 @@ def convolution_backward_as_matmul(grad, x, weight, stride, padding, dilation, o
     if output_mask[0]:
         grad_input = _input_gradient(rows, grad, x, weight, stride, padding, dilation)
     if output_mask[1]:
-        pads = (padding[0], padding[0], padding[1], padding[1])
-        windows, _ = _windows(_nhwc(x), weight.shape[2:], stride, dilation, pads)
+        windows, _ = _windows(_nhwc(x), weight.shape[2:], stride, dilation, _both_sides(padding))
         kh, kw = weight.shape[2:]
         grad_weight = torch.mm(rows.t(), windows).view(k, kh, kw, x.shape[1]).permute(0, 3, 1, 2)
     if output_mask[2]:

@@ -351,12 +351,14 @@ def test_a_product_that_fails_to_generate_in_its_consumer_runs_apart(tuning, wra
 
 @pytest.mark.parametrize("faster", [True, False], ids=["kiln-matmul-faster", "blocks-faster"])
 def test_max_autotune_times_a_head_with_misaligned_rows_against_kilns_matmul(tuning, wrappers, monkeypatch, faster):
-    """A product whose rows are misaligned for the library (a language model's head) runs as aligned-rows blocks
-    (lowering.externs.aligned_rows_mm); max-autotune times those blocks against kiln's matmul, whose tiles store
-    the misaligned rows directly, and calls the faster."""
+    """A product whose rows are misaligned for the library (a language model's head), where it runs as aligned-rows
+    blocks (lowering.externs.aligned_rows_mm: rows and contraction longer than TILE_UP_TO, 0 here); max-autotune
+    times those blocks against kiln's matmul, whose tiles store the misaligned rows directly, and calls the
+    faster."""
     from kiln.lowering import externs
     monkeypatch.setattr(externs, "TRANSPOSED_MATMUL_DEVICES", {"cpu"})   # (the CPU stands in for CUDA here)
     monkeypatch.setattr(externs, "TRANSPOSED_FROM", 1)
+    monkeypatch.setattr(externs, "TILE_UP_TO", 0)
     clock = tuning.clock(MatmulClock({(64, 64, 32, 2, 4): 0.5} if faster else {}))
     x, w, b, _ = products()
     x = torch.randn(64, 40, dtype=torch.float16)   # (64 rows of 50 half-precision columns: misaligned rows)

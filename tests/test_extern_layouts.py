@@ -1,5 +1,6 @@
 """Library calls and fallbacks whose output layout follows their arguments': kiln may lay the arguments out
 otherwise than the trace did, so nothing downstream may assume the traced output strides (issue 24)."""
+import os
 import re
 
 import pytest
@@ -39,6 +40,30 @@ def test_wrapper_restrides_an_unplanned_layout(monkeypatch):
     """Without the plan from fake tensors, the wrapper's check alone keeps the result right."""
     monkeypatch.setattr(graph, "propagated_strides", lambda *args: None)
     run_and_compare(fused_qkv_attention, [torch.randn(B, N, 3 * H * D)])
+
+
+@pytest.mark.parametrize("own", [False, True], ids=["torch-op", "kilns-function"])
+def test_only_torch_ops_run_on_fake_tensors_to_find_output_strides(own):
+    """An extern's output strides, where kiln lays its arguments out otherwise than traced, are found by running it
+    on fake tensors: only a torch op (or an OpThen of one) runs there. kiln's own runtime functions may launch its
+    kernels (its Triton matmul, the aligned-rows blocks' transposed copy), which would write through a fake
+    tensor's null pointer; for them the wrapper checks the layout the call returns."""
+    import sympy
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from kiln import ir
+    from kiln.lowering.externs import OpThen
+    calls = []
+
+    def kilns_function(a, b):   # (a stand-in: records that it ran)
+        calls.append(a)
+        return torch.mm(a, b)
+    with FakeTensorMode():
+        meta = torch.empty(4, 6)
+    refs = [ir.TensorRef(ir.Buffer(name, ir.Layout(torch.float32, torch.device("cpu"), sizes, strides)), sizes, strides,
+                         sympy.Integer(0)) for name, sizes, strides in (("a", [4, 5], [1, 4]), ("b", [5, 6], [6, 1]))]
+    target = OpThen(kilns_function, None, "kiln's") if own else OpThen(torch.ops.aten.mm.default, None, "mm")
+    strides = graph.propagated_strides(meta, target, refs, {})
+    assert (strides, calls) == ((None, []) if own else ([[6, 1]], []))
 
 
 def test_output_keeps_eager_layout_after_an_in_place_update(check, check_grad):
@@ -131,6 +156,75 @@ def test_matmul_with_misaligned_rows_runs_transposed(monkeypatch, built, check_g
         run_and_compare(f, [x, w, b])
     op = "aten.addmm.default (aligned rows" if bias else "aten.mm.default (aligned rows"
     assert any(op in c.wrapper_source for c in built)
+
+
+INTERPRETED = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
+                                 reason="kiln's Triton matmul runs here under the interpreter: the suite's Triton half")
+
+
+def misaligned_head(monkeypatch, tile_up_to=None):
+    """A head whose rows are misaligned on the CPU standing in for CUDA, in float16 (the interpreter's)."""
+    from kiln.lowering import externs
+    monkeypatch.setattr(externs, "TRANSPOSED_MATMUL_DEVICES", {"cpu"})
+    monkeypatch.setattr(externs, "TRANSPOSED_FROM", 1)
+    if tile_up_to is not None:
+        monkeypatch.setattr(externs, "TILE_UP_TO", tile_up_to)
+
+
+@INTERPRETED
+@pytest.mark.parametrize("bias", [False, True], ids=["mm", "addmm"])
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+def test_a_head_with_misaligned_rows_runs_as_kilns_matmul(monkeypatch, built, check_grad, train, bias):
+    """A 16-bit product with misaligned output rows (a language model's head) and a short contraction is computed
+    by kiln's Triton matmul, whose tiles store those rows directly (on an H200, GPT-2's head at 1024 rows: 167 us
+    against the aligned-rows blocks' 466), and read, returned and differentiated as the product."""
+    misaligned_head(monkeypatch)
+
+    def f(x, w, b):   # 32 rows of 37 halves
+        y = F.linear(x, w, b if bias else None)
+        return y, torch.relu(y) * 2
+    x, w, b = (torch.randn(2, 16, 24, dtype=torch.float16), torch.randn(37, 24, dtype=torch.float16),
+               torch.randn(37, dtype=torch.float16))
+    if train:
+        check_grad(lambda *xs: sum(o.float().sum() for o in f(*xs)), x.requires_grad_(), w.requires_grad_(),
+                   b.requires_grad_())
+    else:
+        run_and_compare(f, [x, w, b])
+    assert any(f"aten.{'addmm' if bias else 'mm'} in kiln.runtime.matmul: tiles 128x128x64" in c.wrapper_source
+               for c in built) and not any("aligned rows" in c.wrapper_source for c in built)
+
+
+@INTERPRETED
+@pytest.mark.parametrize("rows, k, tile", [(32, 24, False), (16, 24, True), (32, 16, True)])
+def test_a_head_runs_as_kilns_matmul_where_its_rows_or_contraction_are_few(monkeypatch, built, rows, k, tile):
+    """kiln's matmul trails the library's on large products; the aligned-rows blocks add a copy of the output: so a
+    head runs as the matmul only where its rows or its contraction number at most TILE_UP_TO (16 here)."""
+    misaligned_head(monkeypatch, tile_up_to=16)
+    run_and_compare(lambda x, w: x @ w.t(), [torch.randn(rows, k, dtype=torch.float16),
+                                           torch.randn(37, k, dtype=torch.float16)])
+    assert ("kiln.runtime.matmul: tiles" in built[-1].wrapper_source) == tile
+    assert ("aligned rows" in built[-1].wrapper_source) != tile
+
+
+@INTERPRETED
+@pytest.mark.parametrize("bias", [False, True], ids=["mm", "addmm"])
+def test_kilns_matmul_is_built_ahead_as_its_first_call_launches_it(monkeypatch, bias):
+    """The graph's record of kiln's matmul's launches (built ahead with its kernels on the GPU) holds the arguments
+    its first call passes, as Triton's warmup takes them (tensors as their dtypes): a build of other arguments
+    would leave the first call to build its own."""
+    from kiln.runtime import matmul, module
+    misaligned_head(monkeypatch)
+    recorded, launched = [], []
+    warmups, launch_args = module.matmul_warmups, matmul.launch_args
+    monkeypatch.setattr(module, "matmul_warmups", lambda *a: recorded.append(warmups(*a)) or recorded[-1])
+    monkeypatch.setattr(matmul, "launch_args", lambda *a: launched.append(launch_args(*a)) or launched[-1])
+    x, w, b = (torch.randn(2, 16, 24, dtype=torch.float16), torch.randn(37, 24, dtype=torch.float16),
+               torch.randn(37, dtype=torch.float16))
+    run_and_compare(lambda x, w, b: F.linear(x, w, b if bias else None), [x, w, b])
+    [[(config, _, args)]] = recorded
+    assert config == (128, 128, 64, 3, 4)
+    calls = [launch for _, launch in launched if not launch[0].is_meta]   # (not the record's own)
+    assert [[a.dtype if isinstance(a, torch.Tensor) else a for a in launch] for launch in calls] == [args]
 
 
 @pytest.mark.parametrize("bias", [False, True], ids=["mm", "addmm"])

@@ -333,6 +333,15 @@ ALIGNMENT_BYTES = 16
 LAST_ROWS_FRACTION = 64   # an aligned-rows product's last rows, computed in memory of their own: 1/64 of them, ...
 LAST_ROWS = 64            # ... or this many, where a smaller block would read B once more for too little work,
 LAST_ROWS_COLUMN_BLOCKS = 4   # in this many blocks of columns (DeBERTa-v2's logits: 3.9 MiB beside 1001, not 15.6)
+# The blocks add a transposed copy of the output (m x n) to the library's product; kiln's Triton matmul (in its tile
+# TILE) stores the misaligned rows directly and trails cuBLAS's product (m x n x k) by ~15-30% where the product is
+# large. So the tile runs where the contraction is short or the rows few, where the blocks' copy and fixed costs
+# weigh most. On an H200 (bench/results/s53, s52_head_tiles.py), bf16, us, blocks / tile: GPT-2's 50257 words at k
+# = 768, 128 rows 228 / 35, 1024 rows 466 / 167, 8192 rows 1615 / 1475; 30522 words, 4096 rows 545 / 399; 50265
+# words at k = 1024, 4096 rows 1005 / 835; at k = 1536 (128100 words) 512 rows 601 / 381, 4096 rows 3189 / 3378;
+# at k = 4096 (32001 words) 512 rows 364 / 233, 2048 rows 951 / 999.
+TILE = (128, 128, 64, 3, 4)   # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): the fastest of 7 on most of those shapes
+TILE_UP_TO = 1024             # rows of the output, or the contraction's length
 
 
 # Devices whose matmul libraries read a matrix with misaligned rows (its unit-stride dim's extent not a multiple of 16
@@ -388,23 +397,21 @@ def aligned_layout(strides, sizes, dtype, device, matrix_dims=None):
 @register(aten.mm.default)
 def lower_mm(out, a, b):
     if rows_misaligned(out):
-        return current().extern(OpThen(aligned_rows_mm, None, "aten.mm.default (aligned rows: kiln.lowering.externs."
-                                       "aligned_rows_mm)"), (a, b), {}, fallback=False)
+        return current().extern(misaligned_rows_product(aten.mm.default, out, a), (a, b), {}, fallback=False)
     return current().extern(aten.mm.default, (a, b), {}, fallback=False)
 
 
 @register(aten.addmm.default)
 def lower_addmm(out, bias, a, b, **scales):
     """A product with a bias over its columns. With misaligned rows (a language model's head: DeBERTa's 128100
-    words, DistilBERT's 30522), its blocks computed transposed, the bias added as they are copied back. Read by
+    words, DistilBERT's 30522), as misaligned_rows_product says. Read by
     elementwise ops alone, on a device of UNFUSED_BIAS_DEVICES, a product whose bias those ops add as they read it
     (bias_added_by_users)."""
     g = current()
     column_bias = all(v == 1 for v in scales.values()) and len(getattr(bias, "sizes", ())) == 1 and \
         sympy.expand(bias.sizes[0] - out.shape[1]) == 0
     if rows_misaligned(out) and column_bias:
-        return g.extern(OpThen(aligned_rows_addmm, None, "aten.addmm.default (aligned rows: kiln.lowering.externs."
-                               "aligned_rows_addmm)"), (bias, a, b), {}, fallback=False)
+        return g.extern(misaligned_rows_product(aten.addmm.default, out, a), (bias, a, b), {}, fallback=False)
     if column_bias and (out.device.type, out.dtype) in UNFUSED_BIAS_DEVICES and bias_added_by_users(g.current_node):
         product = g.extern(aten.mm.default, (a, b), {}, fallback=False, arg_nodes=g.current_node.args[1:3])
         return pointwise_value(out, ops.add, product, bias)
@@ -429,6 +436,19 @@ def bias_added_by_users(n):
             (target in LOWERINGS or getattr(target, "overloadpacket", None) in LOWERINGS)
     return bool(n.users) and all(u.op == "call_function" and (
         bias_added_by_users(u) if u.target in VIEWS else lowered_elementwise(u.target)) for u in n.users)
+
+
+def misaligned_rows_product(op, out, a):
+    """What computes a product (mm, or addmm with a bias over its columns) whose output rows rows_misaligned says
+    the library runs slowly: kiln's Triton matmul, whose tiles store those rows directly, where it applies (16-bit,
+    on CUDA) and its matrix A has at most TILE_UP_TO rows or columns; else kiln's aligned-rows blocks, the bias
+    added as they are copied back."""
+    from kiln.runtime import matmul
+    k = static_ints([a.sizes[1]])
+    if matmul.applies(op, [out], {}) and (out.shape[0] <= TILE_UP_TO or k is not None and k[0] <= TILE_UP_TO):
+        return matmul.TritonMatmul(matmul.OPS[op], TILE)
+    blocks = aligned_rows_mm if op == aten.mm.default else aligned_rows_addmm
+    return OpThen(blocks, None, f"{op} (aligned rows: kiln.lowering.externs.{blocks.__name__})")
 
 
 def rows_misaligned(out):

@@ -18,7 +18,8 @@ from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense
                                   load_steps, LoweringError, LOWERINGS, meta_strides, read_steps, reads_of,
                                   same_strides, static_ints, traced_meta_strides, View)
 from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
-from kiln.lowering.externs import aligned_layout, feeds_matmul, LIBRARY_CALLS, MATMULS, runs_channels_last, unaliased
+from kiln.lowering.externs import (aligned_layout, feeds_matmul, LIBRARY_CALLS, MATMULS, OpThen, runs_channels_last,
+                                   unaliased)
 
 aten = torch.ops.aten
 log = logging.getLogger("kiln.fallback")
@@ -674,12 +675,15 @@ def reads_channels_last(value):
 def propagated_strides(meta, target, args, kwargs):
     """The strides of target's outputs for the arguments as kiln lays them out, found by running it on fake
     tensors of those layouts; None where the sizes are symbolic or the op cannot run on fake tensors (the
-    wrapper then checks the layout the call returns)."""
+    wrapper then checks the layout the call returns). Only a torch op (or an OpThen of one) runs there: kiln's
+    runtime functions may launch kernels of its own (its Triton matmul, the aligned-rows blocks' transposed
+    copy), which would write through a fake tensor's null pointer."""
     first = meta[0] if isinstance(meta, (list, tuple)) and meta else meta
     fake_mode = getattr(first, "fake_mode", None)
     refs = list(ir.tensor_refs((args, kwargs)))
-    if fake_mode is None or not all(static_ints(r.sizes) is not None and static_ints(r.strides) is not None
-                                    for r in refs):
+    op = target.op if isinstance(target, OpThen) else target
+    if fake_mode is None or not isinstance(op, torch._ops.OpOverload) or \
+            not all(static_ints(r.sizes) is not None and static_ints(r.strides) is not None for r in refs):
         return None
 
     def fake(a):

@@ -1,4 +1,4 @@
-"""Worker processes that build the Triton kernels of a graph just generated (issue 23).
+"""Worker processes that build the Triton kernels of a graph just generated, and kiln's Triton matmul (issue 23).
 
 On threads, kernels build largely one after another: Triton's front end (a kernel's AST to its first IR) and
 its Python glue hold the GIL. So the kernels of a graph kiln has just generated are built by worker processes
@@ -31,7 +31,8 @@ WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_worker.
 RUN_WORKER = ("import runpy, sys; del sys.path[0]; sys.argv = sys.argv[1:]; "
               "runpy.run_path(sys.argv[0], run_name='__main__')")
 MAX_WORKERS = 32
-GENERATED_FILES = set()   # the kernel modules kiln generated (`triton_launch.load_module`): the ones workers run
+# the files workers run: the kernel modules kiln generated (`triton_launch.load_module`), and its matmul's tile
+GENERATED_FILES = set()
 
 
 class Worker:
@@ -183,9 +184,9 @@ def current_target():
 
 
 def joins(jit_function):
-    """Whether a kernel is built by the workers: one of kiln's generated modules, defined at its top level (a
-    worker runs that file and takes the kernel by name), while workers are on and Triton does not build every
-    kernel anew anyway (TRITON_ALWAYS_COMPILE)."""
+    """Whether a kernel is built by the workers: one of kiln's generated modules or its matmul's tile file (both
+    import only Triton), defined at its top level (a worker runs that file and takes the kernel by name), while
+    workers are on and Triton does not build every kernel anew anyway (TRITON_ALWAYS_COMPILE)."""
     import triton
     fn = jit_function.fn
     always = getattr(getattr(getattr(triton, "knobs", None), "compilation", None), "always_compile", False)

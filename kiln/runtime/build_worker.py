@@ -2,10 +2,10 @@
 imports neither kiln nor torch: it starts in the time `import triton` takes).
 
 Started with a target ([backend, arch, warp size] as JSON), it first warms up for it. It reads jobs from stdin
-and answers each on stdout, as 8-byte lengths and pickles. A job names a generated kernel module's file, a kernel
-in it, and what the JIT of the parent process passed to `triton.compile` for it (the ASTSource's fields, the
-target, the options, the environment the cache key was computed from); the answer is None, or the error's
-text. The worker never touches a GPU: the target is given, and nothing is loaded or launched.
+and answers each on stdout, as 8-byte lengths and pickles. A job names a kernel module's file (one kiln
+generated, or its matmul's tile), a kernel in it, and what the JIT of the parent process passed to
+`triton.compile` for it (the ASTSource's fields, the target, the options, the environment the cache key was
+computed from); the answer is None, or the error's text. The worker never touches a GPU: the target is given, and nothing is loaded or launched.
 """
 import json
 import os

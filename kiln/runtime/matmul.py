@@ -14,12 +14,14 @@ import os
 
 import torch
 
+from kiln.runtime.build_pool import GENERATED_FILES
 from kiln.runtime.triton_launch import WIDE_FROM, Launcher, interpreting, on_device
 
 GROUP_M = 8
 TILE_FILE = os.path.join(os.path.dirname(__file__), "matmul_tile.py")
 with open(__file__, "rb") as _source, open(TILE_FILE, "rb") as _tile:   # (in the tuning cache's keys: an edited
     SOURCE_DIGEST = hashlib.sha256(_source.read() + _tile.read()).hexdigest()[:16]   # kernel is timed again)
+GENERATED_FILES.add(TILE_FILE)   # (it imports only Triton: the build workers build its kernels too)
 DTYPES = (torch.float16, torch.bfloat16)
 # (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps): large tiles for large products, smaller ones for skinny ones
 CONFIGS = ((128, 128, 64, 3, 4), (128, 128, 32, 3, 4), (128, 128, 64, 4, 8), (64, 128, 64, 3, 4),

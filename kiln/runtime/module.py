@@ -8,6 +8,7 @@ import time
 import weakref
 
 import sympy
+import torch
 
 from kiln import ir
 from kiln.config import warn_once
@@ -39,6 +40,7 @@ class Artifact:
     fallback_ops: int = 0
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
+    products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""
@@ -98,8 +100,34 @@ def build_triton(lowering, sched, opts, name, trace):
     def launch(k):
         grid, args = triton.launch_call(launches[k.name], pyexpr)
         return f"{launches[k.name]['function']}({grid}, {', '.join(args)})"
-    return wrapped(lowering, sched, name, trace, launch, "triton", source, built, kernels,
-                   {n: info["buffers"] for n, info in launches.items()}, opts.trace_profile)
+    artifact, profiler = wrapped(lowering, sched, name, trace, launch, "triton", source, built, kernels,
+                                 {n: info["buffers"] for n, info in launches.items()}, opts.trace_profile)
+    artifact.products = matmul_warmups(sched.steps, lowering, device)
+    return artifact, profiler
+
+
+def matmul_warmups(steps, lowering, device):
+    """(configuration, device index, arguments as Triton's warmup takes them) of each distinct launch of kiln's
+    Triton matmul that the wrapper makes in place of a library product (a head with misaligned rows; max-autotune's
+    choices), at the graph's size hints: built ahead with the graph's kernels, not at the first call. Not for an
+    operand at a storage offset off 16 bytes: Triton's warmup takes every pointer as aligned, so that build would
+    not be the one its call launches."""
+    from kiln.runtime.autotune import hinted
+    from kiln.runtime.matmul import TritonMatmul
+    found = []
+    for step in steps:
+        if not isinstance(step, ir.ExternKernel) or not isinstance(step.target, TritonMatmul):
+            continue
+        layouts = [hinted(lowering, a) for a in step.args]
+        if None in layouts or any(offset * a.buffer.layout.dtype.itemsize % 16
+                                  for (_, _, offset), a in zip(layouts, step.args)):
+            continue
+        operands = [torch.empty_strided(sizes, strides, dtype=a.buffer.layout.dtype, device="meta")
+                    for (sizes, strides, _), a in zip(layouts, step.args)]
+        warmup = (step.target.config, device.index, step.target.build_args(*operands)[1])
+        if warmup not in found:
+            found.append(warmup)
+    return found
 
 
 def wrapped(lowering, sched, name, trace, launch, target, kernel_source, built, kernels, kernel_args, trace_profile,
@@ -152,12 +180,14 @@ def load_cpp(artifact, opts):
 
 def load_triton(artifact, opts, generated):
     """The Launchers of an artifact's kernels, returned while their kernels build in the background (a kernel's first
-    launch waits for that). Those of a graph loaded from the graph cache launch the binaries stored by an earlier
-    process where it has them (triton_binaries), and the kernel module runs only where one has none."""
+    launch waits for that), with kiln's Triton matmul's launches where the graph was just generated. Those of a
+    graph loaded from the graph cache launch the binaries stored by an earlier process where it has them
+    (triton_binaries), and the kernel module runs only where one has none."""
+    from kiln.runtime import matmul
     from kiln.runtime.triton_binaries import BinaryStore
     from kiln.runtime.triton_launch import (build_behind, interpreting, jit_options, launcher, load_c_launcher,
                                             load_module)
-    if not artifact.kernels:
+    if not artifact.kernels and not artifact.products:
         return {}
     module = functools.cache(functools.partial(load_module, artifact.kernel_source, opts.kernel_cache_dir))
     module_key = hashlib.sha256(artifact.kernel_source.encode()).hexdigest()
@@ -165,7 +195,7 @@ def load_triton(artifact, opts, generated):
                        BinaryStore(opts.kernel_cache_dir, module_key, f, jit_options(num_warps, opts.debug, stages)),
                        stages)
            for f, (text, num_warps, _, stages) in artifact.kernels.items()}
-    if generated or interpreting():
+    if (generated or interpreting()) and artifact.kernels:
         # run here, where a module that fails to run fails the graph's load (which then runs eagerly), not inside
         # build_ahead, which leaves every failure to the kernel's first launch, in the user's call. A graph loaded
         # from the cache ran the same text when it was stored.
@@ -180,6 +210,8 @@ def load_triton(artifact, opts, generated):
     # kernel module and the JIT, 0.6 s of a 1.5 s warm start).
     warmups = [(fns[f], device, args) for f, (_, _, warmups, _) in artifact.kernels.items() for device, args in warmups
                if generated or not fns[f].load_stored(device)]
+    if generated:   # (kiln's matmul, built in a process before, loads from Triton's cache at its first launch)
+        warmups += [(matmul.launcher(config), device, args) for config, device, args in artifact.products]
     if generated or warmups:
         build_behind(warmups, opts.kernel_cache_dir, in_workers=generated)
     return fns

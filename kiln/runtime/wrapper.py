@@ -62,7 +62,7 @@ def reads_only_where_written(kernel, out, src):
     store = writer.remap()(writer.node.buf.analysis.store_index)
     # (a value computed again at another index reads its inputs there: a layer norm's shift, the first element
     # of a residual sum, read the matmul output that the sum was written over, and GPT-2 lost its accuracy)
-    reads = {p: [index for name, index in p.loads() if name == src] for p in kernel.placements}
+    reads = {p: [index for _, index in p.loads(only=src)] for p in kernel.placements}
     readers = [p for p in kernel.placements if reads[p]]
     for p in readers:
         n = p.node

@@ -227,6 +227,33 @@ def test_kilns_matmul_is_built_ahead_as_its_first_call_launches_it(monkeypatch, 
     assert [[a.dtype if isinstance(a, torch.Tensor) else a for a in launch] for launch in calls] == [args]
 
 
+@INTERPRETED
+@pytest.mark.parametrize("generated", [True, False], ids=["generated", "from-the-graph-cache"])
+def test_kilns_matmul_builds_behind_only_for_a_graph_just_generated(monkeypatch, generated):
+    """A graph just generated hands its matmul launches to the builds behind it, beside its kernels, on the build
+    workers (its tile's file in their set); one loaded from the graph cache leaves them to Triton's cache at the
+    first launch. (On the GPU: the interpreter builds nothing, so the loading is run here as if it did not.)"""
+    import kiln.capture
+    from kiln.config import Options
+    from kiln.runtime import build_pool, matmul, module, triton_launch
+    misaligned_head(monkeypatch)
+    artifacts = []
+    load = kiln.capture.load
+    monkeypatch.setattr(kiln.capture, "load", lambda artifact, *a, **k: artifacts.append(artifact) or
+                        load(artifact, *a, **k))
+    run_and_compare(lambda x, w: x @ w.t(), [torch.randn(32, 24, dtype=torch.float16),
+                                           torch.randn(37, 24, dtype=torch.float16)])
+    [artifact] = artifacts
+    behind = []
+    monkeypatch.setattr(triton_launch, "interpreting", lambda: False)
+    monkeypatch.setattr(triton_launch, "build_behind", lambda warmups, *a, **k: behind.append(warmups))
+    monkeypatch.setattr(triton_launch, "load_c_launcher", lambda *a: None)
+    module.load_triton(artifact, Options.make(None, {}), generated)
+    launches = [w for warmups in behind for w in warmups if w[0] is matmul.launcher(artifact.products[0][0])]
+    assert len(launches) == (1 if generated else 0)
+    assert build_pool.joins(matmul.kernel())
+
+
 @pytest.mark.parametrize("bias", [False, True], ids=["mm", "addmm"])
 def test_a_product_with_misaligned_rows_takes_little_memory_beyond_its_output(monkeypatch, bias):
     """The blocks of an aligned-rows product are computed into the output's own rows not written yet: only its last

@@ -298,12 +298,17 @@ def test_a_backward_reading_slices_of_one_product_is_recorded(replaying, caplog)
         return (a.sin() * b.cos()).sum()
 
     g = compiled(f)
+    # each call's x and loss gradient are kept, so that no fresh one lands where the last one was: where one did
+    # from the warm-up call to the recording (the CPU's allocator reuses a freed block at times), it would be read
+    # in place and its next move would record the graph once more (this test failed so, once, inside the suite)
+    kept = []
     with caplog.at_level(logging.INFO, logger="kiln.cudagraphs"):
         for _ in range(4):
-            x = torch.randn(4, 8)
+            x, gradient = torch.randn(4, 8), torch.ones(())
+            kept += [x, gradient]
             w.grad = None
             loss = g(x)
-            loss.backward()
+            loss.backward(gradient)
             got, w.grad = w.grad, None
             f(x).backward()
             torch.testing.assert_close(got, w.grad)

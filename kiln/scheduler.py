@@ -688,14 +688,13 @@ def share_copies(kernel, kept_apart):
                                remap(p.node.buf.analysis.store_index))
         return described[name]
 
-    def loads(name):
-        return [buffer for buffer, _ in produced[name].node.buf.analysis.loads]
+    loaded = {name: [buffer for buffer, _ in produced[name].node.buf.analysis.loads] for name in candidates}
 
     def could_be_equal(m, n):
         """What equal texts (or m's a copy of n) need, known from the bodies' analyses: the same buffers loaded
         in the same order and as many ops (or n alone loaded); and memory m's buffer can take."""
         a, b = produced[m].node.buf, produced[n].node.buf
-        return (loads(m) == loads(n) and a.analysis.opcount == b.analysis.opcount or loads(m) == [n]) and \
+        return (loaded[m] == loaded[n] and a.analysis.opcount == b.analysis.opcount or loaded[m] == [n]) and \
             b.layout.same_memory(a.layout)
     for m in candidates:
         if m in kernel.aliases.values():

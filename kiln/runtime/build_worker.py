@@ -5,7 +5,8 @@ Started with a target ([backend, arch, warp size] as JSON), it first warms up fo
 and answers each on stdout, as 8-byte lengths and pickles. A job names a kernel module's file (one kiln
 generated, or its matmul's tile), a kernel in it, and what the JIT of the parent process passed to
 `triton.compile` for it (the ASTSource's fields, the target, the options, the environment the cache key was
-computed from); the answer is None, or the error's text. The worker never touches a GPU: the target is given, and nothing is loaded or launched.
+computed from); the answer is None, or the error's text. The worker never touches a GPU: the target is given,
+and nothing is loaded or launched.
 """
 import json
 import os

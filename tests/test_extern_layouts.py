@@ -413,7 +413,9 @@ def test_convolution_bias_added_by_a_kernel(monkeypatch, built, check, check_gra
     else:
         check(f, x, w, b)
     sources = [c.wrapper_source for c in built if "aten.convolution.default" in c.wrapper_source]
-    assert sources and all(", None, [" in s for s in sources), sources   # the extern is called without the bias
+    # the extern is called without the bias (a small convolution's product of its windows: mm, not addmm)
+    assert sources and all(", None, [" in s or "aten.mm.default (aten.convolution.default" in s for s in sources)
+    assert not any("aten.addmm" in s for s in sources), sources
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float64, torch.int64, torch.complex64])
@@ -488,66 +490,74 @@ def test_small_convolution_runs_as_a_matrix_product(built, check, check_grad, ca
     else:
         check(g, *inputs)
     sources = [c.wrapper_source for c in built]
-    assert any("conv_as_matmul.convolution_as_matmul" in s for s in sources), sources
-    assert not train or any("conv_as_matmul.convolution_backward_as_matmul" in s for s in sources), sources
+    assert any("convolution.default as a product of its windows" in s for s in sources), sources
+    assert not train or any("convolution_backward.default as a product of its windows" in s for s in sources), sources
     assert not any("aten.convolution.default (channels-last)" in s for s in sources)
 
 
-def test_convolution_as_matmul_matches_atens_on_random_shapes():
-    """kiln.runtime.conv_as_matmul against ATen's convolution and convolution_backward, in float64, on random
-    windows, strides, paddings (within the window's reach), dilations and sizes: windows that overlap, tile,
-    skip pixels or leave rows unread, inputs channels-last or not."""
-    from kiln.runtime.conv_as_matmul import convolution_as_matmul, convolution_backward_as_matmul
+def test_convolutions_as_products_match_eager_on_random_shapes(built, check_grad):
+    """conv_products' windows, products and gradients against eager's convolution and its backward, on random
+    windows, strides, paddings (within the window's reach), dilations and sizes: windows that overlap, tile, skip
+    pixels or leave rows unread, with and without a bias; 24 convolutions in one graph (one compile)."""
     g = torch.Generator().manual_seed(0)
 
     def pick(*options):
         return options[int(torch.randint(len(options), (), generator=g))]
-    for _ in range(150):
+    cases, shapes, tensors = [], [], []
+    for _ in range(24):
         window, stride, dilation = ([pick(1, 2, 3, 4) for _ in range(2)] for _ in range(3))
         dilation = [pick(1, d) for d in dilation]
         padding = [pick(0, (d * (k - 1)) // 2, d * (k - 1)) for k, d in zip(window, dilation)]
         size = [max(1, d * (k - 1) + 1 - 2 * p) + pick(0, 1, 2, 5) for k, d, p in zip(window, dilation, padding)]
         n, c, k = pick(1, 2), pick(1, 3), pick(1, 4)
-        x = torch.randn(n, c, *size, dtype=torch.float64, generator=g)
-        x = x.contiguous(memory_format=torch.channels_last) if pick(True, False) else x
-        w = torch.randn(k, c, *window, dtype=torch.float64, generator=g)
-        b = pick(None, torch.randn(k, dtype=torch.float64, generator=g))
-        args = (stride, padding, dilation)
-        expected = torch.ops.aten.convolution(x, w, b, *args, False, [0, 0], 1)
-        case = (window, *args, size, n, c, k)
-        out = convolution_as_matmul(x, w, b, *args)
-        torch.testing.assert_close(out, expected, msg=lambda m: f"{case}: {m}")
-        _, _, h, w_ = out.shape
-        assert out.stride() == (h * w_ * k, 1, w_ * k, k), case   # (channels-last, as the lowering declares)
-        grad = torch.randn(expected.shape, dtype=torch.float64, generator=g).contiguous(
-            memory_format=torch.channels_last)
-        x = x.contiguous(memory_format=torch.channels_last)
-        got = convolution_backward_as_matmul(grad, x, w, *args, [True, True, True])
-        want = torch.ops.aten.convolution_backward(grad, x, w, [k], *args, False, [0, 0], 1, [True, True, True])
-        for name, a, e in zip(("input", "weight", "bias"), got, want):
-            torch.testing.assert_close(a, e, msg=lambda m: f"{case}, {name}: {m}")
+        bias = pick(True, False)
+        cases.append((stride, padding, dilation, bias))
+        shapes.append((c, k))
+        tensors += [torch.randn(n, c, *size, generator=g), torch.randn(k, c, *window, generator=g)] + \
+            ([torch.randn(k, generator=g)] if bias else [])
+
+    def f(*ts):
+        ts, total = list(ts), 0
+        for stride, padding, dilation, bias in cases:
+            x, w, b = ts.pop(0), ts.pop(0), ts.pop(0) if bias else None
+            y = torch.ops.aten.convolution(torch.tanh(x), w, b, stride, padding, dilation, False, [0, 0], 1)
+            total = total + (F.gelu(y) * torch.arange(y.numel()).view(y.shape).sin()).sum()
+        return total
+    check_grad(f, *(t.requires_grad_() for t in tensors))
+    [forward, backward] = [c.wrapper_source for c in built]
+    # (on Triton targets, one input and one output channel make a depthwise convolution, a kernel of kiln's)
+    depthwise = sum(c == k == 1 for c, k in shapes) if os.environ.get("KILN_TARGET") == "triton" else 0
+    assert forward.count("convolution.default as a product of its windows") == 24 - depthwise, forward
+    assert "aten.convolution" not in backward.replace("convolution_backward.default as a product", ""), backward
 
 
 @pytest.mark.parametrize("layout", ["NCHW", "channels-last", "a slice"])
 def test_a_patch_embedding_of_the_callers_image_is_a_product_of_its_windows_as_laid_out(built, check, layout):
     """An inference graph's convolution of its input image with fewer output elements than it (a patch embedding)
-    reads the image as the caller laid it out: the product's window copy reads it there, with no channels-last
-    copy of the image first (the graph's input is the product's first argument)."""
+    reads the image as the caller laid it out: the kernel gathering the product's windows reads it there, with no
+    channels-last copy of the image first (the image is read by that kernel alone)."""
     x = torch.randn(3, 3, 16, 17)
     x = {"NCHW": x, "channels-last": x.contiguous(memory_format=torch.channels_last), "a slice": x[1:, :, :, 1:]}[layout]
     w, b = torch.randn(8, 3, 4, 4), torch.randn(8)
     check(lambda x, w, b: F.gelu(F.conv2d(x, w, b, stride=4)), x, w, b)
     source = built[-1].wrapper_source
-    assert "conv_as_matmul.convolution_as_matmul" in source, source
-    assert re.search(r"= _c\d+\(arg0_1, .*convolution_as_matmul", source), source
+    lines = source.splitlines()
+    [gather] = [line for line in lines if "arg0_1" in line and "= args" not in line and "del " not in line]
+    windows = re.search(r"_c\d+\(arg2_1, (buf\d+), .*convolution.default as a product of its windows", source)
+    assert windows and "convolution" in gather and re.search(rf"\b{windows[1]}\b", gather), source
 
 
-@pytest.mark.parametrize("window", [1, 3])
-def test_convolution_gradients_as_products_keep_parameter_strides(window):
+@pytest.mark.parametrize("window, shape", [(1, (2, 6, 5, 5)), (3, (2, 6, 5, 5)), (3, (2, 1, 5, 6)), (1, (2, 3, 1, 1)),
+                                           (2, (2, 1, 4, 4))], ids=["1x1", "3x3", "one channel", "one pixel",
+                                                                    "windows apart, one channel"])
+def test_convolution_gradients_as_products_keep_parameter_strides(window, shape):
     """The weight's and bias's gradients leave the graph with their parameters' strides (DDP's buckets compare
-    them, size-1 dims too), and the input's with eager's layout."""
-    conv = torch.nn.Conv2d(6, 4, window, padding=window // 2)
-    x = torch.randn(2, 6, 5, 5, requires_grad=True)
+    them, size-1 dims too), and the input's with eager's layout, size-1 dims too (one channel or one pixel, where
+    channels-last and NCHW are the same memory: given channels-last strides there, an input parameter's .grad
+    kept them)."""
+    apart = window == 2   # (a 2x2 window at stride 2)
+    conv = torch.nn.Conv2d(shape[1], 4, window, padding=0 if apart else window // 2, stride=2 if apart else 1)
+    x = torch.randn(*shape, requires_grad=True)
     kiln_compile(conv)(x).sum().backward()
     assert conv.weight.grad.stride() == conv.weight.stride() and conv.bias.grad.stride() == conv.bias.stride()
     assert x.grad.stride() == x.stride()
@@ -569,7 +579,7 @@ def test_other_convolutions_stay_library_calls(built, check, check_grad, case):
     check(lambda x, w: torch.ops.aten.convolution(torch.tanh(x), w, None, [1, 1], padding, [1, 1], False, [0, 0],
                                                   groups), x, w)
     sources = [c.wrapper_source for c in built]
-    assert not any("conv_as_matmul" in s for s in sources) and any("aten.convolution.default" in s for s in sources)
+    assert not any("conv_products" in s for s in sources) and any("aten.convolution.default" in s for s in sources)
     if case == "no input channels":
         check_grad(lambda x, w, b: F.gelu(F.conv2d(x.tanh(), w, b)).sum(), x.requires_grad_(), w.requires_grad_(),
                    torch.randn(4, requires_grad=True))
@@ -582,8 +592,8 @@ def test_a_backward_with_many_windows_of_the_gradient_stays_a_library_call(built
     x, w = torch.randn(2, 1, 32, 32, requires_grad=True), torch.randn(16, 1, 3, 3, requires_grad=True)
     check_grad(lambda x, w: F.gelu(F.conv2d(x.tanh(), w, padding=1)).sum(), x, w)
     sources = [c.wrapper_source for c in built]
-    assert any("conv_as_matmul.convolution_as_matmul" in s for s in sources), sources
-    assert not any("convolution_backward_as_matmul" in s for s in sources), sources
+    assert any("convolution.default as a product of its windows" in s for s in sources), sources
+    assert not any("convolution_backward.default as a product of its windows" in s for s in sources), sources
     assert any("aten.convolution_backward.default (channels-last)" in s for s in sources), sources
 
 

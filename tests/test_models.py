@@ -81,8 +81,8 @@ def test_resnet_block_eval_channels_last_convs(tmp_path):
                         (2e-4, 2e-4))
     assert out.is_contiguous() and delta["extern_calls"] == 2 and delta["graphs_fallback"] == 0
     wrapper = next(tmp_path.glob("*/wrapper.py")).read_text()
-    # (the tiny block's are small enough for products of their windows: externs.runs_as_matmul)
-    assert wrapper.count("convolution.default (as a matrix product") == 2, wrapper
+    # (the tiny block's are small enough for products of their windows: conv_products.runs_as_matmul)
+    assert wrapper.count("convolution.default as a product of its windows") == 2, wrapper
     assert wrapper.index("kernel") < wrapper.index("convolution.default"), wrapper   # (the input's copy)
 
 
@@ -198,8 +198,9 @@ def test_training_convolutions_run_channels_last_forward_and_backward(tmp_path, 
     assert forward.count("aten.convolution.default (channels-last)") == 2 - depthwise_kernel, forward
     backward = next(tmp_path.glob("*backward/wrapper.py")).read_text()
     assert backward.count("aten.convolution_backward.default (channels-last)") == 2, backward
-    # (the last, small and 1x1, is a product of channels-last matrices: externs.runs_as_matmul)
-    assert "convolution_as_matmul" in forward and "convolution_backward_as_matmul" in backward
+    # (the last, small and 1x1, is a product of channels-last matrices: conv_products.runs_as_matmul)
+    assert "convolution.default as a product of its windows" in forward
+    assert "convolution_backward.default as a product of its windows" in backward
     assert [(p.grad.stride(), p.stride()) for p in model.parameters() if p.grad.stride() != p.stride()] == []
 
 
@@ -219,8 +220,10 @@ def test_squeeze_excite_convolutions_are_passed_in_a_layout_libraries_read_as_ch
     """A squeeze-excite block convolves [N, C, 1, 1] tensors, whose size-1 dims' strides libraries read: given
     (16, 1, 32, 32), oneDNN took the channels-last tensor for NCHW and its 1x1 convolutions 1.4x as long
     (RegNet's training step: 0.88x Inductor's). Every 4-D tensor a convolution receives, forward and backward,
-    suggests channels-last."""
+    suggests channels-last. (Library calls, not products of their windows, which pass matrices.)"""
     from torch._prims_common import suggest_memory_format
+    from kiln.lowering import conv_products
+    monkeypatch.setattr(conv_products, "MATMUL_CONVOLUTION_DEVICES", set())
     formats = []
     load = kiln.capture.load
 

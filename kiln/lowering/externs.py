@@ -8,32 +8,16 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln import ir
 from kiln.ir import ops, sym
+from kiln.lowering.conv_products import (convolution_backward_product, convolution_product, copies_windows,
+                                         runs_as_matmul)
 from kiln.lowering.pointwise import opmath, pointwise_value
 from kiln.lowering.pooling import depthwise_convolution
-from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, register, same_strides, static_ints,
-                                  View)
-from kiln.runtime.conv_as_matmul import convolution_as_matmul, convolution_backward_as_matmul
+from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register, same_strides,
+                                  static_ints, View)
 from kiln.runtime.prepacked import PackedConvolution, packs_convolutions
 from kiln.runtime.transposed_copy import copy_transposed
 
 aten = torch.ops.aten
-
-
-class OpThen:
-    """A library call whose result the wrapper passes through `then`, if any (named `label` in generated code).
-    Both are module-level functions or ATen ops, so that the graph cache can store the wrapper's scope."""
-
-    def __init__(self, op, then, label):
-        self.op, self.then, self.label = op, then, label
-
-    def __call__(self, *args, **kwargs):
-        result = self.op(*args, **kwargs)
-        return result if self.then is None else self.then(result)
-
-    def __str__(self):
-        return self.label
-
-    __repr__ = __str__
 
 
 def unaliased(op):
@@ -128,9 +112,7 @@ def convolve(out, x, weight, *args):
     # reads it as rows of kh x kw x in-channels)
     weight = g.share(g.current_node.args[1], weight, g.realize_strided(weight, channels_last_strides(weight.sizes)))
     if as_matmul is not None:
-        return g.extern(OpThen(convolution_as_matmul, None, "aten.convolution.default (as a matrix product: kiln."
-                               "runtime.conv_as_matmul.convolution_as_matmul)"), (x, weight, args[0], *as_matmul),
-                        {}, fallback=False, out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+        return convolution_product(g, out, x, weight, args[0], *as_matmul)
     # cuDNN picks channels-last output for a channels-last input; `contiguous` makes sure (a no-op when it did)
     channels_last = OpThen(target, in_channels_last, f"{target} (channels-last)")
     return g.extern(channels_last, (x, weight, *args), {}, fallback=False,
@@ -156,62 +138,6 @@ def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, trans
         bias = g.share(g.current_node.args[2], bias, g.realize_strided(bias, [sympy.Integer(1)]))
     return g.extern(conv, (x, bias), {}, fallback=False,
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
-
-
-# Devices where a small 2-D convolution (channels-last, one group) runs as a matrix product, forward and backward
-# (kiln.runtime.conv_as_matmul). oneDNN spends ~25 us setting up each forward call and ~70 each backward, whatever
-# its size: on the 2-core CPU, a [2, 16, 16, 16] -> 16 1x1 convolution took 31 us forward and 184 forward and
-# backward in eager, its product 12 and 73; [2, 32, 8, 8] -> 192: 58 and 246 against 39 and 132. From about 2^23
-# multiply-adds on, the two are even ([2, 64, 32, 32] -> 64: 115/438 against 132/417), and larger ones ran faster in
-# oneDNN ([32, 64, 56, 56] -> 64: 4.8/18.1 ms against 7.2/23.4; bench/NOTES.md 67). A wider window is copied into
-# a matrix first, for the input and, where windows overlap, for the backward's transposed convolution of the
-# gradient: worth it while those matrices are small (3x3, [2, 16, 8, 8] -> 16, 18432 elements: 49 us forward and
-# 127 backward in oneDNN, 44 and 83 as products; [2, 32, 16, 16] -> 32, 147456: 90 / 232 against 102 / 232;
-# an 8x8 patch embedding of [2, 3, 32, 32] -> 64: 55 us forward against 42; bench/NOTES.md 75).
-MATMUL_CONVOLUTION_DEVICES = {"cpu"}
-MATMUL_CONVOLUTION_DTYPES = {torch.float32}
-MATMUL_CONVOLUTION_UP_TO = 1 << 22   # multiply-adds
-WINDOWS_UP_TO = 1 << 15   # elements of a window matrix copied
-
-
-def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, dilation, transposed, output_padding,
-                   groups, output_mask=None):
-    """[stride, padding, dilation] (2 elements each) of a 2-D convolution of an in_sizes input and out_sizes
-    output that runs as a matrix product, or None: on a device and dtype above, one group, not transposed, static
-    sizes, at most MATMUL_CONVOLUTION_UP_TO multiply-adds, window matrices of at most WINDOWS_UP_TO elements (the
-    input's, or the padded input where it pads, and for a backward (output_mask) asking for the input's gradient
-    where windows overlap, the output gradient's), and padding within the window's reach (so that the transposed
-    convolution's is not negative). (Not with no channels: AOTAutograd's trace of such a convolution hands its
-    backward a gradient with the input's 0 channels, which ATen's convolution_backward answers with a bias
-    gradient of the bias's size.)"""
-    sizes, in_sizes = static_ints(out_sizes), static_ints(in_sizes)
-    weight_sizes = static_ints(getattr(weight, "sizes", None) or [])
-    conv_args = [static_ints(a) for a in (stride, padding, dilation)]
-    if device.type not in MATMUL_CONVOLUTION_DEVICES or dtype not in MATMUL_CONVOLUTION_DTYPES or transposed or \
-            groups != 1 or sizes is None or in_sizes is None or len(sizes) != 4 or len(in_sizes) != 4 or \
-            weight_sizes is None or len(weight_sizes) != 4 or 0 in weight_sizes or \
-            any(a is None or len(a) not in (1, 2) for a in conv_args):
-        return None
-    steps, pads, dilations = ([*a] * (2 // len(a)) for a in conv_args)
-    k, c, *window = weight_sizes
-    reach = [d * (w - 1) + 1 for d, w in zip(dilations, window)]
-    multiply_adds = math.prod(sizes) * c * math.prod(window)
-    windows = multiply_adds // k   # (the input's: a row of c * kh * kw per output pixel)
-    if any(pads):   # (the input padded first, a copy as large)
-        windows = max(windows, in_sizes[0] * c * math.prod(e + 2 * p for e, p in zip(in_sizes[2:], pads)))
-    transposed_windows = output_mask is not None and output_mask[0] and any(s < r for s, r in zip(steps, reach))
-    gradient_windows = in_sizes[0] * math.prod(in_sizes[2:]) * math.prod(window) * k if transposed_windows else 0
-    if multiply_adds > MATMUL_CONVOLUTION_UP_TO or \
-            any(p > r - 1 for p, r in zip(pads, reach)) or \
-            window != [1, 1] and max(windows, gradient_windows) > WINDOWS_UP_TO:
-        return None
-    return [steps, pads, dilations]
-
-
-def copies_windows(weight, stride):
-    """Whether convolution_as_matmul copies its input's windows (all but 1x1 ones without a stride: runs_as_matmul
-    lets no 1x1 one pad)."""
-    return static_ints(weight.sizes)[2:] != (1, 1) or stride != [1, 1]
 
 
 def reads_input_as_laid_out(x, out):
@@ -246,10 +172,7 @@ def lower_convolution_backward(out, grad, x, weight, *args):
                None if m is None else [sym(s) for s in m.stride()] for m in out]
     as_matmul = runs_as_matmul(grad.dtype, grad.device, x.sizes, list(grad.sizes), weight, *args[1:])
     if as_matmul is not None:
-        return g.extern(OpThen(convolution_backward_as_matmul, gradients_in_channels_last, "aten.convolution_backward"
-                               ".default (as a matrix product: kiln.runtime.conv_as_matmul."
-                               "convolution_backward_as_matmul)"), (grad, x, weight, *as_matmul, args[-1]), {},
-                        fallback=False, out_strides=strides)
+        return convolution_backward_product(g, out, grad, x, weight, *as_matmul, args[-1], strides)
     return g.extern(OpThen(target, gradients_in_channels_last, f"{target} (channels-last)"), (grad, x, weight, *args),
                     {}, fallback=False, out_strides=strides)
 

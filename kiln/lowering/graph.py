@@ -15,11 +15,10 @@ from kiln import ir
 from kiln.freezing import FROZEN_PREFIX, is_frozen
 from kiln.ir import ops, product, sym
 from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense_meta_strides, is_tensor, Lazy,
-                                  load_steps, LoweringError, LOWERINGS, meta_strides, read_steps, reads_of,
+                                  load_steps, LoweringError, LOWERINGS, meta_strides, OpThen, read_steps, reads_of,
                                   same_strides, static_ints, traced_meta_strides, View)
 from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
-from kiln.lowering.externs import (aligned_layout, feeds_matmul, LIBRARY_CALLS, MATMULS, OpThen, runs_channels_last,
-                                   unaliased)
+from kiln.lowering.externs import aligned_layout, feeds_matmul, LIBRARY_CALLS, MATMULS, runs_channels_last, unaliased
 
 aten = torch.ops.aten
 log = logging.getLogger("kiln.fallback")
@@ -491,13 +490,14 @@ class GraphLowering(torch.fx.Interpreter):
                                             origins=("empty",)))
         return View(buf, buf.layout.sizes, buf.layout.strides)
 
-    def extern(self, target, args, kwargs, fallback, out_strides=None, arg_nodes=None):
+    def extern(self, target, args, kwargs, fallback, out_strides=None, arg_nodes=None, metas=None):
         """`target(*args, **kwargs)` run by the wrapper; tensor outputs get eager's layouts, or out_strides.
 
         Tensor arguments get the layouts they had when the graph was traced: an op's output layout may
         follow its inputs' (attention, convolution), and the outputs' layouts are taken from the trace.
         With out_strides, the caller has chosen the layouts of the arguments and of the outputs. arg_nodes: the
-        fx nodes of args, where they are not the current node's args (a call in place of the traced op)."""
+        fx nodes of args, where they are not the current node's args (a call in place of the traced op). metas:
+        the outputs' fake tensors, where they are not the current node's (a product computing part of it)."""
         node = self.current_node
         relaid = []   # whether kiln passes an argument laid out otherwise than when the graph was traced
 
@@ -519,7 +519,7 @@ class GraphLowering(torch.fx.Interpreter):
         fx_kwargs = node.kwargs if node is not None else {}
         args = tuple(to_ref(a, fx, k in MATMULS.get(target, ())) for k, (a, fx) in enumerate(zip(args, fx_args)))
         kwargs = {k: to_ref(v, fx_kwargs.get(k)) for k, v in kwargs.items()}
-        meta = self.current_node.meta.get("val")
+        meta = self.current_node.meta.get("val") if metas is None else metas
         returns_tuple = isinstance(meta, (list, tuple))
         metas = list(meta) if returns_tuple else [meta]
         strides = out_strides or (any(relaid) and propagated_strides(meta, target, args, kwargs)) or \

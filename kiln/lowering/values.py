@@ -58,6 +58,23 @@ class View:
         return ir.TensorRef(self.buffer, list(self.sizes), strides, self.offset)
 
 
+class OpThen:
+    """A library call whose result the wrapper passes through `then`, if any (named `label` in generated code).
+    Both are module-level functions or ATen ops, so that the graph cache can store the wrapper's scope."""
+
+    def __init__(self, op, then, label):
+        self.op, self.then, self.label = op, then, label
+
+    def __call__(self, *args, **kwargs):
+        result = self.op(*args, **kwargs)
+        return result if self.then is None else self.then(result)
+
+    def __str__(self):
+        return self.label
+
+    __repr__ = __str__
+
+
 def channels_last_strides(sizes):
     n, c, h, w = sizes
     return [h * w * c, sympy.Integer(1), w * c, c]

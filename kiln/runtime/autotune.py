@@ -221,7 +221,8 @@ def product_of(target):
     """The ATen product (mm, addmm, bmm) an extern's target computes where kiln's Triton matmul could compute it
     instead: the op called directly, through kiln's aligned-rows blocks (a head with misaligned rows, which a tile
     stores directly, where cuBLAS's aligned kernels need the blocks), or kiln's matmul already; else None."""
-    from kiln.lowering.externs import OpThen, aligned_rows_addmm, aligned_rows_mm
+    from kiln.lowering.externs import aligned_rows_addmm, aligned_rows_mm
+    from kiln.lowering.values import OpThen
     from kiln.runtime import matmul
     if isinstance(target, matmul.TritonMatmul):
         return next(o for o, name in matmul.OPS.items() if name == target.op)

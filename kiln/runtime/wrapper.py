@@ -8,7 +8,8 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 from torch.utils._sympy.printers import PythonPrinter
 
 from kiln import ir
-from kiln.lowering.externs import copy_exact, OpThen
+from kiln.lowering.externs import copy_exact
+from kiln.lowering.values import OpThen
 from kiln.scheduler import Kernel
 
 

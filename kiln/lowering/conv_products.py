@@ -98,9 +98,7 @@ def convolution_product(g, out, x, weight, bias, stride, padding, dilation):
     n, k, ho, wo = static_ints(out.shape)
     _, c, kh, kw = static_ints(weight.sizes)
     columns = kh * kw * c
-    windows = window_rows(x, (kh, kw), stride, dilation, padding, (ho, wo)) if copies_windows(weight, stride) \
-        else matrix(x, n * ho * wo, c, c, 1)
-    args = (windows, matrix(weight, columns, k, 1, columns))
+    args = (input_windows(x, weight, stride, padding, dilation, (ho, wo)), matrix(weight, columns, k, 1, columns))
     args = args if bias is None else (bias, *args)
     rows = g.extern(FORWARD_PRODUCT if bias is None else FORWARD_PRODUCT_WITH_BIAS, args, {}, fallback=False,
                     out_strides=[integers(k, 1)], metas=out.new_empty((n * ho * wo, k)), arg_nodes=[None] * len(args))
@@ -115,15 +113,14 @@ def convolution_backward_product(g, out, grad, x, weight, stride, padding, dilat
     _, c, h, w = static_ints(x.sizes)
     kh, kw = static_ints(weight.sizes)[2:]
     pixels, columns = n * ho * wo, kh * kw * c
+    grad_meta = g.current_node.args[0].meta["val"]
 
     def product(a, b, rows, cols):
         return g.extern(BACKWARD_PRODUCT, (a, b), {}, fallback=False, out_strides=[integers(cols, 1)],
                         metas=grad_meta.new_empty((rows, cols)), arg_nodes=[None, None])
-    grad_meta = g.current_node.args[0].meta["val"]
     gradients = [None, None, None]
     if output_mask[1]:
-        windows = window_rows(x, (kh, kw), stride, dilation, padding, (ho, wo)) if copies_windows(weight, stride) \
-            else matrix(x, pixels, c, c, 1)
+        windows = input_windows(x, weight, stride, padding, dilation, (ho, wo))
         rows = product(matrix(grad, k, pixels, 1, k), windows, k, columns)
         gradients[1] = View(rows.buffer, list(weight.sizes), strides[1], rows.offset)
     if output_mask[2]:
@@ -157,6 +154,15 @@ def input_gradient(g, product, grad, weight, nchw, stride, padding, dilation, st
     weights = g.realize(Lazy(integers(kh * kw * k, c), weight.dtype, weight.device, flipped))
     rows = product(windows, weights, n * h * w, c)
     return View(rows.buffer, sizes, strides, rows.offset)
+
+
+def input_windows(x, weight, stride, padding, dilation, out_hw):
+    """The [pixels, kh * kw * c] windows of the convolution's input x that the product reads: gathered
+    (window_rows), or x's own memory where each window is one pixel (copies_windows)."""
+    n, c = static_ints(x.sizes)[:2]
+    if copies_windows(weight, stride):
+        return window_rows(x, static_ints(weight.sizes)[2:], stride, dilation, padding, out_hw)
+    return matrix(x, n * out_hw[0] * out_hw[1], c, c, 1)
 
 
 def window_rows(x, window, step, dilation, pad, out_hw, spread=(1, 1)):

@@ -792,11 +792,12 @@ class Constant:
 
 
 def constant_value(low, value):
-    """A one-element constant is inlined into kernels; a larger one is an extern the wrapper runs."""
+    """A one-element constant is inlined into kernels, an empty one (a language model's empty key cache,
+    concatenated with the keys) has nothing to read; a larger one is an extern the wrapper runs."""
     sizes = [sym(s) for s in value.shape]
     with unset_fake_temporarily():   # lowering runs under AOTAutograd's fake mode; value is real
-        if value.numel() == 1 and not value.is_complex():
-            scalar = value.item()
+        if value.numel() <= 1 and not value.is_complex():
+            scalar = value.item() if value.numel() else 0
             return Lazy(sizes, value.dtype, value.device, lambda idx: ops.constant(scalar, value.dtype), 1)
         strides = value.clone().stride()
     layout = ir.Layout(value.dtype, value.device, sizes, [sym(s) for s in strides])

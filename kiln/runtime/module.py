@@ -41,6 +41,7 @@ class Artifact:
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
     products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
+    links_blas: bool = False    # cpp: calls BLAS for library products (codegen.cpp_products)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""
@@ -59,7 +60,7 @@ class CompiledModule:
 
 
 def build_cpp(lowering, sched, opts, name, trace):
-    from kiln.codegen import cpp
+    from kiln.codegen import cpp, cpp_products
     if opts.tunes:
         warn_once(f"kiln: mode={opts.mode!r} tunes Triton kernels; C++ kernels keep their default loops "
                   "(on the CPU the mode equals the default)")
@@ -67,13 +68,25 @@ def build_cpp(lowering, sched, opts, name, trace):
     source, signatures, texts = cpp.generate_module(kernels, lowering)
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.cpp")
+    products = {s.name: call for s in sched.steps if isinstance(s, ir.ExternKernel)
+                and (call := cpp_products.product_call(s)) is not None}
+    for step, (_, text, _) in products.items():
+        trace.stage("kernel", text + "\n", filename=f"{step}.cpp")
+    if products:   # (the library products' functions, in the same module)
+        source = cpp_products.declarations() + source + "".join(
+            "\n" + text + "\n" for text in dict.fromkeys(text for _, text, _ in products.values()))
+    signatures.update({step: (function, buffers, []) for step, (function, _, buffers) in products.items()})
 
     def launch(k):
         function, buffers, symbols = signatures[k.name]
         return f"{function}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
-    return wrapped(lowering, sched, name, trace, launch, "cpp", source, {f: (b, s) for f, b, s in signatures.values()},
-                   kernels, {n: b for n, (_, b, _) in signatures.items()}, opts.trace_profile,
-                   special_functions=bool(kernels) and cpp.uses_special_functions(texts.values()))
+    artifact, profiler = wrapped(lowering, sched, name, trace, launch, "cpp", source,
+                                 {f: (b, s) for f, b, s in signatures.values()}, kernels,
+                                 {n: b for n, (_, b, _) in signatures.items()}, opts.trace_profile,
+                                 special_functions=bool(kernels) and cpp.uses_special_functions(texts.values()),
+                                 launched_externs=set(products))
+    artifact.links_blas = bool(products)
+    return artifact, profiler
 
 
 def build_triton(lowering, sched, opts, name, trace):
@@ -131,7 +144,7 @@ def matmul_warmups(steps, lowering, device):
 
 
 def wrapped(lowering, sched, name, trace, launch, target, kernel_source, built, kernels, kernel_args, trace_profile,
-            special_functions=False):
+            special_functions=False, launched_externs=frozenset()):
     """The Artifact of a graph: the Python wrapper around its launches, generated."""
     profiler = None
     if trace.enabled:
@@ -140,7 +153,7 @@ def wrapped(lowering, sched, name, trace, launch, target, kernel_source, built, 
         if trace_profile and table:
             device = next(b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout"))
             profiler = KernelProfiler(trace, table, device)
-    code = WrapperCode(lowering, sched, launch, name, profiler is not None)
+    code = WrapperCode(lowering, sched, launch, name, profiler is not None, launched_externs)
     source = f"# kiln wrapper for {name}\n" + code.generate()
     trace.stage("wrapper", source)
     artifact = Artifact(name, target, kernel_source, built, special_functions, source, code.globals,
@@ -169,12 +182,14 @@ def load(artifact, opts, times, profiler=None, generated=True):
 
 
 def load_cpp(artifact, opts):
-    from kiln.codegen import cpp
+    from kiln.codegen import cpp, cpp_products
     from kiln.runtime import cpp_build
     if not artifact.kernels:
         return {}
     link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir) \
         if artifact.special_functions else []
+    if artifact.links_blas:
+        link = link + cpp_products.link_flags()
     return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
 
 
@@ -225,6 +240,7 @@ def known_bytes(sizes, dtype) -> int:
 
 def trace_kernels(trace, lowering, sched, kernel_args, ext):
     """The after-fusion diagram and the kernel table (with the bytes each kernel must move)."""
+    from kiln.codegen.cpp_products import product_flops
     kernel_of = {}
     for step in sched.steps:
         for n in (step.nodes if isinstance(step, Kernel) else []):
@@ -255,5 +271,8 @@ def trace_kernels(trace, lowering, sched, kernel_args, ext):
                                    + sum(known_bytes(lay.sizes, lay.dtype) for lay in outputs),
                           "dtype": str(outputs[0].dtype).removeprefix("torch.") if outputs else None,
                           "source_ops": [str(o) for o in step.origins]})
+            flops = product_flops(step)
+            if flops is not None:
+                table[-1]["flops"] = flops
     trace.kernels(table)
     return table

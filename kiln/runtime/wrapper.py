@@ -128,8 +128,11 @@ def index_flags(device):
 
 
 class WrapperCode:
-    def __init__(self, graph, sched, launch, name, profiled=False):
+    def __init__(self, graph, sched, launch, name, profiled=False, launched_externs=frozenset()):
         self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
+        # library calls that the target's module makes into outputs allocated here, launched as its kernels are
+        # (a CPU graph's products: codegen.cpp_products)
+        self.launched_externs = launched_externs
         self.profiled = profiled   # every launch and extern call through _profile (options={"trace_profile": True})
         self.lines = []
         self.device_guard = None   # the CUDA device index, once a buffer is allocated there
@@ -199,6 +202,8 @@ class WrapperCode:
                     if node.writes_into:
                         w(f"    {node.name} = {node.writes_into}")
                 w("    " + self.timed(step.name, self.launch(step)))
+            elif step.name in self.launched_externs:
+                w(f"    {self.timed(step.name, self.launch(step))}  # {step.target}")
             else:
                 self.extern(step)
             if dead_after.get(i):
@@ -276,7 +281,7 @@ class WrapperCode:
             # (a buffer that an alias views is read under two names: the in-place check sees one)
             dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases
                      and n not in viewed and n not in kept}
-            if not isinstance(step, Kernel):
+            if not isinstance(step, Kernel) and step.name not in self.launched_externs:
                 free.clear()
             for buf in self.allocations(step):
                 pool = free.get(buf.layout.key())
@@ -284,8 +289,9 @@ class WrapperCode:
                     reuse[buf.name] = pool.pop()
                     dead_after[last[reuse[buf.name]]].discard(reuse[buf.name])
                     continue
-                over = next((n for n in sorted(dying) if owned[n].layout.same_memory(buf.layout) and
-                             reads_only_where_written(step, buf.name, n)), None)
+                over = next((n for n in sorted(dying) if isinstance(step, Kernel) and
+                             owned[n].layout.same_memory(buf.layout) and reads_only_where_written(step, buf.name, n)),
+                            None)
                 if over is not None:
                     in_place[buf.name] = owned[over]
                     dying.discard(over)   # its memory lives on as buf's
@@ -320,6 +326,8 @@ class WrapperCode:
                         bound.add(expr)
 
     def allocations(self, step):
+        if step.name in self.launched_externs:
+            return [o for o in step.outputs if o is not None]
         if isinstance(step, Kernel):
             product = [step.product.buffer] if step.product is not None and step.product.stored else []
             return product + [p.node.buf for p in step.placements if p.node.name in step.stores and

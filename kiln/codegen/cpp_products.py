@@ -1,0 +1,171 @@
+"""A CPU graph's matrix products as BLAS calls of its C++ module.
+
+ATen's CPU mm and addmm call BLAS's sgemm_/dgemm_ (MKL in torch's x86 builds, exported by libtorch_cpu). Called
+through the wrapper, a small product pays ~3 us around that call: the Python binding, the dispatcher, the
+output's allocation and a view for each transposed operand. A transformer's quick training step makes 45 of
+them, a quarter of its time. So where both operands and the output have layouts BLAS reads as they lie, kiln's
+module calls the same BLAS function itself, into an output the wrapper allocates (or a dead buffer it reuses),
+and the wrapper launches it as it launches a kernel: the same library, the same arithmetic, 2.3 us for a
+[32, 64] x [64, 64] product where torch.mm took 5.2 (bench/NOTES.md 78).
+
+Only for static sizes, float32 at the "highest" matmul precision (else ATen calls oneDNN's bf16/tf32 products)
+and float64, and only where libtorch_cpu exports the functions; otherwise the product stays ATen's call.
+"""
+import ctypes
+import functools
+import hashlib
+import math
+import os
+
+import sympy
+import torch
+
+from kiln import ir
+
+aten = torch.ops.aten
+
+BLAS = {torch.float32: ("sgemm_", "float"), torch.float64: ("dgemm_", "double")}
+INT_MAX = 2 ** 31 - 1   # BLAS's (LP64) sizes and leading dims are C ints
+# op -> (the positions of its bias, first and second matrix; None: no bias), batched
+PRODUCTS = {aten.mm.default: ((None, 0, 1), False), aten.addmm.default: ((0, 1, 2), False),
+            aten.bmm.default: ((None, 0, 1), True), aten.baddbmm.default: ((0, 1, 2), True)}
+
+
+@functools.cache
+def blas_library():
+    """The directory of libtorch_cpu where it exports both BLAS functions, else None."""
+    folder = os.path.join(os.path.dirname(torch.__file__), "lib")
+    try:
+        lib = ctypes.CDLL(os.path.join(folder, "libtorch_cpu.so"))
+        return folder if all(hasattr(lib, f) for f, _ in BLAS.values()) else None
+    except OSError:
+        return None
+
+
+def link_flags():
+    folder = blas_library()
+    return ["-L" + folder, "-ltorch_cpu", "-Wl,-rpath," + folder]
+
+
+def declarations():
+    return 'extern "C" {\n' + "".join(
+        f"void {f}(const char*, const char*, const int*, const int*, const int*, const {t}*, const {t}*, const int*, "
+        f"const {t}*, const int*, const {t}*, {t}*, const int*);\n" for f, t in BLAS.values()) + "}\n"
+
+
+def static(xs):
+    xs = [sympy.sympify(x) for x in xs]
+    return [int(x) for x in xs] if all(x.is_Integer for x in xs) else None
+
+
+def product_flops(step):
+    """The FLOPs of an extern product with static sizes (2 per multiply-add), else None: the trace's profile
+    counts them so, as torch's FlopCounterMode would, where the C++ module makes the call (that counter sees
+    only torch's)."""
+    form = PRODUCTS.get(step.target)
+    if form is None or len(step.outputs) != 1 or step.outputs[0] is None:
+        return None
+    a = step.args[form[0][1]]
+    sizes = static(step.outputs[0].layout.sizes)
+    k = static(a.sizes[-1:]) if isinstance(a, ir.TensorRef) else None
+    return None if sizes is None or k is None else 2 * math.prod(sizes) * k[0]
+
+
+def blas_form(sizes, strides):
+    """How BLAS reads a matrix of these sizes (rows, columns) and strides: ("N", ld) where its columns lie ld
+    apart with unit-stride rows (column-major), ("T", ld) where it is row-major (BLAS reads its transpose);
+    None where neither (a broadcast, a gap inside a row). A size-1 dim's stride is free."""
+    (r, c), (sr, sc) = sizes, strides
+    if (sr == 1 or r == 1) and (c == 1 or sc >= max(1, r)):
+        return "N", sc if c > 1 else max(1, r)
+    if (sc == 1 or c == 1) and (r == 1 or sr >= max(1, c)):
+        return "T", sr if r > 1 else max(1, c)
+    return None
+
+
+def product_call(step):
+    """(function name, C text, pointer arguments (buffer names), their offsets) of an extern product the module
+    can call BLAS for, else None."""
+    form = PRODUCTS.get(step.target)
+    if form is None or step.fallback or len(step.outputs) != 1 or step.outputs[0] is None or blas_library() is None:
+        return None
+    (bias_at, a_at, b_at), batched = form
+    out = step.outputs[0].layout
+    if out.device.type != "cpu" or out.dtype not in BLAS or \
+            out.dtype == torch.float32 and torch.get_float32_matmul_precision() != "highest":
+        return None
+    scales = {k: v for k, v in step.kwargs.items()}
+    alpha, beta = scales.pop("alpha", 1), scales.pop("beta", 1)
+    refs = [step.args[i] if i is not None else None for i in (bias_at, a_at, b_at)]
+    if scales or len(step.args) != (2 if bias_at is None else 3) or \
+            not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (alpha, beta)) or \
+            not all(isinstance(r, ir.TensorRef) and r.buffer.layout.dtype == out.dtype for r in refs if r is not None):
+        return None
+    layouts = [static(r.sizes) and (static(r.sizes), static(r.strides), static([r.offset])) for r in refs
+               if r is not None]
+    sizes, strides = static(out.sizes), static(out.strides)
+    if sizes is None or strides is None or any(lay is None or None in lay for lay in layouts):
+        return None
+    (a_sizes, a_strides, _), (b_sizes, b_strides, _) = layouts[-2:]
+    dims = 3 if batched else 2
+    if len(sizes) != dims or len(a_sizes) != dims or len(b_sizes) != dims:
+        return None
+    m, n, k = sizes[-2], sizes[-1], a_sizes[-1]
+    # the output row-major: BLAS computes its transpose, C^T = B^T A^T; column-major: C = A B
+    row_major = blas_form([n, m], strides[-1:-3:-1])
+    if row_major is not None and row_major[0] == "N":
+        shape, ldc = (n, m), row_major[1]
+        first, second = (b_strides[-1], b_strides[-2], n, k), (a_strides[-1], a_strides[-2], k, m)
+        pointers = ("b", "a")
+    else:
+        col_major = blas_form([m, n], strides[-2:])
+        if col_major is None or col_major[0] != "N":
+            return None
+        shape, ldc = (m, n), col_major[1]
+        first, second = (a_strides[-2], a_strides[-1], m, k), (b_strides[-2], b_strides[-1], k, n)
+        pointers = ("a", "b")
+    forms = [blas_form([rows, cols], [s_rows, s_cols]) for s_rows, s_cols, rows, cols in (first, second)]
+    if None in forms or max(m, n, k, ldc, *(ld for _, ld in forms)) > INT_MAX:
+        return None
+    return write_call(step, out, sizes, strides, refs, batched, (shape, k, ldc, forms, pointers), alpha, beta)
+
+
+def write_call(step, out, sizes, strides, refs, batched, gemm, alpha, beta):
+    (rows, cols), k, ldc, ((trans1, ld1), (trans2, ld2)), pointers = gemm
+    function, t = BLAS[out.dtype]
+    bias, a, b = refs
+    biased = bias is not None and beta != 0   # (beta 0: the bias is not read, its NaNs not added, as in eager)
+    args = [a, b] + ([bias] if biased else [])
+    params = [f"const {t}* __restrict__ in_ptr{i}" for i in range(len(args))] + [f"{t}* __restrict__ out_ptr"]
+    body = []
+
+    def each_element(value):   # a loop over the output's elements, setting each to value (of the indices i0, ...)
+        loops = [f"for (int64_t i{d} = 0; i{d} < {n}; i{d}++)" for d, n in enumerate(sizes)]
+        body.extend(["    " * d + loop for d, loop in enumerate(loops)] +
+                    ["    " * len(loops) + f"out_ptr[{element(strides)}] = {value};"])
+
+    if biased:   # the bias broadcast over the output, for BLAS to add beta times it
+        bias_strides = [0] * (len(sizes) - len(bias.sizes)) + [
+            st if n != 1 else 0 for st, n in zip(static(bias.strides), static(bias.sizes))]
+        each_element(f"in_ptr2[{element(bias_strides, static([bias.offset])[0])}]")
+    if k == 0:   # no product to add: BLAS would leave beta times the bias
+        if math.prod(sizes) > 0:
+            each_element(f"{float(beta)!r} * out_ptr[{element(strides)}]" if biased else "0")
+    elif math.prod(sizes) > 0:
+        pointer = {"a": ("in_ptr0", static([a.offset])[0], static(a.strides)[0] if batched else 0),
+                   "b": ("in_ptr1", static([b.offset])[0], static(b.strides)[0] if batched else 0)}
+        operands = [f"{name} + {offset} + i * {batch_stride}" for name, offset, batch_stride in map(pointer.get, pointers)]
+        body += [f"const int rows = {rows}, cols = {cols}, k = {k}, ld1 = {ld1}, ld2 = {ld2}, ldc = {ldc};",
+                 f"const {t} alpha = {float(alpha)!r}, beta = {float(beta) if biased else 0.0!r};",
+                 f"for (int64_t i = 0; i < {sizes[0] if batched else 1}; i++)",
+                 f'    {function}("{trans1}", "{trans2}", &rows, &cols, &k, &alpha, {operands[0]}, &ld1, {operands[1]}, '
+                 f"&ld2, &beta, out_ptr + i * {strides[0] if batched else 0}, &ldc);"]
+    op = str(step.target).removeprefix("aten.").removesuffix(".default")
+    text = f"({', '.join(params)}) {{\n" + "".join(f"    {line}\n" for line in body) + "}"
+    name = f"blas_{op}_{hashlib.sha256(text.encode()).hexdigest()[:10]}"
+    text = f"// {name}: {', '.join(step.origins)}, as BLAS's {function}\nextern \"C\" void {name}{text}"
+    return name, text, [r.buffer.name for r in args] + [step.outputs[0].name]
+
+
+def element(strides, base=0):
+    return " + ".join([str(base)] + [f"i{d} * {s}" for d, s in enumerate(strides) if s])

@@ -27,7 +27,7 @@ EXTRA = [aten._softmax, aten._log_softmax, aten._softmax_backward_data, aten._lo
 # views and their scatters (flip, diagonal, unfold, repeat, *_scatter), factories (arange), adaptive pooling,
 # and pointwise composites. (max_pool*_with_indices is lowered directly: torch 2.11 has no decomposition.)
 COVERAGE = [aten.arange, aten.repeat, aten.flip, aten.diagonal, aten.unfold, aten.dist, aten.round.decimals,
-            aten.ldexp, aten.addmv, aten.slice_scatter, aten.adaptive_max_pool2d, aten._adaptive_avg_pool2d, aten.grid_sampler_2d, aten.uniform,
+            aten.ldexp, aten.addmv, aten.adaptive_max_pool2d, aten._adaptive_avg_pool2d, aten.grid_sampler_2d, aten.uniform,
             aten.exponential, aten.narrow_copy, aten.cauchy, aten.geometric, aten.log_normal, aten.normal,
             aten.bernoulli.default, aten._batch_norm_with_update_functional, aten.unbind_copy,
             aten.adaptive_max_pool3d, aten.tril_indices, aten.triu_indices]
@@ -86,7 +86,7 @@ def _table():
     # with the variance's shift: a row of identical values has exactly its value as the mean (sum / n is off by
     # rounding, and layer_norm of a constant row gave 3e-6, not 0: fuzz seed 93922).
     for op in (aten._to_copy.default, aten.var_mean.correction, aten.var_mean.dim, aten.var_mean.default,
-               aten.roll.default):
+               aten.roll.default, aten.slice_backward.default):
         table.pop(op, None)
     # torch's decomposition returns the attention probabilities where the op returns its logsumexp; the
     # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives

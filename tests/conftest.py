@@ -91,8 +91,16 @@ def forbid_inductor(monkeypatch):
 
 
 @pytest.fixture
-def built(monkeypatch):
-    """The CompiledModules kiln loads during the test, in order (their wrapper and kernel sources)."""
+def launch_by_launch(monkeypatch):
+    """Wrappers that launch each kernel by a line of its own, as tests read them (not in runs: wrapper.RUN_BYTES)."""
+    from kiln.runtime import wrapper
+    monkeypatch.setattr(wrapper, "RUN_BYTES", 0)
+
+
+@pytest.fixture
+def built(monkeypatch, launch_by_launch):
+    """The CompiledModules kiln loads during the test, in order (their wrapper and kernel sources), launch by
+    launch."""
     import kiln.capture
     modules = []
     load = kiln.capture.load

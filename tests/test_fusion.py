@@ -205,7 +205,7 @@ def test_softmax_computes_exp_once_per_element(tmp_path):
     assert source.count("kiln_exp(") == cpp.LANES and "keep0[r0] = " in source, source
 
 
-def test_values_a_persistent_row_holds_are_not_stored(tmp_path):
+def test_values_a_persistent_row_holds_are_not_stored(tmp_path, launch_by_launch):
     """exp(s - max) of a softmax over computed scores reads two computed buffers, so it is realized; in a
     Triton kernel that holds its rows in registers the division reads it there, so nothing stores it (T5's
     decoder stored 64 MiB per layer so). A C++ kernel walks the row again and reads it back."""
@@ -253,7 +253,7 @@ def test_scan_is_one_kernel_with_its_producer():
     assert kernels == 1
 
 
-def test_residual_stream_is_stored_once_per_layer(tmp_path):
+def test_residual_stream_is_stored_once_per_layer(tmp_path, launch_by_launch):
     """x = x + f(norm(x)), layer after layer: each sum has two users (the next norm, the next sum). Recomputed
     by each, it would read every earlier layer's output and keep them all alive (ViT-base peaked at 1.75x
     eager's memory); stored, every kernel reads a bounded number of buffers whatever the depth: the sum's
@@ -412,7 +412,7 @@ def test_a_sum_and_the_layer_norm_of_it_are_one_kernel():
 
 
 @pytest.mark.parametrize("mode", ["inference", "training", "dynamic"])
-def test_residual_add_and_the_next_layer_norm_are_one_kernel(mode, tmp_path):
+def test_residual_add_and_the_next_layer_norm_are_one_kernel(mode, tmp_path, launch_by_launch):
     """x = x + f(norm(x)), layer after layer: each stored sum and the norm of it are one kernel. The norm
     reads its row's first element (the shift of its variance) where the sum writes another one; the kernel
     computes that element again from the sum's inputs (scheduler.Kernel.recompute_at). Before, each sum was
@@ -513,7 +513,7 @@ def test_equal_values_stored_twice_share_one_buffer(tmp_path):
 
 
 @pytest.mark.parametrize("blas", [False, True], ids=["library_allocates", "blas_from_cpp"])
-def test_dead_buffer_is_not_held_across_a_library_call(tmp_path, monkeypatch, blas):
+def test_dead_buffer_is_not_held_across_a_library_call(tmp_path, monkeypatch, blas, launch_by_launch):
     """The first product dies in the first flip's kernel; the second flip needs a buffer of its layout (and
     cannot write over what it reads elsewhere). Held for that reuse across the second matmul, the dead
     product would sit beside that matmul's output, which eager would have placed in its memory. A product the
@@ -696,7 +696,7 @@ def test_a_depthwise_convolution_as_eager_reads_its_arguments():
 
 
 @pytest.mark.parametrize("dynamic", [False, True])
-def test_an_inference_batch_norm_of_two_users_is_computed_by_them(dynamic, tmp_path):
+def test_an_inference_batch_norm_of_two_users_is_computed_by_them(dynamic, tmp_path, launch_by_launch):
     """An eval batch norm read by two ops is computed in their kernel, not stored between. On Triton its channels'
     invstd is stored once (a kernel of C elements; bench/NOTES.md 64), a second computed buffer the batch norm
     reads: that must not count as keeping memory alive, whose rule stores a value of several users reading two

@@ -474,6 +474,20 @@ def test_constant_pad_nd(check):
                      F.pad(x, (-1, 2)), torch.constant_pad_nd(x, (2, 0)).exp()), x)
 
 
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_slice_scatter_and_slices_gradients_load_by_affine_indices(built, check_grad, dynamic):
+    """slice_scatter (steps, a negative start, an end past the size, an empty slice) and the gradients of slices
+    (slice_backward): each covered element loads its source at an affine index under a mask. torch's
+    decompositions read it through a clamped iota, a computed index the C++ kernels checked and did not
+    vectorize (a rotary embedding's gradient took 17 us a kernel)."""
+    x, s1, s2, s3 = make_tensor((5, 9)), make_tensor((5, 3)), make_tensor((3, 9)), make_tensor((5, 0))
+    check_grad(lambda x, s1, s2, s3: (torch.slice_scatter(x, s1, 1, 2, 8, 2), torch.slice_scatter(x, s2, 0, -3),
+                                      torch.slice_scatter(x * 2, s1, 1, 6, 100), torch.slice_scatter(x, s3, 1, 9),
+                                      x[:, 1:8:3].exp(), x[..., :4].sin() * x[..., 4:8], x[-2:] * 3),
+               x.requires_grad_(), s1.requires_grad_(), s2.requires_grad_(), s3, dynamic=dynamic)
+    assert all(not re.search(r"_(bad|ok)\b", c.kernel_source) for c in built), "an index checked"
+
+
 def test_views(check):
     x = make_tensor((4, 6, 5))
     check(lambda x: (x.view(24, 5) * 2, x.permute(2, 0, 1) + 1, x.transpose(0, 1).reshape(6, 20) - 1,

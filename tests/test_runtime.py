@@ -6,6 +6,7 @@ import hashlib
 import linecache
 import logging
 import os
+import re
 import subprocess
 import sys
 
@@ -246,3 +247,30 @@ def test_launcher_builds_apart_for_ints_past_32_bits():
     launch.pick_pointers, launch.pick_ints, launch.pick_exact = picker([]), picker([0]), picker([])
     assert launch.specialization((16,)) != launch.specialization((2 ** 31 + 16,))
     assert launch.specialization((16,)) == launch.specialization((32,))
+
+
+@pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton", reason="the C++ module's runs")
+@pytest.mark.parametrize("run_bytes", [0, 1 << 20], ids=["a_call_each", "runs"])
+def test_consecutive_launches_are_one_call_of_the_module(monkeypatch, built, run_bytes):
+    """On the CPU, consecutive kernels and BLAS products are launched by one function of the C++ module
+    (codegen.cpp.run_function), each buffer's pointer read once; a dead buffer reused inside the run is passed
+    under the name that holds it. Runs allocate at most RUN_BYTES: with 0, each launch is a call of its own. The
+    values are eager's either way."""
+    from conftest import run_and_compare
+    from kiln.runtime import wrapper
+    monkeypatch.setattr(wrapper, "RUN_BYTES", run_bytes)   # (after `built`'s)
+
+    def fn(x, w1, w2, w3):
+        h = torch.relu(x @ w1).flip(0)          # (the flip needs a buffer of the product's layout, not in place)
+        g = torch.tanh(h @ w2).flip(0) + 1      # (the first product is dead by now: its memory reused)
+        return torch.sigmoid(g @ w3) * 2, h.sum(0)
+    with torch.no_grad():
+        run_and_compare(fn, [torch.randn(16, 16) for _ in range(4)])
+    source = built[-1].wrapper_source
+    launches = re.findall(r"^\s+(run|kernel|blas)_\w+\(", source, re.M)
+    if run_bytes:
+        assert launches == ["run"] and "reuses a dead buffer" in source, source
+        (run,) = re.findall(r'extern "C" void run_\w+\(.*?\n}', built[-1].kernel_source, re.S)
+        assert len(re.findall(r"^    (kernel|blas)_\w+\(", run, re.M)) == 6, run
+    else:
+        assert "run" not in launches and len(launches) == 6, source

@@ -7,6 +7,7 @@ fp16/bf16 values are computed in float and rounded where eager would round.
 """
 import collections
 import dataclasses
+import hashlib
 import math
 import re
 
@@ -709,3 +710,26 @@ def generate_module(kernels, graph):
         function, texts[kernel.name] = named_by_content(texts[kernel.name], [kernel.name], writer.args)
         signatures[kernel.name] = (function, list(writer.args), sorted(writer.symbols))
     return "\n\n".join([PRELUDE, *dict.fromkeys(texts.values())]) + "\n", signatures, texts
+
+
+def run_function(launches, holder, dtype_of):
+    """One function launching kernels (and the module's library products) in turn, for the wrapper's one call
+    (wrapper.WrapperCode.runs): (its name, text, the buffers whose pointers it takes, its symbols). launches: each
+    step's (function, buffer names, symbol names); holder: the name whose tensor holds a buffer's memory at the
+    call (a dead buffer reused under a later name)."""
+    pointers, symbols, calls = [], [], []
+    for function, buffers, syms in launches:
+        args = []
+        for b in buffers:
+            p = holder(b)
+            if p not in pointers:
+                pointers.append(p)
+            args.append(f"({CTYPES[dtype_of(b)]}*)p{pointers.index(p)}")
+        symbols += [s for s in syms if s not in symbols]
+        calls.append(f"    {function}({', '.join(args + syms)});")
+    params = [f"void* p{i}" for i in range(len(pointers))] + [
+        f"{'double' if ir.is_float_scalar(s) else 'int64_t'} {s}" for s in symbols]
+    body = f"({', '.join(params)}) {{\n" + "\n".join(calls) + "\n}"
+    name = f"run_{hashlib.sha256(body.encode()).hexdigest()[:10]}"
+    comment = f"// {name}: {', '.join(function for function, _, _ in launches)}"
+    return name, f'{comment}\nextern "C" void {name}{body}', pointers, symbols

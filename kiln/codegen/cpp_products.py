@@ -21,6 +21,7 @@ import sympy
 import torch
 
 from kiln import ir
+from kiln.lowering.values import OpThen
 
 aten = torch.ops.aten
 
@@ -58,11 +59,16 @@ def static(xs):
     return [int(x) for x in xs] if all(x.is_Integer for x in xs) else None
 
 
+def library_op(target):
+    """The ATen op an extern's target calls: itself, or a labelled one's (a convolution computed as a product)."""
+    return target.op if isinstance(target, OpThen) and target.then is None else target
+
+
 def product_flops(step):
     """The FLOPs of an extern product with static sizes (2 per multiply-add), else None: the trace's profile
     counts them so, as torch's FlopCounterMode would, where the C++ module makes the call (that counter sees
     only torch's)."""
-    form = PRODUCTS.get(step.target)
+    form = PRODUCTS.get(library_op(step.target))
     if form is None or len(step.outputs) != 1 or step.outputs[0] is None:
         return None
     a = step.args[form[0][1]]
@@ -84,9 +90,9 @@ def blas_form(sizes, strides):
 
 
 def product_call(step):
-    """(function name, C text, pointer arguments (buffer names), their offsets) of an extern product the module
-    can call BLAS for, else None."""
-    form = PRODUCTS.get(step.target)
+    """(function name, C text, the buffers it takes pointers to) of an extern product the module can call BLAS
+    for, else None."""
+    form = PRODUCTS.get(library_op(step.target))
     if form is None or step.fallback or len(step.outputs) != 1 or step.outputs[0] is None or blas_library() is None:
         return None
     (bias_at, a_at, b_at), batched = form
@@ -160,7 +166,7 @@ def write_call(step, out, sizes, strides, refs, batched, gemm, alpha, beta):
                  f"for (int64_t i = 0; i < {sizes[0] if batched else 1}; i++)",
                  f'    {function}("{trans1}", "{trans2}", &rows, &cols, &k, &alpha, {operands[0]}, &ld1, {operands[1]}, '
                  f"&ld2, &beta, out_ptr + i * {strides[0] if batched else 0}, &ldc);"]
-    op = str(step.target).removeprefix("aten.").removesuffix(".default")
+    op = str(library_op(step.target)).removeprefix("aten.").removesuffix(".default")
     text = f"({', '.join(params)}) {{\n" + "".join(f"    {line}\n" for line in body) + "}"
     name = f"blas_{op}_{hashlib.sha256(text.encode()).hexdigest()[:10]}"
     text = f"// {name}: {', '.join(step.origins)}, as BLAS's {function}\nextern \"C\" void {name}{text}"

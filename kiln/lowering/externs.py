@@ -12,8 +12,7 @@ from kiln.lowering.conv_products import (convolution_backward_product, convoluti
                                          runs_as_matmul)
 from kiln.lowering.pointwise import opmath, pointwise_value
 from kiln.lowering.pooling import depthwise_convolution
-from kiln.lowering.reductions import make_reduction
-from kiln.lowering.values import (channels_last_strides, constant_along, current, Lazy, LOWERINGS, OpThen, register,
+from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register,
                                   same_strides, static_ints, View)
 from kiln.runtime.prepacked import PackedConvolution, packs_convolutions
 from kiln.runtime.transposed_copy import copy_transposed
@@ -320,35 +319,9 @@ def aligned_layout(strides, sizes, dtype, device, matrix_dims=None):
 
 @register(aten.mm.default)
 def lower_mm(out, a, b):
-    summed = product_of_broadcast(out, a, b)
-    if summed is not None:
-        return summed
     if rows_misaligned(out):
         return current().extern(misaligned_rows_product(aten.mm.default, out, a), (a, b), {}, fallback=False)
     return current().extern(aten.mm.default, (a, b), {}, fallback=False)
-
-
-def product_of_broadcast(out, a, b):
-    """A @ B where one matrix is the same at every step of the contraction (the gradient of a sum or a mean of a
-    linear layer's output: one number expanded, maybe scaled): A[:, 0] times B's column sums, or A's row
-    sums times B[0, :]. A reduction of the other matrix, no library call (which would copy the expanded matrix
-    first, then multiply it: 18 us for a quick language model's head, where the sums take ~1). None otherwise."""
-    if constant_along(a, 1):
-        constant, summed, reduced, outer = a, b, 0, 0   # out[i, j] = a[i, 0] * sum_k b[k, j]
-    elif constant_along(b, 0):
-        constant, summed, reduced, outer = b, a, 1, 1   # out[i, j] = (sum_k a[i, k]) * b[0, j]
-    else:
-        return None
-    acc = opmath(out.dtype)
-    sums = make_reduction(out.new_empty((out.shape[1 - outer],)), summed, [reduced], "sum", src_dtype=acc, dtype=acc)
-
-    def loader(idx):
-        kept = constant.load([idx[0], 0] if outer == 0 else [0, idx[1]])
-        if constant.dtype != acc:
-            kept = ops.to_dtype(kept, acc, constant.dtype)
-        value = ops.mul(kept, sums.load([idx[1 - outer]]))
-        return value if acc == out.dtype else ops.to_dtype(value, out.dtype, acc)
-    return Lazy([sym(s) for s in out.shape], out.dtype, out.device, loader, 2)
 
 
 @register(aten.addmm.default)

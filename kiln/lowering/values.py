@@ -202,14 +202,3 @@ def probe_buffer(value):
     return ir.ComputedBuffer("probe", ir.Layout(value.dtype, value.device, list(value.sizes),
                                                 ir.contiguous_strides(value.sizes)),
                              node=ir.Pointwise(value.sizes, value.load))
-
-
-def constant_along(value, dim):
-    """Whether value is the same at every index along dim: a View with stride 0 there, or a computed value none of
-    whose loads and index values move with it (the gradient of a sum, one number expanded, then scaled)."""
-    if isinstance(value, View):
-        return value.strides[dim] == 0
-    analysis = probe_buffer(value).analysis
-    var = analysis.vars[0][dim]
-    return all(var not in sympy.sympify(e).free_symbols
-               for e in [e for _, e in analysis.loads] + list(analysis.index_exprs))

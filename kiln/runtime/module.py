@@ -80,12 +80,21 @@ def build_cpp(lowering, sched, opts, name, trace):
     def launch(k):
         function, buffers, symbols = signatures[k.name]
         return f"{function}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
+    runs = {}   # a run's function -> (its text, its pointers' count, its symbols)
+
+    def merge(steps, holder):
+        function, text, pointers, symbols = cpp.run_function([signatures[s.name] for s in steps], holder,
+                                                             lowering.buffer_dtype)
+        runs[function] = (text, len(pointers), symbols)
+        return f"{function}({', '.join([f'{p}.data_ptr()' for p in pointers] + symbols)})"
     artifact, profiler = wrapped(lowering, sched, name, trace, launch, "cpp", source,
                                  {f: (b, s) for f, b, s in signatures.values()}, kernels,
                                  {n: b for n, (_, b, _) in signatures.items()}, opts.trace_profile,
                                  special_functions=bool(kernels) and cpp.uses_special_functions(texts.values()),
-                                 launched_externs=set(products))
+                                 launched_externs=set(products), merge=merge)
     artifact.links_blas = bool(products)
+    artifact.kernel_source += "".join(f"\n{text}\n" for text, _, _ in runs.values())
+    artifact.kernels.update({f: ([None] * count, symbols) for f, (_, count, symbols) in runs.items()})
     return artifact, profiler
 
 
@@ -144,7 +153,7 @@ def matmul_warmups(steps, lowering, device):
 
 
 def wrapped(lowering, sched, name, trace, launch, target, kernel_source, built, kernels, kernel_args, trace_profile,
-            special_functions=False, launched_externs=frozenset()):
+            special_functions=False, launched_externs=frozenset(), merge=None):
     """The Artifact of a graph: the Python wrapper around its launches, generated."""
     profiler = None
     if trace.enabled:
@@ -153,7 +162,7 @@ def wrapped(lowering, sched, name, trace, launch, target, kernel_source, built, 
         if trace_profile and table:
             device = next(b.layout.device.type for b in lowering.graph_inputs if hasattr(b, "layout"))
             profiler = KernelProfiler(trace, table, device)
-    code = WrapperCode(lowering, sched, launch, name, profiler is not None, launched_externs)
+    code = WrapperCode(lowering, sched, launch, name, profiler is not None, launched_externs, merge)
     source = f"# kiln wrapper for {name}\n" + code.generate()
     trace.stage("wrapper", source)
     artifact = Artifact(name, target, kernel_source, built, special_functions, source, code.globals,

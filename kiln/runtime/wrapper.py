@@ -41,6 +41,15 @@ def restrided(t, sizes, strides):
     return torch.empty_strided(sizes, strides, dtype=t.dtype, device=t.device).copy_(t)
 
 
+RUN_BYTES = 1 << 20   # the most a run's steps allocate: its buffers are held from its call's start to its end
+
+
+def follow(holders, name):
+    while name in holders:
+        name = holders[name]
+    return name
+
+
 def reads_only_where_written(kernel, out, src):
     """Whether kernel may write out over src: each element of src is read only at the element of out stored
     over it (same memory offset), before that store, by the node that stores out or by pointwise nodes whose
@@ -128,11 +137,16 @@ def index_flags(device):
 
 
 class WrapperCode:
-    def __init__(self, graph, sched, launch, name, profiled=False, launched_externs=frozenset()):
+    def __init__(self, graph, sched, launch, name, profiled=False, launched_externs=frozenset(), merge=None):
         self.graph, self.sched, self.launch, self.name = graph, sched, launch, name
         # library calls that the target's module makes into outputs allocated here, launched as its kernels are
         # (a CPU graph's products: codegen.cpp_products)
         self.launched_externs = launched_externs
+        # merge(steps, holder): the call of one function of the target's module that launches steps in turn, each
+        # buffer's memory read off holder(buffer name) (the C++ module's runs); None: a call per launch. Each
+        # launch through the wrapper costs ~0.5 us of Python (ctypes, pointer reads): a transformer's quick CPU
+        # training step makes 75.
+        self.merge = None if profiled else merge
         self.profiled = profiled   # every launch and extern call through _profile (options={"trace_profile": True})
         self.lines = []
         self.device_guard = None   # the CUDA device index, once a buffer is allocated there
@@ -182,32 +196,25 @@ class WrapperCode:
         reuse, in_place, dead_after = self.plan_memory()
         self.read = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")} | {
             r for step in self.sched.steps for r in step.reads()}
-        for i, step in enumerate(self.sched.steps):
-            for buf in self.allocations(step):
-                if buf.name in reuse:
-                    w(f"    {buf.name} = {reuse[buf.name]}; del {reuse[buf.name]}  # reuses a dead buffer")
-                elif buf.name in in_place:
-                    over = in_place[buf.name]
-                    w(f"    {buf.name} = {self.tensor(over, buf.layout.sizes, buf.layout.strides, 0)}  "
-                      f"# written over {over.name}, which dies here")
-                else:
-                    w(f"    {buf.name} = {self.allocation(buf.layout)}")
-            if isinstance(step, Kernel):
-                produced = step.produced()
-                for m, n in sorted(step.aliases.items()):
-                    lay = produced[m].node.buf.layout
-                    w(f"    {m} = {self.tensor(produced[n].node.buf, lay.sizes, lay.strides, 0)}  "
-                      f"# the values of {n}, at the same offsets")
-                for node in step.nodes:
-                    if node.writes_into:
-                        w(f"    {node.name} = {node.writes_into}")
-                w("    " + self.timed(step.name, self.launch(step)))
-            elif step.name in self.launched_externs:
-                w(f"    {self.timed(step.name, self.launch(step))}  # {step.target}")
+        steps = self.sched.steps
+        for run in self.runs():
+            holders = {}   # a buffer -> the one whose name holds its memory at the run's call (reused under it)
+            for i in run:
+                self.prepare(steps[i], reuse, in_place, holders)
+            if len(run) > 1:   # (what the call launches, as the lines it stands for)
+                for i in run:
+                    label = f"  # {steps[i].target}" if steps[i].name in self.launched_externs else ""
+                    w(f"    # {self.launch(steps[i])}{label}")
+                w("    " + self.merge([steps[i] for i in run], lambda name: follow(holders, name)))
+            elif isinstance(steps[run[0]], Kernel):
+                w("    " + self.timed(steps[run[0]].name, self.launch(steps[run[0]])))
+            elif steps[run[0]].name in self.launched_externs:
+                w(f"    {self.timed(steps[run[0]].name, self.launch(steps[run[0]]))}  # {steps[run[0]].target}")
             else:
-                self.extern(step)
-            if dead_after.get(i):
-                w(f"    del {', '.join(sorted(dead_after[i]))}")
+                self.extern(steps[run[0]])
+            dead = set().union(*(dead_after.get(i, ()) for i in run))
+            if dead:
+                w(f"    del {', '.join(sorted(dead))}")
         if g.index_checks:
             self.check_indices()
         rets = [self.output(o) for o in g.graph_outputs]
@@ -217,6 +224,54 @@ class WrapperCode:
             self.lines[start:] = [f"    with torch.cuda._DeviceGuard({self.device_guard}):"] + [
                 "    " + line for line in self.lines[start:]]
         return "\n".join(self.lines) + "\n"
+
+    def prepare(self, step, reuse, in_place, holders):
+        """The lines before a step's launch or call: its buffers allocated (or a dead one's memory taken over), and a
+        kernel's aliases."""
+        w = self.lines.append
+        for buf in self.allocations(step):
+            if buf.name in reuse:
+                w(f"    {buf.name} = {reuse[buf.name]}; del {reuse[buf.name]}  # reuses a dead buffer")
+                holders[reuse[buf.name]] = buf.name
+            elif buf.name in in_place:
+                over = in_place[buf.name]
+                w(f"    {buf.name} = {self.tensor(over, buf.layout.sizes, buf.layout.strides, 0)}  "
+                  f"# written over {over.name}, which dies here")
+            else:
+                w(f"    {buf.name} = {self.allocation(buf.layout)}")
+        if isinstance(step, Kernel):
+            produced = step.produced()
+            for m, n in sorted(step.aliases.items()):
+                lay = produced[m].node.buf.layout
+                w(f"    {m} = {self.tensor(produced[n].node.buf, lay.sizes, lay.strides, 0)}  "
+                  f"# the values of {n}, at the same offsets")
+            for node in step.nodes:
+                if node.writes_into:
+                    w(f"    {node.name} = {node.writes_into}")
+
+    def runs(self):
+        """The steps in runs, each made by one call: with a merge (the C++ module's), consecutive launches whose
+        buffers have static sizes, RUN_BYTES of them at most (a run's buffers are all allocated before its call, and
+        those that die inside it freed after it); else one step each."""
+        runs, run_bytes = [], 0
+        for i, step in enumerate(self.sched.steps):
+            launched = isinstance(step, Kernel) or step.name in self.launched_externs
+            sizes = [ir.static_numel(b.layout.sizes) for b in self.allocations(step)]
+            allocated = None if None in sizes else sum(
+                n * b.layout.dtype.itemsize for n, b in zip(sizes, self.allocations(step)))
+            if self.merge is not None and launched and allocated is not None and runs and runs[-1][-1] == i - 1 and \
+                    self.merges(self.sched.steps[i - 1]) and run_bytes + allocated <= RUN_BYTES:
+                runs[-1].append(i)
+                run_bytes += allocated
+            else:
+                runs.append([i])
+                run_bytes = allocated or 0
+        return runs
+
+    def merges(self, step):
+        """Whether a step can join a run (as its earlier step's, checked by runs: static allocations)."""
+        return (isinstance(step, Kernel) or step.name in self.launched_externs) and \
+            None not in [ir.static_numel(b.layout.sizes) for b in self.allocations(step)]
 
     def check_indices(self):
         """The kernels that read indices from memory report an out-of-bounds one in the graph's flags (and

@@ -636,7 +636,8 @@ def library_products(a, b, c, bias, nan_bias, batched, batched_t):
             torch.addmm(c[:a.shape[0], :1], a, b, beta=2), torch.addmm(nan_bias, a, b, beta=0),
             torch.addmm(bias, a[:, :0], b[:0], beta=3), a @ bias.unsqueeze(1).expand(-1, b.shape[1])[:b.shape[0]],
             torch.bmm(batched, batched_t.transpose(1, 2)), torch.bmm(batched[:, 1:], batched_t[:, :3].transpose(1, 2)),
-            torch.baddbmm(batched[:, :, :4], batched, batched_t.transpose(1, 2)[:, :, :4], alpha=0.25, beta=-1))
+            torch.baddbmm(batched[:, :, :4], batched, batched_t.transpose(1, 2)[:, :, :4], alpha=0.25, beta=-1),
+            torch.addmm(bias, a.abs() + 1, b, alpha=float("inf")))   # (ATen's call: inf is no C literal)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])

@@ -488,6 +488,21 @@ def test_slice_scatter_and_slices_gradients_load_by_affine_indices(built, check_
     assert all(not re.search(r"_(bad|ok)\b", c.kernel_source) for c in built), "an index checked"
 
 
+def test_negative_slice_starts_under_symbolic_sizes_count_from_the_end():
+    """A negative start whose size is symbolic counts from the end, and one before the start is 0, as in eager: the
+    slice of the last h = n - 2 rows (start 2 - s0: slice_scatter wrote nothing) and 9 columns of 7 (start -9:
+    taken as s0 - 9, the slice read before each row). Found by a fresh reader, session 55."""
+    def fn(x, y):
+        h = x.shape[0] - 2
+        z = x.clone()
+        z[-h:] = y[:h] * 3
+        return z, x[:, -9:] * 2, x[-h:].sum(0)
+    compiled = kiln.compile(fn, dynamic=True, options={"strict": True})
+    for n in (4, 5, 9):
+        x, y = make_tensor((n, 7)), make_tensor((n, 7))
+        compare_results(compiled(x, y), fn(x, y))
+
+
 def test_views(check):
     x = make_tensor((4, 6, 5))
     check(lambda x: (x.view(24, 5) * 2, x.permute(2, 0, 1) + 1, x.transpose(0, 1).reshape(6, 20) - 1,

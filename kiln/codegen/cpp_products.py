@@ -103,10 +103,10 @@ def product_call(step):
     scales = {k: v for k, v in step.kwargs.items()}
     alpha, beta = scales.pop("alpha", 1), scales.pop("beta", 1)
     refs = [step.args[i] if i is not None else None for i in (bias_at, a_at, b_at)]
-    if scales or len(step.args) != (2 if bias_at is None else 3) or \
-            not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (alpha, beta)) or \
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (alpha, beta))
+    if scales or len(step.args) != (2 if bias_at is None else 3) or not numbers or \
             not all(isinstance(r, ir.TensorRef) and r.buffer.layout.dtype == out.dtype for r in refs if r is not None):
-        return None
+        return None   # (an infinite scale would be no C literal: ATen's call)
     layouts = [static(r.sizes) and (static(r.sizes), static(r.strides), static([r.offset])) for r in refs
                if r is not None]
     sizes, strides = static(out.sizes), static(out.strides)
@@ -160,12 +160,13 @@ def write_call(step, out, sizes, strides, refs, batched, gemm, alpha, beta):
     elif math.prod(sizes) > 0:
         pointer = {"a": ("in_ptr0", static([a.offset])[0], static(a.strides)[0] if batched else 0),
                    "b": ("in_ptr1", static([b.offset])[0], static(b.strides)[0] if batched else 0)}
-        operands = [f"{name} + {offset} + i * {batch_stride}" for name, offset, batch_stride in map(pointer.get, pointers)]
+        operands = [f"{name} + {offset} + i * {batch_stride}"
+                    for name, offset, batch_stride in map(pointer.get, pointers)]
         body += [f"const int rows = {rows}, cols = {cols}, k = {k}, ld1 = {ld1}, ld2 = {ld2}, ldc = {ldc};",
                  f"const {t} alpha = {float(alpha)!r}, beta = {float(beta) if biased else 0.0!r};",
                  f"for (int64_t i = 0; i < {sizes[0] if batched else 1}; i++)",
-                 f'    {function}("{trans1}", "{trans2}", &rows, &cols, &k, &alpha, {operands[0]}, &ld1, {operands[1]}, '
-                 f"&ld2, &beta, out_ptr + i * {strides[0] if batched else 0}, &ldc);"]
+                 f'    {function}("{trans1}", "{trans2}", &rows, &cols, &k, &alpha, {operands[0]}, &ld1, '
+                 f"{operands[1]}, &ld2, &beta, out_ptr + i * {strides[0] if batched else 0}, &ldc);"]
     op = str(library_op(step.target)).removeprefix("aten.").removesuffix(".default")
     text = f"({', '.join(params)}) {{\n" + "".join(f"    {line}\n" for line in body) + "}"
     name = f"blas_{op}_{hashlib.sha256(text.encode()).hexdigest()[:10]}"

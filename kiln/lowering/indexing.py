@@ -8,6 +8,7 @@ from kiln import ir
 from kiln.ir import FloorDiv, ModularIndexing, ops, product, sym
 from kiln.lowering.values import current, is_tensor, Lazy, meta_strides, register, View
 from kiln.lowering.pointwise import as_value, broadcast_index, opmath
+from kiln.lowering.views import slice_start
 
 aten = torch.ops.aten
 
@@ -84,9 +85,7 @@ def sliced_over(out, x, src, dim, start, step):
     Llama's rotary-embedding gradients took 17 us so.)"""
     sizes = [sym(s) for s in out.shape]
     dim %= len(sizes)
-    start = sympy.sympify(start or 0)
-    if start.is_number and start < 0:
-        start = sympy.Max(start + sizes[dim], 0)
+    start = slice_start(start, sizes[dim])
     covered = src.sizes[dim] * step   # (src's extent is the slice's: past the end of x, the slice is empty)
 
     def loader(idx):

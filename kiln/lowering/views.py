@@ -128,10 +128,26 @@ def lower_squeeze(out, x, *dims):
 def lower_slice(out, x, dim=0, start=None, end=None, step=1):
     dim %= len(x.sizes)
     sizes = [sym(s) for s in out.shape]
-    start = start or 0
-    if isinstance(start, int) and start < 0:
-        start = max(start + x.sizes[dim], 0) if x.sizes[dim].is_number else start + x.sizes[dim]
+    start = slice_start(start, x.sizes[dim])
     return view_of(x, sizes, lambda idx: [i * step + start if d == dim else i for d, i in enumerate(idx)])
+
+
+def slice_start(start, size):
+    """A slice's first index, as eager takes it: a negative start counts from the end, and one before the start
+    is 0. A symbolic start or size is compared at the graph's size hints, as Dynamo guarded it where it traced the
+    slice: x[-h:] with h = n - 2 arrives as 2 - s0 (taken as it came, slice_scatter wrote nothing), and x[:, -9:]
+    of 7 columns as -9 (taken as s0 - 9, the slice read before the row)."""
+    start = sympy.sympify(start or 0)
+    if below_zero(start):
+        start = start + size
+        if below_zero(start):
+            return sympy.Integer(0)
+    return start
+
+
+def below_zero(e):
+    value = e if e.is_number else current().size_hint(e)
+    return value is not None and value < 0
 
 
 @register(aten.select.int, aten.select_copy.int)

@@ -59,6 +59,12 @@ def static(xs):
     return [int(x) for x in xs] if all(x.is_Integer for x in xs) else None
 
 
+def static_layout(ref):
+    """A matrix argument's (sizes, strides, offset) as ints; None where any is symbolic, or there is no argument."""
+    parts = (static(ref.sizes), static(ref.strides), static([ref.offset])) if ref is not None else (None,)
+    return None if None in parts else (parts[0], parts[1], parts[2][0])
+
+
 def library_op(target):
     """The ATen op an extern's target calls: itself, or a labelled one's (a convolution computed as a product)."""
     return target.op if isinstance(target, OpThen) and target.then is None else target
@@ -100,19 +106,18 @@ def product_call(step):
     if out.device.type != "cpu" or out.dtype not in BLAS or \
             out.dtype == torch.float32 and torch.get_float32_matmul_precision() != "highest":
         return None
-    scales = {k: v for k, v in step.kwargs.items()}
+    scales = dict(step.kwargs)
     alpha, beta = scales.pop("alpha", 1), scales.pop("beta", 1)
     refs = [step.args[i] if i is not None else None for i in (bias_at, a_at, b_at)]
     numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (alpha, beta))
     if scales or len(step.args) != (2 if bias_at is None else 3) or not numbers or \
             not all(isinstance(r, ir.TensorRef) and r.buffer.layout.dtype == out.dtype for r in refs if r is not None):
         return None   # (an infinite scale would be no C literal: ATen's call)
-    layouts = [static(r.sizes) and (static(r.sizes), static(r.strides), static([r.offset])) for r in refs
-               if r is not None]
+    layouts = [static_layout(r) for r in refs]
     sizes, strides = static(out.sizes), static(out.strides)
-    if sizes is None or strides is None or any(lay is None or None in lay for lay in layouts):
+    if sizes is None or strides is None or any(r is not None and lay is None for r, lay in zip(refs, layouts)):
         return None
-    (a_sizes, a_strides, _), (b_sizes, b_strides, _) = layouts[-2:]
+    (a_sizes, a_strides, _), (b_sizes, b_strides, _) = layouts[1:]
     dims = 3 if batched else 2
     if len(sizes) != dims or len(a_sizes) != dims or len(b_sizes) != dims:
         return None
@@ -133,13 +138,15 @@ def product_call(step):
     forms = [blas_form([rows, cols], [s_rows, s_cols]) for s_rows, s_cols, rows, cols in (first, second)]
     if None in forms or max(m, n, k, ldc, *(ld for _, ld in forms)) > INT_MAX:
         return None
-    return write_call(step, out, sizes, strides, refs, batched, (shape, k, ldc, forms, pointers), alpha, beta)
+    return write_call(step, out, sizes, strides, refs, layouts, batched, (shape, k, ldc, forms, pointers), alpha,
+                      beta)
 
 
-def write_call(step, out, sizes, strides, refs, batched, gemm, alpha, beta):
+def write_call(step, out, sizes, strides, refs, layouts, batched, gemm, alpha, beta):
     (rows, cols), k, ldc, ((trans1, ld1), (trans2, ld2)), pointers = gemm
     function, t = BLAS[out.dtype]
     bias, a, b = refs
+    bias_layout, a_layout, b_layout = layouts
     biased = bias is not None and beta != 0   # (beta 0: the bias is not read, its NaNs not added, as in eager)
     args = [a, b] + ([bias] if biased else [])
     params = [f"const {t}* __restrict__ in_ptr{i}" for i in range(len(args))] + [f"{t}* __restrict__ out_ptr"]
@@ -151,15 +158,16 @@ def write_call(step, out, sizes, strides, refs, batched, gemm, alpha, beta):
                     ["    " * len(loops) + f"out_ptr[{element(strides)}] = {value};"])
 
     if biased:   # the bias broadcast over the output, for BLAS to add beta times it
-        bias_strides = [0] * (len(sizes) - len(bias.sizes)) + [
-            st if n != 1 else 0 for st, n in zip(static(bias.strides), static(bias.sizes))]
-        each_element(f"in_ptr2[{element(bias_strides, static([bias.offset])[0])}]")
+        bias_sizes, bias_strides, bias_offset = bias_layout
+        broadcast = [0] * (len(sizes) - len(bias_sizes)) + [
+            st if n != 1 else 0 for st, n in zip(bias_strides, bias_sizes)]
+        each_element(f"in_ptr2[{element(broadcast, bias_offset)}]")
     if k == 0:   # no product to add: BLAS would leave beta times the bias
         if math.prod(sizes) > 0:
             each_element(f"{float(beta)!r} * out_ptr[{element(strides)}]" if biased else "0")
     elif math.prod(sizes) > 0:
-        pointer = {"a": ("in_ptr0", static([a.offset])[0], static(a.strides)[0] if batched else 0),
-                   "b": ("in_ptr1", static([b.offset])[0], static(b.strides)[0] if batched else 0)}
+        pointer = {"a": ("in_ptr0", a_layout[2], a_layout[1][0] if batched else 0),
+                   "b": ("in_ptr1", b_layout[2], b_layout[1][0] if batched else 0)}
         operands = [f"{name} + {offset} + i * {batch_stride}"
                     for name, offset, batch_stride in map(pointer.get, pointers)]
         body += [f"const int rows = {rows}, cols = {cols}, k = {k}, ld1 = {ld1}, ld2 = {ld2}, ldc = {ldc};",

@@ -12,8 +12,8 @@ from kiln.lowering.conv_products import (convolution_backward_product, convoluti
                                          runs_as_matmul)
 from kiln.lowering.pointwise import opmath, pointwise_value
 from kiln.lowering.pooling import depthwise_convolution
-from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register,
-                                  same_strides, static_ints, View)
+from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register, same_strides,
+                                  static_ints, View)
 from kiln.runtime.prepacked import PackedConvolution, packs_convolutions
 from kiln.runtime.transposed_copy import copy_transposed
 

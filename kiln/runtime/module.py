@@ -77,16 +77,18 @@ def build_cpp(lowering, sched, opts, name, trace):
             "\n" + text + "\n" for text in dict.fromkeys(text for _, text, _ in products.values()))
     signatures.update({step: (function, buffers, []) for step, (function, _, buffers) in products.items()})
 
-    def launch(k):
-        function, buffers, symbols = signatures[k.name]
+    def call(function, buffers, symbols):
         return f"{function}({', '.join([f'{b}.data_ptr()' for b in buffers] + symbols)})"
+
+    def launch(k):
+        return call(*signatures[k.name])
     runs = {}   # a run's function -> (its text, its pointers' count, its symbols)
 
     def merge(steps, holder):
         function, text, pointers, symbols = cpp.run_function([signatures[s.name] for s in steps], holder,
                                                              lowering.buffer_dtype)
         runs[function] = (text, len(pointers), symbols)
-        return f"{function}({', '.join([f'{p}.data_ptr()' for p in pointers] + symbols)})"
+        return call(function, pointers, symbols)
     artifact, profiler = wrapped(lowering, sched, name, trace, launch, "cpp", source,
                                  {f: (b, s) for f, b, s in signatures.values()}, kernels,
                                  {n: b for n, (_, b, _) in signatures.items()}, opts.trace_profile,

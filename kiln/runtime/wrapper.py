@@ -203,13 +203,10 @@ class WrapperCode:
                 self.prepare(steps[i], reuse, in_place, holders)
             if len(run) > 1:   # (what the call launches, as the lines it stands for)
                 for i in run:
-                    label = f"  # {steps[i].target}" if steps[i].name in self.launched_externs else ""
-                    w(f"    # {self.launch(steps[i])}{label}")
+                    w(f"    # {self.launch(steps[i])}{self.label(steps[i])}")
                 w("    " + self.merge([steps[i] for i in run], lambda name: follow(holders, name)))
-            elif isinstance(steps[run[0]], Kernel):
-                w("    " + self.timed(steps[run[0]].name, self.launch(steps[run[0]])))
-            elif steps[run[0]].name in self.launched_externs:
-                w(f"    {self.timed(steps[run[0]].name, self.launch(steps[run[0]]))}  # {steps[run[0]].target}")
+            elif self.launched(steps[run[0]]):
+                w(f"    {self.timed(steps[run[0]].name, self.launch(steps[run[0]]))}{self.label(steps[run[0]])}")
             else:
                 self.extern(steps[run[0]])
             dead = set().union(*(dead_after.get(i, ()) for i in run))
@@ -249,29 +246,37 @@ class WrapperCode:
                 if node.writes_into:
                     w(f"    {node.name} = {node.writes_into}")
 
+    def launched(self, step):
+        return isinstance(step, Kernel) or step.name in self.launched_externs
+
+    def label(self, step):
+        """The library op a launched extern stands for, as a comment after its launch."""
+        return f"  # {step.target}" if step.name in self.launched_externs else ""
+
     def runs(self):
         """The steps in runs, each made by one call: with a merge (the C++ module's), consecutive launches whose
         buffers have static sizes, RUN_BYTES of them at most (a run's buffers are all allocated before its call, and
         those that die inside it freed after it); else one step each."""
-        runs, run_bytes = [], 0
+        runs, run_bytes, joins = [], 0, False   # joins: whether the last step may be followed in its run
         for i, step in enumerate(self.sched.steps):
-            launched = isinstance(step, Kernel) or step.name in self.launched_externs
-            sizes = [ir.static_numel(b.layout.sizes) for b in self.allocations(step)]
-            allocated = None if None in sizes else sum(
-                n * b.layout.dtype.itemsize for n, b in zip(sizes, self.allocations(step)))
-            if self.merge is not None and launched and allocated is not None and runs and runs[-1][-1] == i - 1 and \
-                    self.merges(self.sched.steps[i - 1]) and run_bytes + allocated <= RUN_BYTES:
+            allocated = self.run_bytes(step)
+            if joins and allocated is not None and run_bytes + allocated <= RUN_BYTES:
                 runs[-1].append(i)
                 run_bytes += allocated
             else:
                 runs.append([i])
                 run_bytes = allocated or 0
+            joins = allocated is not None
         return runs
 
-    def merges(self, step):
-        """Whether a step can join a run (as its earlier step's, checked by runs: static allocations)."""
-        return (isinstance(step, Kernel) or step.name in self.launched_externs) and \
-            None not in [ir.static_numel(b.layout.sizes) for b in self.allocations(step)]
+    def run_bytes(self, step):
+        """The bytes a step allocates where it can be part of a run (a launch of static sizes, with a merge), else
+        None."""
+        if self.merge is None or not self.launched(step):
+            return None
+        buffers = self.allocations(step)
+        counts = [ir.static_numel(b.layout.sizes) for b in buffers]
+        return None if None in counts else sum(n * b.layout.dtype.itemsize for n, b in zip(counts, buffers))
 
     def check_indices(self):
         """The kernels that read indices from memory report an out-of-bounds one in the graph's flags (and
@@ -336,7 +341,7 @@ class WrapperCode:
             # (a buffer that an alias views is read under two names: the in-place check sees one)
             dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases
                      and n not in viewed and n not in kept}
-            if not isinstance(step, Kernel) and step.name not in self.launched_externs:
+            if not self.launched(step):
                 free.clear()
             for buf in self.allocations(step):
                 pool = free.get(buf.layout.key())

@@ -23,7 +23,10 @@ def backend(gm, example):
         for n in g.graph.nodes:
             if "attention" in str(n.target):
                 args = [a.meta["val"].shape if hasattr(a, "meta") and "val" in a.meta else a for a in n.args]
-                print("  ", str(n.target).split(".")[-2], [tuple(a) if isinstance(a, torch.Size) else a for a in args])
+                kwargs = {k: tuple(a.meta["val"].shape) if hasattr(a, "meta") and "val" in a.meta else a
+                          for k, a in n.kwargs.items()}
+                print("  ", str(n.target).split(".")[-2], [tuple(a) if isinstance(a, torch.Size) else a for a in args],
+                      kwargs)
         return g
     return aot_module_simplified(gm, example, fw_compiler=show, bw_compiler=show)
 

@@ -8,9 +8,11 @@ import collections
 import contextlib
 import copy
 import functools
+import gc
 import itertools
 import logging
 import operator
+import threading
 import time
 
 import torch
@@ -53,6 +55,38 @@ def reset_stats():
     triton_binaries.COUNTS.clear()
 
 
+_FROZEN = {"depth": 0, "count": None}
+_FROZEN_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def old_objects_frozen():
+    """While kiln compiles, the objects that existed before are left out of the garbage collector's passes
+    (gc.freeze, undone by gc.unfreeze when the last compile running ends): compiling makes many long-lived objects
+    (SymPy expressions, IR), whose count sets off full passes over the whole process's heap, torch's modules and
+    the user's among them. EfficientNet-B0's GPU training graphs spent ~20% of their lowering, scheduling and codegen
+    in those passes (bench/NOTES.md 79). The young generations are collected first (a few ms), so that garbage
+    just made (Dynamo's trace) is not frozen into the oldest generation; old garbage waits for the first full
+    pass after the compile. A process that froze objects itself before the compile keeps them frozen; one that froze
+    objects made since during it (another thread) too, where the frozen count grew."""
+    with _FROZEN_LOCK:
+        if _FROZEN["depth"] == 0:
+            _FROZEN["count"] = None
+            if gc.isenabled() and gc.get_freeze_count() == 0:
+                gc.collect(1)
+                gc.freeze()
+                _FROZEN["count"] = gc.get_freeze_count()
+        _FROZEN["depth"] += 1
+    try:
+        yield
+    finally:
+        with _FROZEN_LOCK:
+            _FROZEN["depth"] -= 1
+            # (frozen objects that die leave the count; one that grew was frozen again by someone else)
+            if _FROZEN["depth"] == 0 and _FROZEN["count"] is not None and gc.get_freeze_count() <= _FROZEN["count"]:
+                gc.unfreeze()
+
+
 def kiln_backend(gm, example_inputs, mode=None, options=None):
     """The `torch.compile` backend: `torch.compile(m, backend="kiln")`.
 
@@ -74,7 +108,8 @@ def kiln_backend(gm, example_inputs, mode=None, options=None):
     # aot_autograd backend counts them, whichever of the two paths below runs
     counters["aot_autograd"]["total"] += 1
     try:
-        return compile_dynamo_graph(gm, example_inputs, opts, gid)
+        with old_objects_frozen():
+            return compile_dynamo_graph(gm, example_inputs, opts, gid)
     except Exception as e:
         # Dynamo's RestartAnalysis is no failure: it asks Dynamo to trace the frame again, as AOTAutograd's pass
         # that turns float scalars into tensors does under dynamic=True (BERT's graph ran eagerly when it was caught)
@@ -503,54 +538,9 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
     trace = GraphTrace(opts.trace, name)
     where = {"stage": "graph cache", "lowering": None}   # how far it got, for the log line of a failure
     try:
-        started = time.perf_counter()
-        if trace.enabled:
-            dynamo_code, before = dynamo_graphs
-            trace.stage("dynamo_graph", dynamo_code)
-            if "backward" in name:
-                trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
-            else:
-                trace.stage("aot_forward", before)
-        constants = None
-        if frozen:
-            where["stage"] = "freezing"
-            constants = freezing.freeze(gm, frozen)
-            STATS["frozen_ops_folded"] += constants.folded
-            STATS["graphs_frozen"] += 1
-            where["stage"] = "graph cache"
-        eliminate_common_subexpressions(gm)
-        fold_padding_into_convolutions(gm)
-        overlap_collectives(gm)
-        context = torch._guards.TracingContext.try_get()
-        reports_strides = context is not None and context.output_strides is not None   # a forward graph
-        saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
-        output_strides = user_output_strides(context, user_strides, gm.graph.output_node().args[0])
-        digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace) \
-            if not frozen else None
-        artifact, profiler = graph_cache.get(opts.kernel_cache_dir, digest) if digest else None, None
-        from_cache = artifact is not None
-        if from_cache:   # compiled for another graph of this program or another: named as this one
-            artifact = artifact.named(name)
-        times = {"cache": time.perf_counter() - started} if digest else {}
-        stored = from_cache
-        if not from_cache:
-            artifact, profiler = generate(gm, example_inputs, opts, name, trace, saved_from, output_strides,
-                                          reports_strides, times, where)
-            if digest:
-                where["stage"] = "graph cache"
-                stored = graph_cache.put(opts.kernel_cache_dir, digest, artifact)
-        where["stage"] = "kernel build"
-        module = load(artifact, opts, times, profiler, generated=not from_cache)
-        times["loading"] = time.perf_counter() - started - sum(times.values())
-        if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
-            context.output_strides.extend(artifact.output_strides)
-        mutated = mutated_inputs(gm)
-        if keep is not None and stored:
-            keep.update(digest=digest, mutated=mutated)
-        trace.finish()
-        call = finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
-        # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too)
-        return call if constants is None else freezing.refreshing(call, constants, artifact)
+        with old_objects_frozen():   # (a backward compiles at its first call, or ahead on a thread)
+            return compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace,
+                                  where)
     except Exception as e:
         if opts.strict or isinstance(e, RestartAnalysis):
             raise
@@ -561,6 +551,58 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         STATS["graphs_fallback"] += 1
         trace.finish()
         return make_boxed_func(gm)
+
+
+def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where):
+    """compile_graph's work, where failures are raised."""
+    started = time.perf_counter()
+    if trace.enabled:
+        dynamo_code, before = dynamo_graphs
+        trace.stage("dynamo_graph", dynamo_code)
+        if "backward" in name:
+            trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
+        else:
+            trace.stage("aot_forward", before)
+    constants = None
+    if frozen:
+        where["stage"] = "freezing"
+        constants = freezing.freeze(gm, frozen)
+        STATS["frozen_ops_folded"] += constants.folded
+        STATS["graphs_frozen"] += 1
+        where["stage"] = "graph cache"
+    eliminate_common_subexpressions(gm)
+    fold_padding_into_convolutions(gm)
+    overlap_collectives(gm)
+    context = torch._guards.TracingContext.try_get()
+    reports_strides = context is not None and context.output_strides is not None   # a forward graph
+    saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
+    output_strides = user_output_strides(context, user_strides, gm.graph.output_node().args[0])
+    digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace) \
+        if not frozen else None
+    artifact, profiler = graph_cache.get(opts.kernel_cache_dir, digest) if digest else None, None
+    from_cache = artifact is not None
+    if from_cache:   # compiled for another graph of this program or another: named as this one
+        artifact = artifact.named(name)
+    times = {"cache": time.perf_counter() - started} if digest else {}
+    stored = from_cache
+    if not from_cache:
+        artifact, profiler = generate(gm, example_inputs, opts, name, trace, saved_from, output_strides,
+                                      reports_strides, times, where)
+        if digest:
+            where["stage"] = "graph cache"
+            stored = graph_cache.put(opts.kernel_cache_dir, digest, artifact)
+    where["stage"] = "kernel build"
+    module = load(artifact, opts, times, profiler, generated=not from_cache)
+    times["loading"] = time.perf_counter() - started - sum(times.values())
+    if reports_strides:   # the backward graph is compiled for the layouts of the saved activations
+        context.output_strides.extend(artifact.output_strides)
+    mutated = mutated_inputs(gm)
+    if keep is not None and stored:
+        keep.update(digest=digest, mutated=mutated)
+    trace.finish()
+    call = finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
+    # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too)
+    return call if constants is None else freezing.refreshing(call, constants, artifact)
 
 
 def finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs):

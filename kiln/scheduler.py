@@ -8,6 +8,7 @@ every value read inside the kernel is read at the index where the kernel wrote i
 """
 import copy
 import dataclasses
+import functools
 import logging
 
 import sympy
@@ -53,7 +54,9 @@ def merge_dims(sizes, vars_, exprs, order=None):
     return groups
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _mergeable(expr, outer, inner, inner_size):
+    """(Remembered: nodes of one shape share their dim vars, so their index expressions repeat.)"""
     expr = sympy.expand(expr)
     if not expr.has(outer) and not expr.has(inner):
         return True
@@ -69,6 +72,14 @@ def split_point(sizes, inner_numel):
         if sympy.expand(ir.product(sizes[k:]) - inner_numel) == 0:
             return k
     return None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def remapped(expr, subs):
+    """expr with its vars substituted ((var, expression) pairs), simplified; remembered: scheduling and codegen remap
+    a load's index for each question they ask of it (its steps, its layout, its spelling), and building the SymPy
+    tree of each took ~20% of EfficientNet-B0's GPU scheduling and codegen."""
+    return ir.simplify_index(expr.xreplace(dict(subs)))
 
 
 class SchedulerNode:
@@ -107,7 +118,8 @@ class SchedulerNode:
         dims = [(g, self.dvars) for g in self.groups] + [(g, self.rvars) for g in self.rgroups]
         for (g, vars_), e in zip(dims, kernel_index):
             subs[vars_[g[-1]]] = e
-        return lambda expr: ir.simplify_index(sympy.sympify(expr).xreplace(subs))
+        subs = tuple(subs.items())
+        return lambda expr: remapped(sympy.sympify(expr), subs)
 
     def split_for(self, inner_numel):
         """This node with one merged dim group cut in two, so that its innermost groups hold inner_numel

@@ -217,23 +217,46 @@ def test_a_pointwise_row_is_tiled_in_blocks_that_pad_it_little():
 def test_affine_index_bounds_are_those_of_interval_arithmetic():
     """A masked load is left unmasked where its index is proven inside the buffer: the quick bounds of a sum of
     multiples of the loop variables must be bound_sympy's exactly (too wide costs a mask; too narrow, a read
-    outside the buffer), and anything else is left to bound_sympy."""
+    outside the buffer)."""
     import random
 
     import sympy
     from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
-    from kiln.codegen.common import affine_bounds
+    from kiln.codegen.common import index_bounds
     x, r = sympy.Symbol("x0", integer=True, nonnegative=True), sympy.Symbol("r0", integer=True, nonnegative=True)
     rng = random.Random(0)
     for _ in range(200):
         counts = {x: rng.randint(1, 5000), r: rng.randint(1, 300)}
         expr = rng.randint(-50, 50) * x + rng.randint(-9, 9) * r + rng.randint(-10000, 10000)
         found = bound_sympy(expr, {v: ValueRanges(0, n - 1) for v, n in counts.items()})
-        assert affine_bounds(expr, counts) == (found.lower, found.upper), (expr, counts)
-    assert affine_bounds(x // 3 + r, {x: 9, r: 2}) is None and affine_bounds(x * r, {x: 9, r: 2}) is None
-    assert affine_bounds(x + sympy.Symbol("s0"), {x: 9}) is None
+        assert index_bounds(expr, counts) == (found.lower, found.upper), (expr, counts)
+    assert index_bounds(x + sympy.Symbol("s0"), {x: 9}) is None
 
+
+def test_index_bounds_hold_every_value_of_the_index():
+    """common.index_bounds (which spares within_buffer SymPy's interval arithmetic) bounds an index's values over its
+    variables' ranges: checked against every point of small ranges, for sums, products, floor divisions and moduli
+    (negative bases among them), Max and Min; exact where the index is affine; None for what it cannot bound."""
+    import itertools
+
+    import sympy
+
+    from kiln import ir
+    from kiln.codegen.common import index_bounds
+    x, r = ir.index_vars("x", 1)[0], ir.index_vars("r", 1)[0]
+    counts = {x: 12, r: 7}
+    exprs = [3 * x - 2 * r + 5, ir.FloorDiv(x - 5, 4) * 64 + ir.ModularIndexing(x + 2 * r, 3, 7),
+             ir.ModularIndexing(x, 4, 3), ir.ModularIndexing(r, 1, 8), ir.ModularIndexing(x + 3, 2, 4) * -5,
+             sympy.Max(x - 3, 0) + sympy.Min(r, 5) * 2, x * r - 4, ir.FloorDiv(7 - 2 * x, 3),
+             sympy.Min(sympy.Max(x - 1, 0), 9) * 9 + r]
+    for e in exprs:
+        values = [int(e.xreplace({x: i, r: j})) for i, j in itertools.product(range(12), range(7))]
+        lo, hi = index_bounds(e, counts)
+        assert lo <= min(values) and max(values) <= hi, (e, lo, hi, min(values), max(values))
+        if e == exprs[0] or e == exprs[3]:
+            assert (lo, hi) == (min(values), max(values))
+    assert index_bounds(x / 2, counts) is None and index_bounds(sympy.Abs(x - r), counts) is None
 
 def ptx_accesses(artifact, tmp_path):
     """{kernel: Counter of (ld|st, bits)} over the global loads and stores of an artifact's kernels, built by

@@ -11,6 +11,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+import kiln
+
 from conftest import kiln_compile
 
 INF, NAN = float("inf"), float("nan")
@@ -542,3 +544,76 @@ def probe(x, y, out, BLOCK: tl.constexpr):
                                                       "BLOCK": "constexpr"}, constexprs={"BLOCK": 128})
     ptx = triton.compile(source, target=GPUTarget("cuda", 90, 32)).asm["ptx"]
     assert dtype != "fp32" or ("div.rn.f32" in ptx and "div.full.f32" not in ptx)
+
+
+@pytest.mark.parametrize("dtype, fn", [
+    (torch.uint8, lambda a: a * -1), (torch.uint8, lambda a: a > -1), (torch.uint8, lambda a: a + 300),
+    (torch.int8, lambda a: a + 200), (torch.int32, lambda a: a + 2**40), (torch.int64, lambda a: a * -2**63)])
+def test_an_integer_scalar_is_wrapped_into_the_tensors_dtype(dtype, fn):
+    """A Python int outside an integer dtype's range takes the dtype's value, as eager converts it (uint8's -1 is
+    255): Triton's kernels spelled the raw literal into a uint8 block and failed (a fresh reader's review)."""
+    a = torch.tensor([0, 1, 100, 7], dtype=dtype)
+    torch._dynamo.reset()
+    assert_bitwise_equal(kiln_compile(fn)(a), fn(a))
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int32, torch.int64])
+def test_an_integer_max_starts_from_the_dtypes_least_value(dtype):
+    """Max pooling (with padding) and a max over rows long enough to be split start from -inf, which an integer
+    dtype spells as its least value (Triton failed on float('-inf') in an integer block; C++ converted an infinity
+    to an integer, which C leaves undefined); min starts from the greatest. bool's extremes are False and True."""
+    low = 0 if dtype == torch.uint8 else -120
+    x = torch.randint(low, low + 50, (2, 3, 6, 6), dtype=dtype)
+    pool = lambda t: F.max_pool2d(t, 3, 2, padding=1)   # noqa: E731
+    torch._dynamo.reset()
+    assert_bitwise_equal(kiln_compile(pool)(x), pool(x))
+    if dtype in (torch.int8, torch.int32):   # (the long rows take minutes in Triton's interpreter)
+        return
+    rows = torch.full((2, 70000), low + 3, dtype=dtype)
+    rows[0, 12345] = low + 9
+    extremes = lambda t: (t.amax(1), t.amin(1), (t > low + 3).amax(1), (t > low + 3).amin(1))   # noqa: E731
+    torch._dynamo.reset()
+    for actual, expected in zip(kiln_compile(extremes)(rows), extremes(rows)):
+        assert_bitwise_equal(actual, expected)
+
+
+def test_a_one_channel_convolution_multiplies_its_padding():
+    """A convolution of one input channel in one group is not depthwise for eager, whose padded zeros times an
+    infinite weight are NaN: Triton's depthwise kernel, which skips taps outside the input, left -inf at a corner."""
+    x, w = torch.randn(1, 1, 4, 4), torch.full((1, 1, 3, 3), INF)
+    conv = lambda x, w: F.conv2d(x, w, None, 1, 1)   # noqa: E731
+    torch._dynamo.reset()
+    assert_bitwise_equal(kiln_compile(conv)(x, w), conv(x, w))
+
+
+def test_a_size_computed_in_floating_point_runs_as_eager_computes_it():
+    """interpolate's output size of a non-integer scale, under dynamic shapes, is trunc(2.5 * s0) in double precision:
+    Triton's kernels spelled it in C (`(int64_t)(trunc(...))`) and failed at their first call; they refuse it now, and
+    the graph runs eagerly (C++ computes it as eager does)."""
+    f = lambda x: F.interpolate(x, scale_factor=2.5, mode="nearest")   # noqa: E731
+    torch._dynamo.reset()
+    compiled = kiln.compile(f, dynamic=True)
+    for shape in ((1, 2, 3, 4), (1, 2, 5, 7)):
+        x = torch.randn(shape)
+        assert_bitwise_equal(compiled(x), f(x))
+
+
+@pytest.mark.parametrize("fn", [lambda t: torch.full_like(t, -INF), lambda t: t.clone().fill_(-INF),
+                                lambda t: t.masked_fill(t, -INF)])
+def test_an_infinite_scalar_in_a_bool_tensor_is_true(fn):
+    """A bool converts any nonzero scalar to True, -inf too, as eager does; only a reduction's starting value
+    (max starts from False, min from True: reductions.identity_of) is the dtype's extreme."""
+    t = torch.tensor([True, False, True])
+    torch._dynamo.reset()
+    assert_bitwise_equal(kiln_compile(fn)(t), fn(t))
+
+
+@pytest.mark.parametrize("divisor", [255, -1, 7])
+def test_an_unsigned_division_by_its_greatest_value_divides(divisor):
+    """C++'s integer division and remainder treated a divisor equal to T(-1) as -1 (negate, remainder 0), which for
+    uint8 is 255: a // 255 of 1 was 255 and a % 255 was 0 (older than session 56; a fresh reader's review)."""
+    a = torch.tensor([0, 255, 1, 254, 17, 128], dtype=torch.uint8)
+    fn = lambda a: (a // divisor, a % divisor, torch.div(a, divisor, rounding_mode="trunc"))   # noqa: E731
+    torch._dynamo.reset()
+    for actual, expected in zip(kiln_compile(fn)(a), fn(a)):
+        assert_bitwise_equal(actual, expected)

@@ -5,6 +5,7 @@ A backend subclasses KernelWriter and supplies how to spell loads, stores, loops
 import dataclasses
 import functools
 import hashlib
+import math
 import re
 
 import sympy
@@ -12,7 +13,7 @@ import torch
 from sympy.printing.c import C99CodePrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from torch.utils._sympy.functions import CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, TruncToInt
+from torch.utils._sympy.functions import CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, ModularIndexing, TruncToInt
 from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from kiln import ir
@@ -39,8 +40,29 @@ def result_dtype(op, args):
     dtypes = [a.dtype for a in args if isinstance(a, Value)]
     out = dtypes[0]
     for d in dtypes[1:]:
-        out = torch.promote_types(out, d)
+        if d != out:
+            out = torch.promote_types(out, d)
     return out
+
+
+def integer_constant(value, dtype):
+    """The value a constant of an integer or bool dtype holds: a Python scalar wrapped into the dtype's range, as
+    eager converts one (uint8's -1 is 255; for bool, anything nonzero is True, -inf too); an infinity in an integer
+    dtype is its greatest or least value, the identity of a min or max (max pooling and split max reductions start
+    from -inf in every dtype: a user's infinity does not convert to an integer, eager raises)."""
+    if dtype == torch.bool:
+        return bool(value)
+    info = torch.iinfo(dtype)
+    if isinstance(value, float) and math.isinf(value):
+        return info.max if value > 0 else info.min
+    return (int(value) - info.min) % (info.max - info.min + 1) + info.min
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def argument_symbols(expr):
+    """The names of the symbols of an index that are the kernel's arguments (sizes), not its loop variables.
+    (Remembered: SymPy walks the whole tree for free_symbols, and codegen asks at every load and store.)"""
+    return frozenset(s.name for s in expr.free_symbols if not s.name.startswith(LOOP_AND_TEMP_PREFIXES))
 
 
 class Scope:
@@ -81,22 +103,39 @@ def printed(printer, expr):
     return printer.doprint(expr)
 
 
-def affine_bounds(expr, counts):
-    """The least and greatest values of expr over its variables' ranges (from 0, counts[v] values each), where expr
-    is a sum of integer multiples of them and a constant (bound_sympy's interval arithmetic gives the same for
-    those, at ~1 ms an expression: a depthwise convolution's taps are 25 masked loads to prove); None otherwise."""
-    lower = upper = 0
-    for term, coeff in expr.as_coefficients_dict().items():
-        if not coeff.is_Integer:
-            return None
-        if term == 1:
-            lower, upper = lower + coeff, upper + coeff
-        elif term in counts:
-            reach = coeff * (counts[term] - 1)
-            lower, upper = lower + min(0, reach), upper + max(0, reach)
-        else:
-            return None
-    return lower, upper
+def index_bounds(expr, counts):
+    """The least and greatest values of an integer index expression over its variables' ranges (from 0, counts[v]
+    values each), by interval arithmetic over sums, integer multiples, products of nonnegative ranges, floor
+    divisions and moduli by positive constants (FloorDiv, ModularIndexing), Max and Min; None for anything else.
+    bound_sympy gives the same or looser bounds at ~1 ms an expression: a depthwise convolution's 25 taps are
+    masked loads to prove, and the unflattened indices of every kernel hold divisions and moduli."""
+    if isinstance(expr, sympy.Integer):
+        return int(expr), int(expr)
+    if isinstance(expr, sympy.Symbol):
+        return (0, counts[expr] - 1) if expr in counts else None
+    parts = [index_bounds(a, counts) for a in expr.args]
+    if None in parts:
+        return None
+    if isinstance(expr, sympy.Add):
+        return sum(lo for lo, _ in parts), sum(hi for _, hi in parts)
+    if isinstance(expr, sympy.Mul):
+        lower, upper = 1, 1
+        for lo, hi in parts:
+            corners = (lower * lo, lower * hi, upper * lo, upper * hi)
+            lower, upper = min(corners), max(corners)
+        return lower, upper
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        pick = max if isinstance(expr, sympy.Max) else min
+        return pick(lo for lo, _ in parts), pick(hi for _, hi in parts)
+    if isinstance(expr, FloorDiv) and parts[1][0] == parts[1][1] > 0:
+        (lo, hi), (d, _) = parts
+        return lo // d, hi // d
+    if isinstance(expr, ModularIndexing) and parts[1][0] == parts[1][1] > 0 and parts[2][0] == parts[2][1] > 0:
+        (lo, hi), (d, _), (m, _) = parts
+        if hi // d - lo // d < m and (lo // d) % m <= (hi // d) % m:   # no wrap-around within the range
+            return (lo // d) % m, (hi // d) % m
+        return 0, m - 1
+    return None
 
 
 class IndexPrinter(C99CodePrinter):
@@ -213,7 +252,7 @@ class KernelWriter:
 
     def index(self, expr):
         expr = self.remapped(expr)
-        self.symbols |= {s.name for s in expr.free_symbols if not s.name.startswith(LOOP_AND_TEMP_PREFIXES)}
+        self.symbols |= argument_symbols(expr)
         return expr
 
     def remapped(self, expr):
@@ -232,7 +271,7 @@ class KernelWriter:
                 not all(ir.is_static(e) for e in (*layout.sizes, *layout.strides)) or \
                 any(int(st) < 0 for st in layout.strides) or layout.numel == 0:
             return False
-        bounds = affine_bounds(expr, counts)
+        bounds = index_bounds(expr, counts)
         if bounds is None:
             found = bound_sympy(expr, {v: ValueRanges(0, n - 1) for v, n in counts.items()})
             bounds = found.lower, found.upper

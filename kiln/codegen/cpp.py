@@ -16,7 +16,7 @@ import torch
 
 from kiln import ir
 from kiln.scheduler import writes
-from kiln.codegen.common import KernelWriter, Scope, Value, named_by_content, result_dtype
+from kiln.codegen.common import KernelWriter, Scope, Value, integer_constant, named_by_content, result_dtype
 
 CTYPES = {torch.float32: "float", torch.float64: "double", torch.float16: "_Float16", torch.bfloat16: "kiln_bf16",
           torch.int8: "int8_t", torch.int16: "int16_t", torch.int32: "int32_t", torch.int64: "int64_t",
@@ -167,7 +167,10 @@ template <typename T> static inline T kiln_maximum(T a, T b) { return (a != a ||
 template <typename T> static inline T kiln_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
 template <typename T> static inline T kiln_fmod(T a, T b);
 // an integer division by -1 negates, wrapping as eager's does: INT_MIN / -1 traps (SIGFPE) on x86
-template <typename T> static inline T kiln_idiv(T a, T b) { return b == T(-1) ? T(0 - (uint64_t)a) : a / b; }
+// (unsigned: T(-1) is the type's greatest value, an ordinary divisor)
+template <typename T> static inline T kiln_idiv(T a, T b) {
+    return T(-1) < T(0) && b == T(-1) ? T(0 - (uint64_t)a) : a / b;
+}
 template <typename T> static inline T kiln_floordiv(T a, T b) {
     if constexpr (kiln_is_float<T>) {   // eager's div_floor_floating: exact through fmod, NaN for inf // y
         if (b == 0) return a / b;
@@ -182,7 +185,7 @@ template <typename T> static inline T kiln_truncdiv(T a, T b) {
 }
 template <typename T> static inline T kiln_fmod(T a, T b) {
     if constexpr (sizeof(T) == 4 && kiln_is_float<T>) { return fmodf(a, b); }
-    else if constexpr (kiln_is_float<T>) { return fmod(a, b); } else { return b == T(-1) ? T(0) : a % b; }
+    else if constexpr (kiln_is_float<T>) { return fmod(a, b); } else { return T(-1) < T(0) && b == T(-1) ? T(0) : a % b; }
 }
 template <typename T> static inline T kiln_remainder(T a, T b) {
     T r = kiln_fmod(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
@@ -378,13 +381,14 @@ class CppKernel(KernelWriter):
 
     def spell_constant(self, value, dtype):
         if dtype == torch.bool:
-            return "true" if value else "false"
+            return "true" if integer_constant(value, dtype) else "false"
         t = ctype(dtype)
+        if dtype is not None and not dtype.is_floating_point:
+            value = integer_constant(value, dtype)
+            return f"{t}({value + 1}LL - 1)" if value == -2**63 else f"{t}({value}{'ULL' if value >= 2**63 else 'LL'})"
         if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
             special = '__builtin_nan("")' if math.isnan(value) else ("__builtin_inf()" if value > 0 else "-__builtin_inf()")
             return f"{t}({special})"
-        if dtype is not None and not dtype.is_floating_point:
-            return f"{t}({int(value) + 1}LL - 1)" if value == -2**63 else f"{t}({int(value)}LL)"
         return f"{t}({float(value)!r})"
 
     def spell_cast(self, x, dtype):

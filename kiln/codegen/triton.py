@@ -10,9 +10,11 @@ import re
 
 import sympy
 import torch
+from torch.utils._sympy.functions import CeilToInt, FloorToInt, ToFloat, TruncToInt
 
 from kiln import ir
-from kiln.codegen.common import IndexPrinter, KernelWriter, Value, named_by_content, result_dtype
+from kiln.codegen.common import (IndexPrinter, KernelWriter, Value, integer_constant, integer_form, named_by_content,
+                                 result_dtype)
 from kiln.runtime.triton_launch import interpreting
 from kiln.scheduler import LaunchGroup, launch_parts
 
@@ -461,6 +463,15 @@ class TritonIndexPrinter(IndexPrinter):
     DIV, MAX, MIN = "//", "tl.maximum", "tl.minimum"
     FLOORDIV, MOD = "kiln_floordiv", "kiln_remainder"
 
+    def doprint(self, expr, assign_to=None):
+        # a size computed in floating point and rounded (interpolate's trunc(2.5 * s0)) is a double in eager's Python
+        # and in C++, a float32 in a Triton kernel, which may round it to another integer: refused (the graph runs
+        # eagerly). A float value of sizes (std's s0 - 1.0) stays a float.
+        expr = integer_form(sympy.sympify(expr))
+        if expr.has(ToFloat, TruncToInt, FloorToInt, CeilToInt):
+            raise NotImplementedError(f"kiln: no Triton spelling for the size expression {expr} (floating point)")
+        return super().doprint(expr, assign_to)
+
 
 class TritonKernel(KernelWriter):
     printer = TritonIndexPrinter()
@@ -592,12 +603,10 @@ class TritonKernel(KernelWriter):
         return f"({index} + tl.zeros([1, 1], tl.int32)).to({TL_DTYPES[compute_dtype(dtype)]})"
 
     def spell_constant(self, value, dtype):
-        if dtype == torch.bool:
-            literal = str(bool(value))
+        if dtype is not None and not dtype.is_floating_point:
+            literal = str(integer_constant(value, dtype))
         elif isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
             literal = f"float('{value}')"
-        elif dtype is not None and not dtype.is_floating_point:
-            literal = str(int(value))
         else:
             literal = repr(float(value))
         # a typed block, so that casts and dtype-sensitive ops see the dtype eager would

@@ -312,14 +312,15 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
     channels-last depthwise kernels cost their first call seconds of planning, per thread (bf16 inference, one H200:
     MobileNetV2's first call 2.5 s channels-last against 0.38 NCHW, EfficientNet-B0's 3.1 s; bench/NOTES.md 61).
     A computed input is stored channels-last first, read by each tap. NotImplemented where the convolution is not
-    such (the library runs it)."""
+    such (the library runs it), one channel in one group among them: eager runs that as any other convolution, whose
+    padded zeros times an infinite weight are NaN where a depthwise kernel skips them."""
     g = current()
     shape = static_ints(weight.sizes)   # [channels, 1, kh, kw]
     stride, padding, dilation = (list(v) * 2 if len(v) == 1 else list(v) for v in (stride, padding, dilation))
     if not isinstance(out, torch.Tensor) or out.dim() != 4 or not out.dtype.is_floating_point or \
             out.dtype == torch.float64 or not g.on_triton(out.device) or transposed or shape is None or \
             not all(isinstance(v, int) for v in [groups, *stride, *padding, *dilation]) or \
-            not groups == x.sizes[1] == sym(out.shape[1]) == shape[0] or shape[1] != 1 or \
+            not 1 < groups == x.sizes[1] == sym(out.shape[1]) == shape[0] or shape[1] != 1 or \
             shape[2] * shape[3] > DEPTHWISE_TAPS:
         return NotImplemented
     if isinstance(x, Lazy):

@@ -147,6 +147,14 @@ def neighbouring_rows_adjacent(x, dims):
 IDENTITY = {"sum": 0, "prod": 1, "max": float("-inf"), "min": float("inf"), "any": False, "all": True}
 
 
+def identity_of(reduction_type, dtype):
+    """The value a reduction starts from in dtype: -inf for a max is an integer dtype's least value (codegen's
+    integer_constant), and for bool False, where a scalar -inf converts to True."""
+    if dtype == torch.bool and reduction_type in ("max", "min"):
+        return reduction_type == "min"
+    return IDENTITY[reduction_type]
+
+
 # (device type, rows interleaved in memory) -> (rows wanted, shortest piece, shortest row worth splitting,
 # fewest rows kept whole, most elements that as few rows keep whole). On a GPU, a program reduces one or a few
 # contiguous rows, but 64 interleaved ones (channels-last, a bias gradient): those want more rows, to give each SM
@@ -192,7 +200,7 @@ def split_reduction(low, out_sizes, rsizes, reduction_type, body, dtype, src_dty
     read neighbouring outputs' data when rows are interleaved in memory (channels-last)."""
     r = ir.product(rsizes)
     chunk = ir.FloorDiv(r + splits - 1, splits)
-    identity = IDENTITY[reduction_type]
+    identity = identity_of(reduction_type, src_dtype)
 
     def partial_body(idx, ridx):
         flat = idx[0] * chunk + ridx[0]

@@ -328,7 +328,7 @@ class WrapperCode:
             else:
                 owned.update({o.name: o for o in step.outputs if o is not None})
                 used = step.reads() | {o.name for o in step.outputs if o is not None}
-            for n in used:
+            for n in sorted(used):   # (in a fixed order: which dead buffer a later one reuses follows it)
                 last[n] = i
                 if n in aliases:   # a view keeps the memory it views
                     last[aliases[n]] = i

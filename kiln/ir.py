@@ -46,8 +46,8 @@ def at_point(expr, values):
     if evaluate is not None:
         try:
             return sympy.Integer(evaluate(values))
-        except (KeyError, ZeroDivisionError):   # a symbol left free (a symbolic size): the result is an expression
-            pass
+        except (KeyError, ZeroDivisionError):   # a symbol left free (a symbolic size), or a division by zero:
+            pass                                # SymPy's answer (an expression, zoo)
     return expr.xreplace({s: sympy.Integer(v) for s, v in values.items()})
 
 

@@ -145,9 +145,13 @@ class IndexPrinter(C99CodePrinter):
     division helpers (a reversed view read the wrong elements: fuzz seed 72226, prod's gradient)."""
     DIV, MAX, MIN = "/", "kiln_imax", "kiln_imin"
     FLOORDIV, MOD = "kiln_floordiv<int64_t>", "kiln_remainder<int64_t>"
+    REFUSED = ()   # size functions the target has no spelling for (the graph runs eagerly)
 
     def doprint(self, expr, assign_to=None):
-        return super().doprint(integer_form(sympy.sympify(expr)), assign_to)
+        expr = integer_form(sympy.sympify(expr))
+        if self.REFUSED and expr.has(*self.REFUSED):
+            raise NotImplementedError(f"kiln: no kernel spelling for the size expression {expr}")
+        return super().doprint(expr, assign_to)
 
     def _print_Function(self, e):
         # a function of sizes with no spelling here (symbolic shapes' PythonMod, RoundToInt, ...) is refused,

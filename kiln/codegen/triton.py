@@ -13,8 +13,7 @@ import torch
 from torch.utils._sympy.functions import CeilToInt, FloorToInt, ToFloat, TruncToInt
 
 from kiln import ir
-from kiln.codegen.common import (IndexPrinter, KernelWriter, Value, integer_constant, integer_form, named_by_content,
-                                 result_dtype)
+from kiln.codegen.common import IndexPrinter, KernelWriter, Value, integer_constant, named_by_content, result_dtype
 from kiln.runtime.triton_launch import interpreting
 from kiln.scheduler import LaunchGroup, launch_parts
 
@@ -462,15 +461,10 @@ def names_lane(index, lane):
 class TritonIndexPrinter(IndexPrinter):
     DIV, MAX, MIN = "//", "tl.maximum", "tl.minimum"
     FLOORDIV, MOD = "kiln_floordiv", "kiln_remainder"
-
-    def doprint(self, expr, assign_to=None):
-        # a size computed in floating point and rounded (interpolate's trunc(2.5 * s0)) is a double in eager's Python
-        # and in C++, a float32 in a Triton kernel, which may round it to another integer: refused (the graph runs
-        # eagerly). A float value of sizes (std's s0 - 1.0) stays a float.
-        expr = integer_form(sympy.sympify(expr))
-        if expr.has(ToFloat, TruncToInt, FloorToInt, CeilToInt):
-            raise NotImplementedError(f"kiln: no Triton spelling for the size expression {expr} (floating point)")
-        return super().doprint(expr, assign_to)
+    # a size computed in floating point and rounded (interpolate's trunc(2.5 * s0)) is a double in eager's Python and
+    # in C++, a float32 in a Triton kernel, which may round it to another integer: refused (the graph runs eagerly).
+    # A float value of sizes (std's s0 - 1.0) stays a float.
+    REFUSED = (ToFloat, TruncToInt, FloorToInt, CeilToInt)
 
 
 class TritonKernel(KernelWriter):

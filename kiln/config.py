@@ -42,6 +42,8 @@ class Options:
     debug: bool = False               # Triton kernels built in Triton's debug mode (KILN_DEBUG=1)
     graph_cache: bool = True          # compiled graphs stored in the cache dir and loaded again (KILN_GRAPH_CACHE=0)
     freezing: bool = False            # inference graphs: parameters are constants (KILN_FREEZING=1)
+    dependent_launch: bool = True     # on Hopper and later GPUs, each Triton kernel may start while the one before it
+                                      # finishes (programmatic dependent launch; KILN_DEPENDENT_LAUNCH=0 turns it off)
 
     @staticmethod
     def make(mode=None, options=None):
@@ -61,6 +63,7 @@ class Options:
         options.setdefault("debug", os.environ.get("KILN_DEBUG", "") == "1")
         options.setdefault("graph_cache", os.environ.get("KILN_GRAPH_CACHE", "1") != "0")
         options.setdefault("freezing", os.environ.get("KILN_FREEZING", "") == "1")
+        options.setdefault("dependent_launch", os.environ.get("KILN_DEPENDENT_LAUNCH", "1") != "0")
         return Options(mode=mode, **options)
 
     @property

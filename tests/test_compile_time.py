@@ -122,6 +122,7 @@ def variants():
         ("table 1 2 3", lambda a, b: a[:, :3] * torch.tensor([1.0, 2.0, 3.0]) + b[:, :3], (x, y), {}),   # a constant
         ("table 1 2 4", lambda a, b: a[:, :3] * torch.tensor([1.0, 2.0, 4.0]) + b[:, :3], (x, y), {}),   # in the graph
         ("debug", lambda a, b: a * 2 + b, (x, y), {"debug": True}),
+        ("no dependent launch", lambda a, b: a * 2 + b, (x, y), {"dependent_launch": False}),
     ]
 
 

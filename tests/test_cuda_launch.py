@@ -41,12 +41,46 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 }
 '''
 
+# cuLaunchKernelEx, declared by the CUDA driver's own header (Triton's copy): its config and attribute structs are
+# cuda.h's, which kiln's launcher spells out itself
+DRIVER_EX = r'''
+#include <string.h>
+#include <cuda.h>
+extern "C" {
+extern int expected_params;
+extern uint64_t params_seen[32];
+extern unsigned long long grid_seen, threads_seen, shared_seen;
+extern void *function_seen, *stream_seen;
+unsigned long long ex_launches;
+int attributes_seen, attribute_id_seen, attribute_value_seen;
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra) {
+  ex_launches++;
+  grid_seen = config->gridDimX * config->gridDimY * config->gridDimZ;
+  threads_seen = config->blockDimX * config->blockDimY * config->blockDimZ;
+  shared_seen = config->sharedMemBytes;
+  function_seen = (void *)f;
+  stream_seen = (void *)config->hStream;
+  attributes_seen = config->numAttrs;
+  attribute_id_seen = config->numAttrs ? (int)config->attrs[0].id : -1;
+  attribute_value_seen = config->numAttrs ? config->attrs[0].value.programmaticStreamSerializationAllowed : -1;
+  for (int i = 0; i < expected_params; i++) memcpy(&params_seen[i], params[i], 8);
+  return CUDA_SUCCESS;
+}
+}
+'''
+
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
+    import os
+
+    import triton
     folder = tmp_path_factory.mktemp("driver")
     (folder / "driver.cpp").write_text(DRIVER)
-    subprocess.run(["g++", "-shared", "-fPIC", "driver.cpp", "-o", "libdriver.so"], cwd=folder, check=True)
+    (folder / "driver_ex.cpp").write_text(DRIVER_EX)
+    headers = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "include")
+    subprocess.run(["g++", "-shared", "-fPIC", "-I" + headers, "driver.cpp", "driver_ex.cpp", "-o", "libdriver.so"],
+                   cwd=folder, check=True)
     mp = pytest.MonkeyPatch()
     mp.setenv("KILN_CUDA_DRIVER", str(folder / "libdriver.so"))   # read at the first variant, once a process
     mp.setattr(triton_launch, "make_variant", None)
@@ -76,7 +110,7 @@ def test_arguments_reach_the_kernel_in_its_parameter_types(driver):
     assert t.data_ptr() % 16 == 0
     specs = (("p", True, torch.float32, 0), ("i", False, None, 0), ("l", False, None, 0), ("c", 0, None, 128),
              ("f", 0, None, 0), ("d", 0, None, 0))
-    variant = triton_launch.make_variant(0xABC, 128, 1024, 2, specs, None)
+    variant = triton_launch.make_variant(0xABC, 128, 1024, 2, specs, False, None)
     ctypes.c_int.in_dll(driver, "expected_params").value = 7
     before = ctypes.c_ulonglong.in_dll(driver, "launches").value
     assert triton_launch.launch_variant(variant, 5, 0x77, (t, -7, 2 ** 40 + 3, 128, 0.5, 0.25)) is True
@@ -94,12 +128,36 @@ def test_arguments_reach_the_kernel_in_its_parameter_types(driver):
     assert ctypes.c_void_p.in_dll(driver, "stream_seen").value == 0x77
 
 
+def test_a_dependent_variant_launches_as_a_programmatic_dependent(driver):
+    """A variant of a kernel that waits for the kernel before it (dependent) launches through cuLaunchKernelEx, with
+    the one attribute that lets it start while that kernel finishes, and the same grid, block, shared memory,
+    stream and parameters as a plain launch; a plain variant still launches through cuLaunchKernel."""
+    t = OnDevice(torch.zeros(64))
+    specs = (("p", True, torch.float32, 0), ("i", False, None, 0), ("c", 0, None, 128))
+    counts = lambda: [ctypes.c_ulonglong.in_dll(driver, n).value for n in ("launches", "ex_launches")]  # noqa: E731
+    ctypes.c_int.in_dll(driver, "expected_params").value = 2
+    for dependent in (True, False):
+        variant = triton_launch.make_variant(0xD0, 256, 4096, 2, specs, dependent, None)
+        before = counts()
+        ctypes.c_int.in_dll(driver, "attributes_seen").value = -1
+        assert triton_launch.launch_variant(variant, 7, 0x99, (t, -3, 128)) is True
+        assert counts() == ([before[0], before[1] + 1] if dependent else [before[0] + 1, before[1]])
+        assert [ctypes.c_ulonglong.in_dll(driver, n).value for n in ("grid_seen", "threads_seen", "shared_seen")] == \
+            [7, 256, 4096]
+        assert ctypes.c_void_p.in_dll(driver, "function_seen").value == 0xD0
+        assert ctypes.c_void_p.in_dll(driver, "stream_seen").value == 0x99
+        assert list((ctypes.c_uint64 * 2).in_dll(driver, "params_seen"))[0] == t.data_ptr()
+        if dependent:   # (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, allowed)
+            assert [ctypes.c_int.in_dll(driver, n).value for n in
+                    ("attributes_seen", "attribute_id_seen", "attribute_value_seen")] == [1, 6, 1]
+
+
 def test_arguments_that_do_not_fit_the_variant_launch_nothing(driver):
     cpu = torch.zeros(64)
     t = OnDevice(cpu)
     specs = (("p", True, torch.float32, 0), ("i", False, None, 0), ("l", False, None, 0), ("c", 0, None, 128),
              ("f", 0, None, 0))
-    variant = triton_launch.make_variant(0xABC, 128, 0, 0, specs, None)
+    variant = triton_launch.make_variant(0xABC, 128, 0, 0, specs, False, None)
     ctypes.c_int.in_dll(driver, "expected_params").value = 4
     launches = lambda: ctypes.c_ulonglong.in_dll(driver, "launches").value   # noqa: E731
     fits = (t, 7, 2 ** 40 + 3, 128, 0.5)
@@ -194,10 +252,11 @@ def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, mon
         compiled = compile_as_the_jit(module.scale_shift, args)
         found = triton_launch.variant(compiled, triton_launch.launch_spec(compiled, args), 0)
         assert found is not None, args
-        function, threads, shared, scratch, specs, owner = found
+        function, threads, shared, scratch, specs, dependent, owner = found
         entry = re.search(r"\.entry[^{]*", compiled.asm["ptx"], re.S).group(0)
         assert [width[k] for k, *_ in specs if k != "c"] + ["u64"] * scratch == re.findall(r"\.param\s+\.(\w+)", entry)
-        assert scratch == 2 and threads == 32 * compiled.metadata.num_warps and owner is compiled and function == 0x1234
+        assert scratch == 2 and threads == 32 * compiled.metadata.num_warps and owner is compiled and \
+            function == 0x1234 and dependent is False
         assert compiled._run is None   # (Triton's launcher for it is not built)
         assert [v for k, _, _, v in specs if k == "c"] == [a for i, a in enumerate(args)   # B, and ints of 1
                                                            if i == 5 or (type(a) is int and a == 1)]

@@ -19,16 +19,16 @@ def cuda_wrapper(fn, *layouts, graph="inference", saved_from=1):
     return cuda_artifact(fn, *layouts, graph=graph, saved_from=saved_from).wrapper_source
 
 
-def cuda_artifact(fn, *layouts, graph="inference", saved_from=1, dtype=torch.float32, decompositions=None):
+def cuda_artifact(fn, *layouts, graph="inference", saved_from=1, dtype=torch.float32, decompositions=None, options=None):
     """What kiln generates for fn on CUDA inputs of these (sizes, strides) and dtype, as an inference graph, a
     training step's backward, or its forward, whose results from index saved_from on are saved for the backward
     (and whose output strides it reports). decompositions: the table AOTAutograd would trace with (by default
-    the training one, which decomposes an eval batch norm)."""
+    the training one, which decomposes an eval batch norm). options: kiln's options beside the target."""
     mode = FakeTensorMode()
     with mode:
         args = [torch.empty_strided(sizes, strides, device="cuda", dtype=dtype) for sizes, strides in layouts]
         gm = make_fx(lambda *a: as_tuple(fn(*a)), decomposition_table=decompositions or kiln_decompositions())(*args)
-        opts = Options.make(options={"target": "triton", "trace": None})
+        opts = Options.make(options={"target": "triton", "trace": None, **(options or {})})
         forward = graph == "forward"
         artifact, _ = capture.generate(gm, args, opts, f"g_{graph}", GraphTrace(None, "g"),
                                        saved_from if forward else None, None, forward, {}, {})
@@ -262,7 +262,17 @@ def ptx_accesses(artifact, tmp_path):
     """{kernel: Counter of (ld|st, bits)} over the global loads and stores of an artifact's kernels, built by
     Triton for sm_90 on this machine (no GPU needed), at the sizes and dtypes of their first launch."""
     import collections
+    return {name: collections.Counter((m[1], int(m[3]) * int(m[2] or 1)) for m in re.finditer(
+                r"(ld|st)\.global(?:\.\w+)*?(?:\.v(\d))?\.[bfus](\d+)", kernel.asm["ptx"]))
+            for name, kernel in built_for_hopper(artifact, tmp_path).items()}
+
+
+def built_for_hopper(artifact, tmp_path):
+    """{kernel: Triton's compiled kernel} for each of an artifact's kernels, built for sm_90 on this machine (no GPU
+    needed) with the options its Launcher passes, at the sizes and dtypes of its first launch."""
     import importlib.util
+
+    from kiln.runtime.triton_launch import jit_options, waits_for_prior
 
     import triton
     from triton.backends.compiler import GPUTarget
@@ -274,7 +284,7 @@ def ptx_accesses(artifact, tmp_path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     found = {}
-    for name, (_, warps, [(_, args), *_], _) in artifact.kernels.items():
+    for name, (text, warps, [(_, args), *_], stages) in artifact.kernels.items():
         fn = getattr(module, name)
         signature, constants, attrs = {}, {}, {}
         for i, (param, value) in enumerate(zip(fn.arg_names, args)):
@@ -285,12 +295,41 @@ def ptx_accesses(artifact, tmp_path):
             else:   # specialized as Triton's JIT and kiln's launcher do: divisible by 16 or not
                 signature[param] = "i32"
                 attrs.update({(i,): [["tt.divisibility", 16]]} if value % 16 == 0 else {})
-        ptx = triton.compile(ASTSource(fn, signature, constants, attrs), target=GPUTarget("cuda", 90, 32),
-                             options={"num_warps": warps}).asm["ptx"]
-        found[name] = collections.Counter(
-            (m[1], int(m[3]) * int(m[2] or 1))
-            for m in re.finditer(r"(ld|st)\.global(?:\.\w+)*?(?:\.v(\d))?\.[bfus](\d+)", ptx))
+        found[name] = triton.compile(ASTSource(fn, signature, constants, attrs), target=GPUTarget("cuda", 90, 32),
+                                     options=jit_options(warps, False, stages, waits_for_prior(text)))
     return found
+
+
+def test_kernels_on_a_hopper_gpu_launch_as_programmatic_dependents(tmp_path, monkeypatch):
+    """Where the GPU takes programmatic dependent launch, each kernel may start while the one before it finishes:
+    built for sm_90, every kernel of a chain of reductions (and a launch group's kernel, which runs independent
+    ones) waits for the kernel before it (griddepcontrol.wait) before its first global load or store, lets the
+    next start, and is built to launch as a dependent (Triton's launch_pdl, which kiln's launcher reads from its
+    metadata), which a kernel that does not wait never is. Asked off, or on a GPU before Hopper, no kernel is."""
+    pytest.importorskip("triton.backends.nvidia")
+    from kiln.runtime import triton_launch
+
+    def chain(x, a, b):   # (two small independent pointwise kernels: one launch)
+        for i in range(4):
+            x = (x - x.mean(dim=i % 2, keepdim=True)) * 1.01
+        return x, a * 2, b.exp()
+    layouts = [((64, 64), (64, 1)), ((8, 8), (8, 1)), ((16,), (1,))]
+    monkeypatch.setattr(triton_launch, "dependent_launch_supported", lambda device: True)
+    artifact = cuda_artifact(chain, *layouts)
+    assert len(artifact.kernels) >= 4 and any("one launch of independent kernels" in text for text, *_ in artifact.kernels.values())
+    monkeypatch.setattr(triton_launch, "launch_variant", object())   # (kiln's C launcher, as if loaded)
+    for name, kernel in built_for_hopper(artifact, tmp_path).items():
+        ptx = kernel.asm["ptx"]
+        first_access = re.search(r"(ld|st)\.global", ptx).start()
+        assert ptx.index("griddepcontrol.wait") < first_access and "griddepcontrol.launch_dependents" in ptx, name
+        [(_, args)] = artifact.kernels[name][2]
+        args = [torch.empty(1, dtype=a) if isinstance(a, torch.dtype) else a for a in args]
+        assert kernel.metadata.launch_pdl and triton_launch.launch_spec(kernel, args)[-1] is True, name
+    for off in (cuda_artifact(chain, *layouts, options={"dependent_launch": False}),
+                (monkeypatch.setattr(triton_launch, "dependent_launch_supported", lambda device: False),
+                 cuda_artifact(chain, *layouts))[1]):
+        assert not any(triton_launch.waits_for_prior(text) for text, *_ in off.kernels.values())
+        assert not any(k.metadata.launch_pdl for k in built_for_hopper(off, tmp_path).values())
 
 
 def test_rows_of_a_size_not_divisible_by_16_load_in_vectors(tmp_path):

@@ -22,6 +22,27 @@ typedef void *CUcontext;
 static CUresult (*cuLaunchKernel_)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                    unsigned, CUstream, void **, void **);
 static CUresult (*cuCtxGetCurrent_)(CUcontext *);
+
+// cuda.h's CUlaunchAttribute and CUlaunchConfig, as cuLaunchKernelEx (driver 12.0 and later) takes them: for a kernel
+// launched as a programmatic dependent of the kernel before it in the stream (Hopper's PDL), which may start while
+// that one finishes. Such a kernel's first statement waits until the one before has completed (Triton's gdc_wait):
+// kiln's codegen writes it, and gives the kernel this attribute only then.
+typedef struct {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    int allowed;
+  } value;
+} LaunchAttribute;
+typedef struct {
+  unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, shared;
+  CUstream stream;
+  LaunchAttribute *attributes;
+  unsigned count;
+} LaunchConfig;
+enum { PROGRAMMATIC_STREAM_SERIALIZATION = 6 };  // (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+static CUresult (*cuLaunchKernelEx_)(const LaunchConfig *, CUfunction, void **, void **);
 static PyObject *dtype_name, *data_ptr_name, *is_cuda_name;
 
 enum Kind {
@@ -47,6 +68,7 @@ typedef struct {
   CUfunction function;
   CUcontext context;  // the context the function was loaded in (the device's, current when it was made)
   unsigned threads, shared;
+  int dependent;      // launched as a programmatic dependent (the kernel waits for the one before it)
   int scratch;        // null pointers after the arguments (Triton's global and profile scratch, unused)
   PyObject *owner;
   Py_ssize_t count;
@@ -71,6 +93,7 @@ static int load_driver(void) {
     cuLaunchKernel_ = (CUresult(*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                    unsigned, CUstream, void **, void **))dlsym(lib, "cuLaunchKernel");
     cuCtxGetCurrent_ = (CUresult(*)(CUcontext *))dlsym(lib, "cuCtxGetCurrent");
+    cuLaunchKernelEx_ = (CUresult(*)(const LaunchConfig *, CUfunction, void **, void **))dlsym(lib, "cuLaunchKernelEx");
   }
   if (!cuLaunchKernel_ || !cuCtxGetCurrent_) {
     cuLaunchKernel_ = NULL;
@@ -80,12 +103,13 @@ static int load_driver(void) {
   return 1;
 }
 
-// variant(function, threads, shared, scratch, args, owner): args is a tuple of (kind, aligned or divisible, dtype or
-// None, constant value); the current context is the function's; owner (Triton's compiled kernel, which holds
-// the loaded module) is kept alive while the variant is.
+// variant(function, threads, shared, scratch, args, dependent, owner): args is a tuple of (kind, aligned or divisible,
+// dtype or None, constant value); dependent: whether the kernel launches as a programmatic dependent; the current
+// context is the function's; owner (Triton's compiled kernel, which holds the loaded module) is kept alive while
+// the variant is.
 static PyObject *variant(PyObject *self, PyObject *const *argv, Py_ssize_t argc) {
-  if (argc != 6 || !PyTuple_Check(argv[4]) || PyTuple_GET_SIZE(argv[4]) > MAX_ARGS) {
-    PyErr_SetString(PyExc_TypeError, "variant(function, threads, shared, scratch, args: tuple, owner)");
+  if (argc != 7 || !PyTuple_Check(argv[4]) || PyTuple_GET_SIZE(argv[4]) > MAX_ARGS) {
+    PyErr_SetString(PyExc_TypeError, "variant(function, threads, shared, scratch, args: tuple, dependent, owner)");
     return NULL;
   }
   if (!load_driver()) return NULL;
@@ -98,14 +122,19 @@ static PyObject *variant(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
   long scratch = PyLong_AsLong(argv[3]);
   if (PyErr_Occurred()) return NULL;
   if (scratch < 0 || scratch > 2) return PyErr_Format(PyExc_ValueError, "kiln: %ld scratch pointers", scratch);
+  int dependent = PyObject_IsTrue(argv[5]);
+  if (dependent < 0) return NULL;
+  if (dependent && !cuLaunchKernelEx_)
+    return PyErr_Format(PyExc_OSError, "kiln: the CUDA driver has no cuLaunchKernelEx (a dependent launch)");
   Variant *v = PyObject_New(Variant, &VariantType);
   if (!v) return NULL;
   v->function = function;
   v->threads = (unsigned)threads;
   v->shared = (unsigned)shared;
   v->scratch = (int)scratch;
-  Py_INCREF(argv[5]);
-  v->owner = argv[5];
+  v->dependent = dependent;
+  Py_INCREF(argv[6]);
+  v->owner = argv[6];
   v->count = PyTuple_GET_SIZE(argv[4]);
   v->args = (Arg *)PyMem_Calloc(v->count ? v->count : 1, sizeof(Arg));
   if (!v->args) {
@@ -227,7 +256,14 @@ static PyObject *launch(PyObject *self, PyObject *const *argv, Py_ssize_t argc) 
   if (programs == 0) Py_RETURN_TRUE;  // (as Triton's launcher: an empty grid launches nothing)
   CUresult result;
   Py_BEGIN_ALLOW_THREADS  // (a full launch queue blocks here: other threads run meanwhile)
-  result = cuLaunchKernel_(v->function, (unsigned)programs, 1, 1, v->threads, 1, 1, v->shared, stream, params, NULL);
+  if (v->dependent) {
+    LaunchAttribute attribute = {PROGRAMMATIC_STREAM_SERIALIZATION};
+    attribute.value.allowed = 1;
+    LaunchConfig config = {(unsigned)programs, 1, 1, v->threads, 1, 1, v->shared, stream, &attribute, 1};
+    result = cuLaunchKernelEx_(&config, v->function, params, NULL);
+  } else {
+    result = cuLaunchKernel_(v->function, (unsigned)programs, 1, 1, v->threads, 1, 1, v->shared, stream, params, NULL);
+  }
   Py_END_ALLOW_THREADS
   if (result != 0) return PyErr_Format(PyExc_RuntimeError, "kiln: cuLaunchKernel failed: CUDA error %d", result);
   Py_RETURN_TRUE;

@@ -53,7 +53,7 @@ def key(gm, example_inputs, opts, kind, *facts):
             h.update(repr(part).encode())
             h.update(b"\0")
     add(f"kiln graph cache {VERSION}", kiln_source_digest(), torch.__version__, sys.version, platform.machine())
-    add(kind, *facts, opts.target, opts.debug, opts.tunes,
+    add(kind, *facts, opts.target, opts.debug, opts.tunes, opts.dependent_launch,
         torch.are_deterministic_algorithms_enabled(),
         torch.get_float32_matmul_precision(), sorted((k, v) for k, v in os.environ.items()
                                                       if k.startswith("KILN_") and k not in NOT_CODE))

@@ -100,6 +100,12 @@ def build_cpp(lowering, sched, opts, name, trace):
     return artifact, profiler
 
 
+def dependent_launch(opts, device):
+    """Whether a graph's Triton kernels launch as programmatic dependents: asked for, and its GPU takes it."""
+    from kiln.runtime.triton_launch import dependent_launch_supported
+    return opts.dependent_launch and device.type == "cuda" and dependent_launch_supported(device.index)
+
+
 def build_triton(lowering, sched, opts, name, trace):
     from kiln.codegen import triton
     from kiln.runtime.wrapper import pyexpr
@@ -110,7 +116,7 @@ def build_triton(lowering, sched, opts, name, trace):
         configs = autotune.tune(kernels, lowering, device, opts.kernel_cache_dir, opts.debug)
         autotune.choose_matmuls(sched.steps, lowering, device, opts.kernel_cache_dir)
         autotune.fuse_products(sched.steps, lowering, device, opts.kernel_cache_dir, configs)
-    source, launches, texts = triton.generate_module(kernels, lowering, configs)
+    source, launches, texts = triton.generate_module(kernels, lowering, configs, dependent_launch(opts, device))
     for k in kernels:
         trace.stage("kernel", texts[k.name] + "\n", filename=f"{k.name}.py")
     built = {}   # function -> (text, warps, the distinct warmups of its launches: (device, arguments), stages)
@@ -212,13 +218,14 @@ def load_triton(artifact, opts, generated):
     from kiln.runtime import matmul
     from kiln.runtime.triton_binaries import BinaryStore
     from kiln.runtime.triton_launch import (build_behind, interpreting, jit_options, launcher, load_c_launcher,
-                                            load_module)
+                                            load_module, waits_for_prior)
     if not artifact.kernels and not artifact.products:
         return {}
     module = functools.cache(functools.partial(load_module, artifact.kernel_source, opts.kernel_cache_dir))
     module_key = hashlib.sha256(artifact.kernel_source.encode()).hexdigest()
     fns = {f: launcher(module, f, text, num_warps, opts.debug, None if interpreting() else
-                       BinaryStore(opts.kernel_cache_dir, module_key, f, jit_options(num_warps, opts.debug, stages)),
+                       BinaryStore(opts.kernel_cache_dir, module_key, f,
+                                   jit_options(num_warps, opts.debug, stages, waits_for_prior(text))),
                        stages)
            for f, (text, num_warps, _, stages) in artifact.kernels.items()}
     if (generated or interpreting()) and artifact.kernels:

@@ -51,7 +51,7 @@ def launcher(module, function, text, num_warps, debug, binaries=None, num_stages
     if found is None:
         get = module if callable(module) else lambda: module
         found = LAUNCHERS[key] = Launcher(None, num_warps, debug, num_stages, binaries=binaries,
-                                          get_fn=lambda: getattr(get(), function))
+                                          get_fn=lambda: getattr(get(), function), dependent=waits_for_prior(text))
     elif found.binaries is None:
         found.binaries = binaries
     return found
@@ -148,10 +148,36 @@ def holds(path, source):
         return False
 
 
-def jit_options(num_warps, debug=False, num_stages=None):
+def jit_options(num_warps, debug=False, num_stages=None, dependent=False):
     """The options a Launcher passes Triton's JIT (Triton resolves the rest from its knobs)."""
     return {"num_warps": num_warps, **({"debug": True} if debug else {}),
-            **({"num_stages": num_stages} if num_stages is not None else {})}
+            **({"num_stages": num_stages} if num_stages is not None else {}),
+            **({"launch_pdl": True} if dependent else {})}
+
+
+# a kernel's first statement where it launches as a programmatic dependent (Hopper's PDL: the next kernel in the
+# stream may start while this one finishes); then this one lets its own dependent start. The codegen writes it
+# (codegen/triton.py) where dependent_launch_supported says the device takes it.
+GRID_DEPENDENCY = ("    gdc_wait()", "    gdc_launch_dependents()")
+
+
+def waits_for_prior(text):
+    """Whether a kernel's text waits for the kernel before it in the stream, as one launched as a programmatic
+    dependent must, before it reads or writes anything: only such a kernel is launched as one."""
+    return "\n".join(GRID_DEPENDENCY) in text
+
+
+@functools.cache
+def dependent_launch_supported(device):
+    """Whether kernels on this CUDA device (its index) may launch as programmatic dependents: a Hopper or later GPU,
+    and a Triton with grid dependency control."""
+    if interpreting() or not torch.cuda.is_available():
+        return False
+    try:
+        from triton.language.extra.cuda import gdc_launch_dependents, gdc_wait  # noqa: F401
+    except ImportError:
+        return False
+    return torch.cuda.get_device_capability(device) >= (9, 0)
 
 
 class Launcher:
@@ -164,10 +190,11 @@ class Launcher:
     variant's binary is stored (triton_binaries), and a graph loaded from the graph cache launches those first,
     where the arguments fit, without the JIT."""
 
-    def __init__(self, fn, num_warps, debug=False, num_stages=None, binaries=None, get_fn=None):
-        # fn: the JITFunction; or get_fn, a function returning it (a warm start runs the kernel module only for the JIT)
+    def __init__(self, fn, num_warps, debug=False, num_stages=None, binaries=None, get_fn=None, dependent=False):
+        # fn: the JITFunction; or get_fn, a function returning it (a warm start runs the kernel module only for the
+        # JIT). dependent: launched as a programmatic dependent (its text waits_for_prior)
         self.get_fn = get_fn or (lambda: fn)
-        self.options = jit_options(num_warps, debug, num_stages)
+        self.options = jit_options(num_warps, debug, num_stages, dependent)
         self.compiled = {}   # specialization -> compiled kernel
         self.variants = {}   # specialization -> its variant in kiln's C launcher, where it has one
         self.fast = None   # (variant, device) of the last launch
@@ -190,13 +217,13 @@ class Launcher:
             self.stored_devices.add(device)
             for record in self.binaries.records(device):
                 try:
-                    threads, shared, scratch, specs = record["launch"]
+                    threads, shared, scratch, specs, dependent = record["launch"]
                     with torch.cuda.device(device):
                         handles = load_binary(record["name"], record["binary"], shared, device)
                         if len(handles) > 4 and threads > handles[4]:
                             continue
-                        self.stored.append((make_variant(handles[1], threads, shared, scratch, specs, record["name"]),
-                                            device))
+                        self.stored.append((make_variant(handles[1], threads, shared, scratch, specs, dependent,
+                                                         record["name"]), device))
                     COUNTS["kernel_binaries_loaded"] += 1
                 except Exception as e:   # (the JIT builds it)
                     logging.getLogger("kiln.codegen").debug("kiln: stored binary of %s not loaded: %s: %s",
@@ -306,7 +333,7 @@ def max_shared_memory(device):
 
 def launch_spec(compiled, args):
     """What kiln's C launcher needs to launch compiled for arguments like args: (threads, shared memory, scratch
-    pointers, each argument's spec). None where that launcher is not loaded, or the launch needs what only
+    pointers, each argument's spec, whether it launches as a programmatic dependent). None where that launcher is not loaded, or the launch needs what only
     Triton's does: several CTAs, cooperative grids, scratch memory, launch hooks, tensor descriptors,
     instrumentation, or arguments of other types."""
     if launch_variant is None:
@@ -338,7 +365,7 @@ def launch_spec(compiled, args):
                 specs.append(("f" if kind == "fp32" else "d", 0, None, 0))
             else:
                 return None
-        return 32 * meta.num_warps, meta.shared, scratch, tuple(specs)
+        return 32 * meta.num_warps, meta.shared, scratch, tuple(specs), bool(getattr(meta, "launch_pdl", False))
     except Exception as e:   # Triton's launcher launches it
         logging.getLogger("kiln.codegen").debug("kiln: no C launch for %s: %s: %s", getattr(compiled, "name", "?"),
                                                 type(e).__name__, e)
@@ -354,7 +381,7 @@ def launchable(meta):
     load hook of Triton's set (Triton's launcher and loader run those)."""
     from triton import knobs
     return getattr(meta, "num_ctas", 1) == 1 and not getattr(meta, "launch_cooperative_grid", False) and \
-        not getattr(meta, "launch_pdl", False) and not getattr(meta, "tensordesc_meta", None) and \
+        not getattr(meta, "tensordesc_meta", None) and \
         not getattr(meta, "instrumentation_mode", "") and not getattr(meta, "tmem_size", None) and \
         not any(getattr(meta, size, 0) for size in SCRATCH) and not load_hooked() and \
         not any(hooked(getattr(knobs.runtime, h, None)) for h in ("launch_enter_hook", "launch_exit_hook"))
@@ -379,7 +406,8 @@ def load_hooked():
     return any(hooked(getattr(knobs.runtime, h, None)) for h in ("kernel_load_start_hook", "kernel_load_end_hook"))
 
 
-# kiln's C launcher (cuda_launch.c), once loaded: make_variant(function, threads, shared, scratch, args, owner) and
+# kiln's C launcher (cuda_launch.c), once loaded: make_variant(function, threads, shared, scratch, args, dependent,
+# owner) and
 # launch_variant(variant, programs, stream, args) -> whether it launched
 make_variant = launch_variant = None
 

@@ -139,6 +139,26 @@ def test_the_key_tells_every_variant_apart(monkeypatch, tmp_path):
     assert len(dynamo_entries(tmp_path)) == len(cases)   # each is loaded whole, under a key of its own
 
 
+def test_the_key_names_the_gpu_of_a_graph_whose_inputs_are_on_the_cpu(monkeypatch):
+    """A graph's kernels are built for its GPU's compute capability (Hopper's launch as programmatic dependents): a
+    graph of CPU inputs that computes on a GPU is keyed on that GPU as one of GPU inputs is, so that the cache of
+    an H100 never hands its kernels to an older GPU (they would fail to build there)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from kiln.config import Options
+    from kiln.runtime import graph_cache
+    with FakeTensorMode():   # (a GPU's tensors without a GPU)
+        gm = make_fx(lambda x: (x * 2, torch.arange(8, device="cuda") * 3))(torch.empty(8))
+    capability = [(9, 0)]
+    monkeypatch.setattr(graph_cache, "toolchain", lambda target, devices: [
+        (str(d), capability[0] if d.type == "cuda" else None) for d in devices])
+    opts = Options.make(options={"trace": None})
+    hopper = graph_cache.key(gm, [torch.randn(8)], opts, "inference")
+    capability[0] = (8, 0)
+    assert graph_cache.key(gm, [torch.randn(8)], opts, "inference") != hopper
+
+
 # ------------------------------------------------- Dynamo graphs stored whole: a warm start without AOTAutograd
 
 def dynamo_entries(tmp_path):

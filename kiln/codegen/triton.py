@@ -949,6 +949,7 @@ def generate_module(kernels, graph, configs=None, dependent=False):
     kernel launches as a programmatic dependent (triton_launch.dependent_launch_supported)."""
     from kiln.codegen.triton_product import ProductKernel, matmul_tile_source   # (it builds on TritonKernel)
     texts, launches, configs = {}, {}, configs or {}
+    dependent = dependent and not interpreting()   # (the interpreter has no grid dependency control)
     for kernel in kernels:
         group = isinstance(kernel, LaunchGroup)
         parts, sources, modes = [], [], {}

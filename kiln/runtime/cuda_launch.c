@@ -265,7 +265,9 @@ static PyObject *launch(PyObject *self, PyObject *const *argv, Py_ssize_t argc) 
     result = cuLaunchKernel_(v->function, (unsigned)programs, 1, 1, v->threads, 1, 1, v->shared, stream, params, NULL);
   }
   Py_END_ALLOW_THREADS
-  if (result != 0) return PyErr_Format(PyExc_RuntimeError, "kiln: cuLaunchKernel failed: CUDA error %d", result);
+  if (result != 0)
+    return PyErr_Format(PyExc_RuntimeError, "kiln: %s failed: CUDA error %d",
+                        v->dependent ? "cuLaunchKernelEx" : "cuLaunchKernel", result);
   Py_RETURN_TRUE;
 }
 

@@ -64,7 +64,12 @@ def key(gm, example_inputs, opts, kind, *facts):
         add(tensor_meta(x), x.requires_grad, storages.setdefault(x.untyped_storage()._cdata, len(storages)))
     devices = {x.device for x in example_inputs}
     for node in gm.graph.nodes:
-        add(node.format_node(), meta_of(node.meta.get("val", node.meta.get("example_value"))),
+        value = node.meta.get("val", node.meta.get("example_value"))
+        # every device the graph touches, not only its inputs': a graph of CPU inputs may move them to a GPU, and
+        # that GPU's kernels are built for its compute capability (programmatic dependent launch from 9.0 on)
+        devices.update(v.device for v in (value if isinstance(value, (list, tuple)) else [value])
+                       if isinstance(v, torch.Tensor))
+        add(node.format_node(), meta_of(value),
             str(node.meta.get("recompute")),
             str(node.meta.get("original_aten")))
         if node.op == "get_attr":

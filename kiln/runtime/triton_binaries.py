@@ -27,7 +27,7 @@ log = logging.getLogger("kiln.codegen")
 COUNTS = collections.Counter()   # kernel_binaries_loaded: binaries loaded from the store (kiln.stats() shows it)
 
 
-FORMAT = 2   # of the records (a store of another format is another folder)
+FORMAT = 3   # of the records (a store of another format is another folder)
 
 
 def triton_build():

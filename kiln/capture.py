@@ -174,6 +174,10 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
     # what a warm start needs to load this graph without AOTAutograd's trace
     pending = warm_start.Pending(dynamo_digest, example_inputs, opts, f"g{gid}") if dynamo_digest else None
     ahead = {}   # the backward compiled ahead of its first call (compile_backward_ahead), until AOTAutograd asks
+    # (the compilers below outlive this call, AOTAutograd holding the backward's until the backward's first call or
+    # for good: they name no example input, which would keep the first call's tensors, a graph break's activations,
+    # alive as long as the compiled graph)
+    inputs_count = len(example_inputs)
 
     def compiler(kind):
         def compile_one(graph, inputs):
@@ -182,7 +186,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
                 ahead.clear()
                 return call
             frozen_here = frozen if kind == "inference" else None
-            if frozen_here and len(inputs) != len(example_inputs):   # (effect tokens, subclasses: other inputs)
+            if frozen_here and len(inputs) != inputs_count:   # (effect tokens, subclasses: other inputs)
                 log.info("kiln: g%d_%s is not frozen: its inputs are not the Dynamo graph's", gid, kind)
                 frozen_here = None
             keep = {} if pending else None

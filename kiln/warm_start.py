@@ -59,7 +59,8 @@ class Pending:
     post_compile as they run, and stored once complete (the backward is compiled at its first call)."""
 
     def __init__(self, digest, example_inputs, opts, name):
-        self.digest, self.example_inputs, self.opts, self.name = digest, example_inputs, opts, name
+        self.digest, self.opts, self.name = digest, opts, name
+        self.input_layouts = layouts(example_inputs)   # (not the inputs: this outlives the compile)
         self.graphs = {}        # kind -> (the graph cache's key, the inputs it writes, the callable kiln returned)
         self.versioned = None   # an inference graph's inputs written that autograd sees (aot_adds_nothing)
         self.backward_graph = None   # the backward graph kiln compiled (compiled autograd traces it again)
@@ -82,7 +83,7 @@ class Pending:
             return
         self.graphs[kind] = (keep["digest"], keep["mutated"], call)
         if kind == "inference":
-            self.versioned = aot_adds_nothing(graph, self.example_inputs)
+            self.versioned = aot_adds_nothing(graph, self.input_layouts)
         if kind == "backward":
             self.backward_graph = graph
             self.backward_devices = [str(x.device) for x in inputs if isinstance(x, torch.Tensor)]
@@ -329,7 +330,13 @@ def training_function(entry, forward, backward):
     return forward_call
 
 
-def aot_adds_nothing(graph, example_inputs):
+def layouts(example_inputs):
+    """Each input's sizes, strides and dtype where it is a plain tensor (or a parameter), else None."""
+    return [(x.shape, x.stride(), x.dtype) if type(x) in (torch.Tensor, torch.nn.Parameter) else None
+            for x in example_inputs]
+
+
+def aot_adds_nothing(graph, input_layouts):
     """For an inference graph compiled now, under AOTAutograd: the inputs it writes that autograd sees, where
     AOTAutograd's runtime wrappers around it do nothing else than turn grad mode off for the call and move those
     inputs' version counters; else None. Then a warm start calls the compiled graph with the Dynamo graph's inputs
@@ -340,9 +347,9 @@ def aot_adds_nothing(graph, example_inputs):
     from torch._functorch._aot_autograd.schemas import OutputType
     meta = getattr(torch._guards.TracingContext.try_get(), "fw_metadata", None)
     placeholders = [n.meta.get("val") for n in graph.graph.find_nodes(op="placeholder")]
-    if meta is None or torch._C._is_any_autocast_enabled() or len(placeholders) != len(example_inputs) or not all(
-            isinstance(p, torch.Tensor) and type(x) in (torch.Tensor, torch.nn.Parameter) and p.shape == x.shape and
-            p.stride() == x.stride() and p.dtype == x.dtype for p, x in zip(placeholders, example_inputs)):
+    if meta is None or torch._C._is_any_autocast_enabled() or len(placeholders) != len(input_layouts) or not all(
+            isinstance(p, torch.Tensor) and x is not None and (p.shape, p.stride(), p.dtype) == x
+            for p, x in zip(placeholders, input_layouts)):
         return None
     plain = getattr(meta, "num_mutated_inp_runtime_indices", 1) == 0 and \
         getattr(meta, "num_intermediate_bases", 1) == 0 and getattr(meta, "grad_enabled_mutation", True) is None and \

@@ -139,6 +139,34 @@ def test_the_key_tells_every_variant_apart(monkeypatch, tmp_path):
     assert len(dynamo_entries(tmp_path)) == len(cases)   # each is loaded whole, under a key of its own
 
 
+def test_a_compiled_graph_holds_none_of_its_first_calls_tensors(monkeypatch, tmp_path):
+    """Dynamo hands the backend the first call's tensors as example inputs (a graph after a break, the activations
+    of the one before). kiln's compilers outlive the compile, AOTAutograd keeping the backward's, and they held
+    those tensors for good: BART's fp32 training step kept its first call's logits, 785 MiB on an H200
+    (bench/NOTES.md 81). No tensor of a call is held after it, compiled cold or loaded from the graph cache, in
+    training or inference, in one graph or two."""
+    import weakref
+    cached(monkeypatch, tmp_path)
+
+    def two_graphs(x):
+        a = x.sin()
+        torch._dynamo.graph_break()
+        return (a * x).sum()
+    for fn in (lambda x: (x * 2).sin().sum(), two_graphs):
+        for attempt in ("cold", "warm"):
+            for grad in (True, False):
+                torch._dynamo.reset()
+                x = torch.randn(1000, requires_grad=grad)
+                held = weakref.ref(x)
+                with torch.set_grad_enabled(grad):
+                    out = kiln.compile(fn, options={"strict": True})(x)
+                    if grad:
+                        out.backward()
+                del x, out
+                gc.collect()
+                assert held() is None, (attempt, "training" if grad else "inference")
+
+
 def test_the_key_names_the_gpu_of_a_graph_whose_inputs_are_on_the_cpu(monkeypatch):
     """A graph's kernels are built for its GPU's compute capability (Hopper's launch as programmatic dependents): a
     graph of CPU inputs that computes on a GPU is keyed on that GPU as one of GPU inputs is, so that the cache of

@@ -8,6 +8,8 @@ Collectives of an ATen graph start early and are waited for late (overlap_collec
 
 A convolution of a zero-padded input pads it itself (fold_padding_into_convolutions).
 
+A sum of x and a scatter-add onto zeros scatters onto x (accumulate_scatters_into_sums).
+
 Attention written by hand, softmax(q @ k^T * scale [masked]) [dropout] @ v, becomes one call to
 F.scaled_dot_product_attention. On a GPU that is a fused flash / memory-efficient kernel that never
 writes the (L, S) score matrix, forward or backward; fusing the hand-written ops cannot avoid it,
@@ -429,6 +431,57 @@ def fold_padding_into_convolutions(gm):
     if changed:
         gm.recompile()
     return changed
+
+
+ZERO_FILLS = {torch.ops.aten.full.default: 1, torch.ops.aten.full_like.default: 1, torch.ops.aten.new_full.default: 2,
+              torch.ops.aten.zeros.default: None, torch.ops.aten.zeros_like.default: None,
+              torch.ops.aten.new_zeros.default: None}   # op -> the position of its fill value (None: zeros)
+SCATTER_ADDS = {torch.ops.aten.index_put.default: lambda n: arg(n, 3, "accumulate", False),
+                torch.ops.aten.scatter_add.default: lambda n: True}
+
+
+def accumulate_scatters_into_sums(gm):
+    """add(x, s), where s scatter-adds values onto zeros (index_put with accumulate, scatter_add) and goes
+    nowhere else, becomes that scatter-add onto x: the same sums, without a tensor of zeros beside x. A gradient
+    with several contributions is such a sum: a tied embedding's (the output projection's product, then the
+    lookups' embedding_dense_backward, each a scatter onto zeros) was summed at the end of the backward, all its
+    contributions held side by side until then (BART: three 147 MiB tensors beside the sum, where eager's autograd
+    adds each into one as it comes); now each lookup's scatter adds into the sum so far as soon as its values
+    exist. Returns how many sums it changed."""
+    changed = 0
+    for add in list(gm.graph.find_nodes(op="call_function", target=torch.ops.aten.add.Tensor)):
+        if len(add.args) != 2 or add.kwargs or not isinstance(out := add.meta.get("val"), torch.Tensor) or \
+                out.dtype == torch.bool:
+            continue
+        for x, s in (add.args, reversed(add.args)):
+            if isinstance(x, torch.fx.Node) and isinstance(s, torch.fx.Node) and s.target in SCATTER_ADDS and \
+                    SCATTER_ADDS[s.target](s) and len(s.users) == 1 and is_zeros(s.args[0]) and \
+                    all(isinstance(v := n.meta.get("val"), torch.Tensor) and v.shape == out.shape and
+                        v.dtype == out.dtype and v.device == out.device for n in (x, s)):
+                break
+        else:
+            continue
+        with gm.graph.inserting_before(add):
+            onto = gm.graph.call_function(s.target, (x, *s.args[1:]), dict(s.kwargs))
+        onto.meta = dict(add.meta)
+        add.replace_all_uses_with(onto)
+        zeros = s.args[0]
+        gm.graph.erase_node(add)
+        gm.graph.erase_node(s)
+        if not zeros.users:
+            gm.graph.erase_node(zeros)
+        changed += 1
+    if changed:
+        gm.recompile()
+        log.info("kiln: %d scatter-add(s) onto zeros add into the sum they joined", changed)
+    return changed
+
+
+def is_zeros(n):
+    if not isinstance(n, torch.fx.Node) or n.op != "call_function" or n.target not in ZERO_FILLS:
+        return False
+    at = ZERO_FILLS[n.target]
+    return at is None or (len(n.args) > at and n.args[at] == 0 and not isinstance(n.args[at], bool))
 
 
 def mutated_inputs(gm):

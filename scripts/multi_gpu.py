@@ -167,8 +167,8 @@ def main(argv=None):
 def summarize(out):
     """DIR/summary.md: per model, wrapping and backend, the step time at each GPU count (the slowest rank's),
     the weak-scaling efficiency (1-GPU step / N-GPU step) between launches and, where the N-rank launch timed
-    one-rank runs in its rounds, within that launch; compile time and peak memory per rank at the most GPUs, and
-    the accuracy check."""
+    one-rank runs in its rounds, within that launch (the two medians' ratio, and the median of each round's ratio);
+    compile time and peak memory per rank at the most GPUs, and the accuracy check."""
     worlds = {}
     for path in sorted(glob.glob(os.path.join(out, "world*.json"))):
         with open(path) as f:
@@ -182,6 +182,7 @@ def summarize(out):
     n = sizes[-1]
     head = ["model", "wrapping", "backend", *(f"step s, {k} ranks" for k in sizes), "scaling efficiency",
             f"1-GPU step s, in the {n}-rank launch", "scaling efficiency, same launch",
+            "scaling efficiency, paired rounds",
             f"compile s per rank ({n} ranks)", f"peak GiB per rank ({n} ranks)", "accuracy"]
     lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for (model, how, backend), by_world in sorted(keyed.items()):
@@ -189,10 +190,16 @@ def summarize(out):
         last = by_world.get(n, [])
         eff = steps[sizes[0]] / steps[n] if len(sizes) > 1 and steps.get(sizes[0]) and steps.get(n) else None
         solo = max((r.get("solo_step_s") or 0 for r in last), default=0)
+        # each round's 1-GPU step over its N-GPU step (the slowest rank's each), then their median: the machine's
+        # drift between rounds moves both steps of a round alike
+        paired = [max(s) / max(w) for s, w in zip(zip(*(r["solo_rounds_s"] for r in last)),
+                                                  zip(*(r["rounds_s"] for r in last)))] \
+            if last and all(r.get("solo_rounds_s") and r.get("rounds_s") for r in last) else []
         errors = sorted({r.get("error") or r.get("failure") for rs in by_world.values() for r in rs} - {None})
         cells = [model, how, backend, *(f"{steps[k]:.4f}" if steps.get(k) else "" for k in sizes),
                  f"{eff:.2f}" if eff else "", f"{solo:.4f}" if solo else "",
                  f"{solo / steps[n]:.2f}" if solo and steps.get(n) else "",
+                 f"{statistics.median(paired):.2f}" if paired else "",
                  ", ".join(f"{r['first_step_s']:.1f}" for r in last if r.get("first_step_s") is not None),
                  ", ".join(f"{r['peak_bytes'] / 2 ** 30:.2f}" for r in last if r.get("peak_bytes") is not None),
                  "; ".join(errors)[:160] if errors else "pass"]

@@ -127,16 +127,21 @@ def _compile(module, backend):
 
 
 DEFAULT_RECOMPILE_LIMIT = torch._dynamo.config.recompile_limit
+RECOMPILES_PER_BACKEND = 64   # graphs per code object: a model's layers, each compiled apart
 
 
 def _own_recompile_budget(turn):
     """Dynamo counts every graph compiled for a code object against one limit (recompile_limit, 8 by default),
-    whichever backend compiled it; past it, the frame runs eagerly. Backends compiled one after another in one
-    process share it, so on models whose frames recompile (an encoder-decoder's layers, once per layer index)
-    the later ones were left fewer graphs: BART's AMP training step read 0.86x Inductor with kiln compiled
-    second, and 1.12x profiled with a Dynamo of its own (bench/NOTES.md 52). The backend compiled in turn k
-    (from 0) gets the limit raised by k defaults: a default's worth of graphs each."""
-    torch._dynamo.config.recompile_limit = DEFAULT_RECOMPILE_LIMIT * (turn + 1)
+    whichever backend compiled it; past it, the frame runs eagerly, from then on. Backends compiled one after
+    another in one process share it, so on models whose frames recompile (an encoder-decoder's layers, once per
+    layer index) the later ones were left fewer graphs: BART's AMP training step read 0.86x Inductor with kiln
+    compiled second, and 1.12x profiled with a Dynamo of its own (bench/NOTES.md 52). Nor is the default enough
+    for one backend: transformers' layers share one `__call__` frame, which BART's training step compiles once
+    per decoder layer (a guard on its cache's per-layer flag) besides the encoder's, more than 8 times: the first
+    backend ran its last layers eagerly, and the frame stayed eager for the next (kiln's BART step ran 18 kernels
+    and eager's peak memory, bench/NOTES.md 82). The backend compiled in turn k (from 0) gets the limit raised
+    by k + 1 allowances of RECOMPILES_PER_BACKEND graphs."""
+    torch._dynamo.config.recompile_limit = max(DEFAULT_RECOMPILE_LIMIT, RECOMPILES_PER_BACKEND) * (turn + 1)
 
 
 def _compile_time(step, device):

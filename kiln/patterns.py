@@ -440,18 +440,27 @@ SCATTER_ADDS = {torch.ops.aten.index_put.default: lambda n: arg(n, 3, "accumulat
                 torch.ops.aten.scatter_add.default: lambda n: True}
 
 
+EXACT_ENOUGH = (torch.float32, torch.float64)   # float dtypes whose sums the rewrite may reassociate
+
+
 def accumulate_scatters_into_sums(gm):
     """add(x, s), where s scatter-adds values onto zeros (index_put with accumulate, scatter_add) and goes
-    nowhere else, becomes that scatter-add onto x: the same sums, without a tensor of zeros beside x. A gradient
+    nowhere else, becomes that scatter-add onto x + 0: the same sums, without a tensor of zeros beside x. A gradient
     with several contributions is such a sum: a tied embedding's (the output projection's product, then the
     lookups' embedding_dense_backward, each a scatter onto zeros) was summed at the end of the backward, all its
     contributions held side by side until then (BART: three 147 MiB tensors beside the sum, where eager's autograd
     adds each into one as it comes); now each lookup's scatter adds into the sum so far as soon as its values
-    exist. Returns how many sums it changed."""
+    exist. Returns how many sums it changed.
+    The values are added onto x one by one, where eager sums them and adds the sum to x: the same sums in another
+    order. In bfloat16 and float16 that order lost whole values (100 ones onto 256 in bfloat16 stay 256, eager
+    gives 356), so only float32, float64 and integers are rewritten. x + 0 keeps eager's +0.0 where x is -0.0
+    and no value lands."""
     changed = 0
     for add in list(gm.graph.find_nodes(op="call_function", target=torch.ops.aten.add.Tensor)):
-        if len(add.args) != 2 or add.kwargs or not isinstance(out := add.meta.get("val"), torch.Tensor) or \
-                out.dtype == torch.bool:
+        if len(add.args) != 2 or add.kwargs or add.args[0] is add.args[1] or \
+                not isinstance(out := add.meta.get("val"), torch.Tensor) or \
+                not (out.dtype in EXACT_ENOUGH or not out.dtype.is_floating_point and not out.dtype.is_complex and
+                     out.dtype != torch.bool):
             continue
         for x, s in (add.args, reversed(add.args)):
             if isinstance(x, torch.fx.Node) and isinstance(s, torch.fx.Node) and s.target in SCATTER_ADDS and \
@@ -462,8 +471,12 @@ def accumulate_scatters_into_sums(gm):
         else:
             continue
         with gm.graph.inserting_before(add):
+            if out.dtype.is_floating_point:   # (-0.0 + 0 is +0.0, as eager's x + zeros; any other x stays x)
+                plus_zero = gm.graph.call_function(torch.ops.aten.add.Tensor, (x, 0))
+                plus_zero.meta = {**s.meta, "val": torch.ops.aten.add.Tensor(x.meta["val"], 0)}
+                x = plus_zero
             onto = gm.graph.call_function(s.target, (x, *s.args[1:]), dict(s.kwargs))
-        onto.meta = dict(add.meta)
+        onto.meta = {**s.meta, "val": out}   # (s's origin: an index error names the scatter)
         add.replace_all_uses_with(onto)
         zeros = s.args[0]
         gm.graph.erase_node(add)

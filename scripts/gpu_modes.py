@@ -7,7 +7,8 @@
 2. The 50-tiny-op graph: the per-call time of eager, kiln's default mode and reduce-overhead, and Inductor's.
 3. The suite's transformers at batch 1 and 2 (bf16 inference, the models' full configs and sequence length):
    eager, kiln (default), kiln and Inductor in reduce-overhead, timed in alternating rounds; the accuracy of a
-   replayed call (kiln.tools.accuracy) and peak memory beside kiln's default mode.
+   replayed call (kiln.tools.accuracy), and peak memory over each variant's life (compile and recording
+   included) and what it holds between calls, beside kiln's default mode.
 4. With --freezing M1,M2 (conv models, bf16 inference at the suite's GPU size): eager, kiln and Inductor each
    with and without freezing (kiln: options={"freezing": True}; Inductor: its freezing config), in one process.
 Writes modes_reduce_overhead.json (and modes_freezing.json) under --out.
@@ -15,6 +16,7 @@ Writes modes_reduce_overhead.json (and modes_freezing.json) under --out.
 import argparse
 import copy
 import dataclasses
+import gc
 import json
 import logging
 import os
@@ -29,7 +31,8 @@ import torch  # noqa: E402
 
 import kiln  # noqa: E402
 from kiln.tools import accuracy  # noqa: E402
-from kiln.tools.bench import _compile_time, _interleaved_times, _make_step, _peak_memory, _references  # noqa: E402
+from kiln.tools.bench import (_compile_time, _interleaved_times, _make_step, _own_recompile_budget,  # noqa: E402
+                              _peak_memory, _references)
 from kiln.tools.workloads import workload  # noqa: E402
 
 TRANSFORMERS = "gpt2,bert,llama,t5,bart,distilbert,roberta"
@@ -158,19 +161,26 @@ def tiny_row():
 def measure(row, module, inputs, device, variants):
     """Fills row for each variant (label -> (compile: a module -> the callable to run, extras: () -> more fields)),
     each run on its own copy of module: its compile time, the accuracy of a later call (a replay, for the modes
-    that record), its peak memory; then all of them timed together in alternating rounds."""
+    that record), its peak memory over its life (on CUDA: compile and recording included) and what it holds between
+    calls; then all of them timed together in alternating rounds."""
     with accuracy.exact_float32():
         fp64, eager, nudged = _references(module, inputs, False)
     steps = {}
     for label, (make, extras) in variants.items():
         torch._dynamo.reset()
+        _own_recompile_budget(0)   # (Dynamo reset: each variant's frames counted from 0)
         kiln.reset_stats()
         COLLECTED.lines.clear()
         try:
-            step = _make_step(make(copy.deepcopy(module)), inputs, False)
+            own = copy.deepcopy(module)
+            base = lifetime_start(device)
+            step = _make_step(make(own), inputs, False)
             _, row[f"{label}_compile_s"] = _compile_time(step, device)
             row[f"{label}_accuracy"] = accuracy.accuracy_error(step(), eager, fp64, nudged=nudged) or "ok"
-            row[f"{label}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+            if base is None:
+                row[f"{label}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+            else:
+                row.update({f"{label}_{k}": v for k, v in lifetime_memory(step, base).items()})
             row.update({f"{label}_{k}": v for k, v in extras().items()})
             steps[label] = step
         except Exception as e:   # a row, never a crash
@@ -179,6 +189,29 @@ def measure(row, module, inputs, device, variants):
     for label, t in _interleaved_times(steps, device).items():
         row[f"{label}_ms"], row[f"{label}_speedup"] = t["median_ms"], t.get("speedup")
     return row
+
+
+def lifetime_start(device):
+    """On CUDA: the allocated bytes before a variant's first call, its peak counted from here (None elsewhere).
+    What the Dynamo reset before it let go (an earlier variant's graphs and their memory pools) is freed first:
+    freed later, in the variant's life, it read as negative memory held (Inductor's reduce-overhead: -66 MiB)."""
+    if device != "cuda":
+        return None
+    gc.collect()
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    return torch.cuda.memory_allocated()
+
+
+def lifetime_memory(step, base):
+    """A variant's peak over its whole life so far, compile, recording and one more call included, and what it
+    holds between calls, in MiB above `base` (its parameters excluded). A replay's own rise is only its outputs'
+    copies: the graph's memory pool was allocated when it was recorded, and is held from then on (session 57's
+    rows read 0 for reduce-overhead's peak, measuring one replay alone)."""
+    step()
+    torch.cuda.synchronize()
+    return {"peak_mib": (torch.cuda.max_memory_allocated() - base) / 2 ** 20,
+            "held_mib": (torch.cuda.memory_allocated() - base) / 2 ** 20}
 
 
 def nothing():

@@ -26,6 +26,7 @@ from torch.profiler import ProfilerActivity, profile
 
 import kiln
 from kiln.tools import workloads as W
+from kiln.tools.bench import _own_recompile_budget
 
 
 def main():
@@ -61,6 +62,7 @@ def main():
     calls = {}
     for name in a.backends.split(","):
         torch._dynamo.reset()
+        _own_recompile_budget(0)   # (Dynamo reset: each backend's frames counted from 0)
         options = {"trace": a.trace, "trace_profile": True} if a.trace else {}
         if a.freezing:
             options["freezing"] = True

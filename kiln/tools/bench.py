@@ -224,6 +224,7 @@ def _cold(spec):
         # it starts keep their allocator settings)
         ctypes.CDLL(None).mallopt(-3, 64 * 1024)  # -3: M_MMAP_THRESHOLD
     _prewarm(device)
+    _own_recompile_budget(0)   # (frames past Dynamo's default limit would run eagerly)
     module, inputs = _build(spec)
     eager_peak = _peak_memory(_make_step(copy.deepcopy(module), inputs, train, autocast), device)
     if backend.startswith("kiln"):   # (also "kiln@max-autotune")

@@ -81,6 +81,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.eager_output_strides = output_strides or {}   # output index -> the strides eager gives the user
         self.buffers = []             # ComputedBuffer | ExternKernel in program order
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
+        self.input_names = set()      # the InputBuffers' names
         self.frozen = {}              # name -> (InputBuffer, tensor): constants the wrapper holds (kiln.freezing)
         # name -> (frozen name, sizes, strides, offset, remake): made from a frozen view (a copy laid out anew, a
         # library's packed weight), made again by remake(view)
@@ -219,7 +220,7 @@ class GraphLowering(torch.fx.Interpreter):
         False: not those computed from graph inputs alone that it reads broadcast (at most 1/BROADCAST_REALIZE_FACTOR
         of its size), such as an inference batch norm's stored invstd, which keeps little memory alive. (A row's
         max, computed from the graph's own values, still counts: exp(s - max), stored, is computed once.)"""
-        inputs = {b.name for b in self.graph_inputs if isinstance(b, ir.InputBuffer)}
+        inputs = self.input_names
         computed = reads_of(value) - inputs
         numel = self.size_hint(ir.product(value.sizes))   # (sizes at their hints under dynamic shapes)
 
@@ -249,6 +250,7 @@ class GraphLowering(torch.fx.Interpreter):
             buf = ir.InputBuffer(target, ir.Layout(val.dtype, val.device, [sym(s) for s in val.shape],
                                                    [sym(s) for s in strides]), sym(offset))
             self.graph_inputs.append(buf)
+            self.input_names.add(buf.name)
             return View(buf, buf.layout.sizes, buf.layout.strides)
         expr = sym(val) if isinstance(val, torch.SymInt) else val
         self.graph_inputs.append(expr)

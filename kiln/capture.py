@@ -30,8 +30,9 @@ from kiln import freezing, warm_start
 from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
-from kiln.patterns import (accumulate_scatters_into_sums, eliminate_common_subexpressions, fold_padding_into_convolutions, kind, mutated_inputs,
-                           overlap_collectives, rewrite_attention, rewrite_identity_calls)
+from kiln.patterns import (accumulate_scatters_into_sums, eliminate_common_subexpressions,
+                           fold_padding_into_convolutions, kind, mutated_inputs, overlap_collectives, rewrite_attention,
+                           rewrite_identity_calls)
 from kiln.runtime import cuda_graphs, graph_cache, triton_binaries
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device, graph_devices

@@ -438,8 +438,6 @@ ZERO_FILLS = {torch.ops.aten.full.default: 1, torch.ops.aten.full_like.default: 
               torch.ops.aten.new_zeros.default: None}   # op -> the position of its fill value (None: zeros)
 SCATTER_ADDS = {torch.ops.aten.index_put.default: lambda n: arg(n, 3, "accumulate", False),
                 torch.ops.aten.scatter_add.default: lambda n: True}
-
-
 EXACT_ENOUGH = (torch.float32, torch.float64)   # float dtypes whose sums the rewrite may reassociate
 
 
@@ -458,9 +456,7 @@ def accumulate_scatters_into_sums(gm):
     changed = 0
     for add in list(gm.graph.find_nodes(op="call_function", target=torch.ops.aten.add.Tensor)):
         if len(add.args) != 2 or add.kwargs or add.args[0] is add.args[1] or \
-                not isinstance(out := add.meta.get("val"), torch.Tensor) or \
-                not (out.dtype in EXACT_ENOUGH or not out.dtype.is_floating_point and not out.dtype.is_complex and
-                     out.dtype != torch.bool):
+                not isinstance(out := add.meta.get("val"), torch.Tensor) or not reassociable(out.dtype):
             continue
         for x, s in (add.args, reversed(add.args)):
             if isinstance(x, torch.fx.Node) and isinstance(s, torch.fx.Node) and s.target in SCATTER_ADDS and \
@@ -488,6 +484,13 @@ def accumulate_scatters_into_sums(gm):
         gm.recompile()
         log.info("kiln: %d scatter-add(s) onto zeros add into the sum they joined", changed)
     return changed
+
+
+def reassociable(dtype):
+    """Whether sums of this dtype may be taken in another order: integers (exact) and EXACT_ENOUGH floats."""
+    if dtype.is_floating_point:
+        return dtype in EXACT_ENOUGH
+    return not dtype.is_complex and dtype != torch.bool
 
 
 def is_zeros(n):

@@ -220,12 +220,11 @@ class GraphLowering(torch.fx.Interpreter):
         False: not those computed from graph inputs alone that it reads broadcast (at most 1/BROADCAST_REALIZE_FACTOR
         of its size), such as an inference batch norm's stored invstd, which keeps little memory alive. (A row's
         max, computed from the graph's own values, still counts: exp(s - max), stored, is computed once.)"""
-        inputs = self.input_names
-        computed = reads_of(value) - inputs
+        computed = reads_of(value) - self.input_names
         numel = self.size_hint(ir.product(value.sizes))   # (sizes at their hints under dynamic shapes)
 
         def statistic(buf):
-            return isinstance(buf, ir.ComputedBuffer) and buf.reads() <= inputs and \
+            return isinstance(buf, ir.ComputedBuffer) and buf.reads() <= self.input_names and \
                 BROADCAST_REALIZE_FACTOR * (self.size_hint(buf.layout.numel) or numel) <= numel
         if not statistics and numel is not None:
             computed = [n for n in computed if not statistic(self.buffer(n))]

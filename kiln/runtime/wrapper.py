@@ -312,7 +312,7 @@ class WrapperCode:
         buffer while cuDNN allocated the next 31 MiB output)."""
         g = self.graph
         outputs = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")}
-        inputs = {b.name for b in g.graph_inputs if isinstance(b, ir.InputBuffer)}
+        inputs = g.input_names
         owned = {}   # buffers this wrapper allocates or receives from externs
         aliases = {m: n for step in self.sched.steps if isinstance(step, Kernel) for m, n in step.aliases.items()}
         viewed = set(aliases.values())

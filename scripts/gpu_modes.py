@@ -8,7 +8,8 @@
 3. The suite's transformers at batch 1 and 2 (bf16 inference, the models' full configs and sequence length):
    eager, kiln (default), kiln and Inductor in reduce-overhead, timed in alternating rounds; the accuracy of a
    replayed call (kiln.tools.accuracy), and peak memory over each variant's life (compile and recording
-   included) and what it holds between calls, beside kiln's default mode.
+   included) and what it holds between calls, beside kiln's default mode. --fresh-memory kiln,kiln_ro reads
+   those variants' memory again, each in a process of its own.
 4. With --freezing M1,M2 (conv models, bf16 inference at the suite's GPU size): eager, kiln and Inductor each
    with and without freezing (kiln: options={"freezing": True}; Inductor: its freezing config), in one process.
 Writes modes_reduce_overhead.json (and modes_freezing.json) under --out.
@@ -176,11 +177,12 @@ def measure(row, module, inputs, device, variants):
             base = lifetime_start(device)
             step = _make_step(make(own), inputs, False)
             _, row[f"{label}_compile_s"] = _compile_time(step, device)
-            row[f"{label}_accuracy"] = accuracy.accuracy_error(step(), eager, fp64, nudged=nudged) or "ok"
             if base is None:
                 row[f"{label}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
             else:
                 row.update({f"{label}_{k}": v for k, v in lifetime_memory(step, base).items()})
+            # (after the memory: the check's float64 copies of a model's logits were most of s57's and s58's peaks)
+            row[f"{label}_accuracy"] = accuracy.accuracy_error(step(), eager, fp64, nudged=nudged) or "ok"
             row.update({f"{label}_{k}": v for k, v in extras().items()})
             steps[label] = step
         except Exception as e:   # a row, never a crash
@@ -218,26 +220,62 @@ def nothing():
     return {}
 
 
-def model_row(name, batch):
+def model_at_batch(name, batch):
+    """(the workload, its module and inputs: bf16, the GPU size's sequence at this batch)"""
     w = workload(name)
     w = dataclasses.replace(w, sizes={**w.sizes, "small_batch": dict(w.sizes["gpu"], batch=batch)})
-    module = w.make_module("cuda", torch.bfloat16, "small_batch")
-    inputs = w.make_inputs("cuda", torch.bfloat16, "small_batch")
+    return w, w.make_module("cuda", torch.bfloat16, "small_batch"), w.make_inputs("cuda", torch.bfloat16, "small_batch")
 
-    def recorded():
-        stats = kiln.stats()
-        return {"replays": stats.get("cuda_graph_replays", 0), "graphs_fallback": stats["graphs_fallback"],
-                "log": list(COLLECTED.lines)}
-    row = measure({"model": name, "batch": batch, "seq": w.sizes["gpu"].get("seq")}, module, inputs, "cuda", {
-        "eager": (lambda m: m, nothing),
-        "kiln": (lambda m: compiled(m, "kiln", None), nothing),
-        "kiln_ro": (lambda m: compiled(m, "kiln", "reduce-overhead"), recorded),
-        "inductor_ro": (lambda m: compiled(m, "inductor", "reduce-overhead"), nothing)})
+
+def recorded():
+    stats = kiln.stats()
+    return {"replays": stats.get("cuda_graph_replays", 0), "graphs_fallback": stats["graphs_fallback"],
+            "log": list(COLLECTED.lines)}
+
+
+VARIANTS = {"eager": (lambda m: m, nothing),
+            "kiln": (lambda m: compiled(m, "kiln", None), nothing),
+            "kiln_ro": (lambda m: compiled(m, "kiln", "reduce-overhead"), recorded),
+            "inductor_ro": (lambda m: compiled(m, "inductor", "reduce-overhead"), nothing)}
+
+
+def model_row(name, batch, fresh_memory=()):
+    w, module, inputs = model_at_batch(name, batch)
+    row = measure({"model": name, "batch": batch, "seq": w.sizes["gpu"].get("seq")}, module, inputs, "cuda",
+                  VARIANTS)
     if "kiln_ro_ms" in row and "inductor_ro_ms" in row:
         row["kiln_ro_vs_inductor_ro"] = row["inductor_ro_ms"] / row["kiln_ro_ms"]
     if "kiln_ro_peak_mib" in row and row.get("kiln_peak_mib"):
         row["kiln_ro_peak_over_default"] = row["kiln_ro_peak_mib"] / row["kiln_peak_mib"]
+    for label in fresh_memory:
+        row.update({f"{label}_fresh_{k}": v for k, v in fresh_process_memory(name, batch, label).items()})
+    if row.get("kiln_fresh_peak_mib") and "kiln_ro_fresh_peak_mib" in row:
+        row["kiln_ro_fresh_peak_over_default"] = row["kiln_ro_fresh_peak_mib"] / row["kiln_fresh_peak_mib"]
     return row
+
+
+def fresh_process_memory(name, batch, label):
+    """A variant's peak over its life and what it holds after, in a process of its own (fresh caches, nothing
+    run before it): in one process, the workspace cuBLAS keeps per stream, made by whichever variant ran cuBLAS
+    first on that stream, counted in none of the later ones'."""
+    import subprocess
+    done = subprocess.run([sys.executable, __file__, "--memory-of", f"{name}:{batch}:{label}"], capture_output=True,
+                          text=True, timeout=300)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    return json.loads(lines[-1]) if lines else {"error": done.stderr.strip().splitlines()[-1:]}
+
+
+def memory_of(spec):
+    """(a child of fresh_process_memory) prints {peak_mib, held_mib} of one variant's life: its compile call and
+    two calls, above its parameters and inputs"""
+    name, batch, label = spec.split(":")
+    _, module, inputs = model_at_batch(name, int(batch))
+    make, _ = VARIANTS[label]
+    _own_recompile_budget(0)
+    base = lifetime_start("cuda")
+    step = _make_step(make(module), inputs, False)
+    _compile_time(step, "cuda")
+    print(json.dumps(lifetime_memory(step, base)), flush=True)
 
 
 def freezing_row(name, device):
@@ -270,14 +308,19 @@ def freezing_row(name, device):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--out", required=True)
+    p.add_argument("--out")
     p.add_argument("--models", default=TRANSFORMERS)
     p.add_argument("--batches", default="1,2")
     p.add_argument("--budget-s", type=float, default=480)
     p.add_argument("--skip-checks", action="store_true")
     p.add_argument("--freezing", default="", help="conv models to run with and without freezing (only those)")
     p.add_argument("--device", default="cuda", help="with --freezing: cuda, or cpu (quick sizes, float32)")
+    p.add_argument("--fresh-memory", default="", help="variants (kiln,kiln_ro,...) whose memory is read again, each "
+                   "in a process of its own")
+    p.add_argument("--memory-of", help=argparse.SUPPRESS)
     a = p.parse_args()
+    if a.memory_of:
+        return memory_of(a.memory_of)
     os.makedirs(a.out, exist_ok=True)
     start = time.time()
     result = {"metadata": {"device": torch.cuda.get_device_name() if a.device == "cuda" else "cpu",
@@ -307,7 +350,7 @@ def main():
                 print(f"budget spent: {name} batch {batch} and later not run", flush=True)
                 break
             try:
-                row = model_row(name, batch)
+                row = model_row(name, batch, list(filter(None, a.fresh_memory.split(","))))
             except Exception as e:
                 row = {"model": name, "batch": batch, "error": f"{type(e).__name__}: {str(e)[:200]}"}
             result["rows"].append(row)

@@ -25,6 +25,9 @@ class ReplayingRecorder:
     def __init__(self, device):
         pass
 
+    def warm_up(self, call, args):
+        return call(args)
+
     def record(self, call, inputs):
         ReplayingRecorder.recordings += 1
         before = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
@@ -477,3 +480,34 @@ def test_a_graph_fed_its_own_output_stays_recorded(replaying, caplog):
             torch.testing.assert_close(h, reference)
     assert not [r for r in caplog.records if "without a CUDA graph" in r.getMessage()], caplog.text
     assert replaying.recordings <= 3
+
+
+HELD_AFTER_CALLS = """
+import sys, torch, kiln
+w = torch.randn(1024, 1024, device="cuda")
+base = torch.cuda.memory_allocated()
+f = kiln.compile(lambda x: torch.relu(x @ w), mode=sys.argv[1] or None, options={"graph_cache": False})
+for _ in range(4):
+    out = f(torch.randn(256, 1024, device="cuda"))
+del out
+torch.cuda.synchronize()
+print(torch.cuda.memory_allocated() - base)
+"""
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs")
+def test_a_process_recording_graphs_holds_no_more_cublas_workspaces_than_one_running_them():
+    """cuBLAS keeps a workspace per stream (32 MiB on Hopper): the warm-up call on the caller's stream made one
+    and the recording on its own stream another (s59). In a fresh process of each mode, what reduce-overhead holds
+    after its calls is what default mode holds (its workspace) and its recorded output, 1 MiB, no more."""
+    import os
+    import subprocess
+    import sys
+
+    def held(mode):
+        done = subprocess.run([sys.executable, "-c", HELD_AFTER_CALLS, mode], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=os.getcwd()), timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return int(done.stdout.split()[-1])
+    default, recorded = held(""), held("reduce-overhead")
+    assert recorded <= default + 256 * 1024 * 4 + 2 ** 16, (default, recorded)

@@ -321,6 +321,8 @@ def main():
     a = p.parse_args()
     if a.memory_of:
         return memory_of(a.memory_of)
+    if not a.out:
+        p.error("--out is required")
     os.makedirs(a.out, exist_ok=True)
     start = time.time()
     result = {"metadata": {"device": torch.cuda.get_device_name() if a.device == "cuda" else "cpu",

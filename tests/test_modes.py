@@ -499,7 +499,8 @@ print(torch.cuda.memory_allocated() - base)
 def test_a_process_recording_graphs_holds_no_more_cublas_workspaces_than_one_running_them():
     """cuBLAS keeps a workspace per stream (32 MiB on Hopper): the warm-up call on the caller's stream made one
     and the recording on its own stream another (s59). In a fresh process of each mode, what reduce-overhead holds
-    after its calls is what default mode holds (its workspace) and its recorded output, 1 MiB, no more."""
+    after its calls is what default mode holds (its workspace) and its recorded output, 1 MiB, and cuBLASLt's
+    workspace (made in the graphs' pool for the recordings' stream, 1 MiB on Hopper), no more."""
     import os
     import subprocess
     import sys
@@ -510,4 +511,4 @@ def test_a_process_recording_graphs_holds_no_more_cublas_workspaces_than_one_run
         assert done.returncode == 0, done.stderr[-2000:]
         return int(done.stdout.split()[-1])
     default, recorded = held(""), held("reduce-overhead")
-    assert recorded <= default + 256 * 1024 * 4 + 2 ** 16, (default, recorded)
+    assert recorded <= default + 256 * 1024 * 4 + 2 ** 21, (default, recorded)

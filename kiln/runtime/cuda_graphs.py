@@ -380,15 +380,27 @@ class CudaRecorder:
             CudaRecorder.streams[device] = torch.cuda.Stream(device)
         self.stream = CudaRecorder.streams[device]
 
+    def pool(self):
+        if self.device not in CudaRecorder.pools:
+            CudaRecorder.pools[self.device] = torch.cuda.MemPool()
+        return CudaRecorder.pools[self.device]
+
     def warm_up(self, call, args):
         """call(args) run on the recording stream, ordered after the caller's stream's work and before its next.
-        cuBLAS keeps a workspace per stream it runs on (32 MiB on Hopper), made at its first call there: a warm-up
-        on the caller's stream made one there, and the recording another (s59: DistilBERT at batch 1, 32 of the 63
-        MiB its recording held)."""
+        cuBLAS and cuBLASLt keep a workspace per stream they run on (32 MiB and 1 MiB on Hopper), made at their
+        first call there and used by every graph recorded on that stream: a warm-up on the caller's stream made
+        one there and the recording another (s59: 33 of the 63 MiB DistilBERT's recording held at batch 1). They
+        are made in the graphs' pool first: torch frees a stream's workspaces when a graph recorded on it is
+        destroyed (pytorch#193402), and freed there they are memory of the pool, which a replay writes over as it
+        does its recording's intermediates; made by the warm-up itself, they would be freed to any tensor."""
         caller = torch.cuda.current_stream(self.device)
         self.stream.wait_stream(caller)
+        for a in args:
+            if isinstance(a, torch.Tensor) and a.is_cuda:
+                a.record_stream(self.stream)   # (an input freed inside the call is reused after the warm-up's reads)
         try:
             with torch.cuda.stream(self.stream):
+                self.workspaces_in_pool()
                 outputs = call(args)
         finally:
             caller.wait_stream(self.stream)
@@ -397,13 +409,22 @@ class CudaRecorder:
                 o.record_stream(caller)   # (its memory, freed, is reused only after the caller's use of it)
         return outputs
 
+    def workspaces_in_pool(self):
+        """cuBLAS's and cuBLASLt's workspaces for the current stream made in the graphs' pool, where they are not
+        made yet (a product of each: made there, a workspace stays where it is until torch frees it)"""
+        try:
+            with torch.cuda.use_mem_pool(self.pool()):
+                m = torch.ones(8, 8, device=self.device)
+                torch.mm(m, m)
+                torch._addmm_activation(m[0], m, m)   # (an epilogue only cuBLASLt computes)
+        except RuntimeError as e:   # (then the warm-up makes them, outside the pool)
+            log.debug("kiln: cuBLAS's workspaces not made in the CUDA graphs' pool: %s", e)
+
     def record(self, call, inputs):
         """(a function replaying the graph, the outputs as recorded, in the graph's memory)"""
         with torch.cuda.device(self.device):
-            if self.device not in CudaRecorder.pools:
-                CudaRecorder.pools[self.device] = torch.cuda.MemPool()
             graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph, pool=CudaRecorder.pools[self.device].id, stream=self.stream):
+            with torch.cuda.graph(graph, pool=self.pool().id, stream=self.stream):
                 outputs = call(list(inputs))
         return graph.replay, outputs
 

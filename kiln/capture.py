@@ -144,10 +144,12 @@ def untraced(backward_compiler):
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):
     dynamo_digest = warm_start.dynamo_cache_key(gm, example_inputs, opts)
+    # (the tensors the graph holds, which AOTAutograd passes to its graphs first: an optimizer's states)
+    lifted = list(graph_cache.lifted_tensors(gm).values()) if dynamo_digest else []
     if dynamo_digest:
-        compiled = warm_start.load_dynamo_graph(dynamo_digest, example_inputs, opts, gid)
+        compiled = warm_start.load_dynamo_graph(dynamo_digest, [*lifted, *example_inputs], opts, gid)
         if compiled is not None:
-            return compiled
+            return warm_start.called_with(compiled, lifted)
     # (AOTAutograd traces a backward where grad mode is on and an input, or a parameter it lifts, requires grad)
     decomps = kiln_decompositions(inference=not (torch.is_grad_enabled() and any(
         isinstance(x, torch.Tensor) and x.requires_grad for x in itertools.chain(example_inputs, gm.parameters()))))
@@ -173,7 +175,8 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
 
     frozen = freezing.frozen_inputs(gm, example_inputs) if opts.freezing and graph_module is gm else {}
     # what a warm start needs to load this graph without AOTAutograd's trace
-    pending = warm_start.Pending(dynamo_digest, example_inputs, opts, f"g{gid}") if dynamo_digest else None
+    pending = warm_start.Pending(dynamo_digest, [*lifted, *example_inputs], opts, f"g{gid}", len(lifted)) \
+        if dynamo_digest else None
     ahead = {}   # the backward compiled ahead of its first call (compile_backward_ahead), until AOTAutograd asks
     # (the compilers below outlive this call, AOTAutograd holding the backward's until the backward's first call or
     # for good: they name no example input, which would keep the first call's tensors, a graph break's activations,

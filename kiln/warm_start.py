@@ -58,8 +58,9 @@ class Pending:
     """What a Dynamo graph compiled cold leaves for a warm start, gathered from kiln's compilers and AOTAutograd's
     post_compile as they run, and stored once complete (the backward is compiled at its first call)."""
 
-    def __init__(self, digest, example_inputs, opts, name):
-        self.digest, self.opts, self.name = digest, opts, name
+    def __init__(self, digest, example_inputs, opts, name, lifted=0):
+        """example_inputs: those of AOTAutograd's graphs, the `lifted` tensors the Dynamo graph holds first"""
+        self.digest, self.opts, self.name, self.lifted = digest, opts, name, lifted
         self.input_layouts = layouts(example_inputs)   # (not the inputs: this outlives the compile)
         self.graphs = {}        # kind -> (the graph cache's key, the inputs it writes, the callable kiln returned)
         self.versioned = None   # an inference graph's inputs written that autograd sees (aot_adds_nothing)
@@ -78,7 +79,8 @@ class Pending:
         """kiln compiled one of the graph's AOTAutograd graphs (keep: compile_graph's record of its cache entry)."""
         if self.settled:
             return
-        if not keep:   # not cached: this Dynamo graph is not stored whole
+        # (not cached: this Dynamo graph is not stored whole; nor is a training graph holding tensors, untried)
+        if not keep or self.lifted and kind != "inference":
             self.settle()
             return
         self.graphs[kind] = (keep["digest"], keep["mutated"], call)
@@ -296,6 +298,17 @@ def loaded(artifact, name, mutated, opts, example_inputs):
     module = load(artifact.named(name), opts, times, generated=False)
     times["loading"] = time.perf_counter() - started - sum(times.values())
     return finished(module, artifact, opts, name, True, times, mutated, example_inputs)
+
+
+def called_with(compiled, lifted):
+    """compiled called with the tensors the Dynamo graph holds before its inputs, as AOTAutograd's callable passes
+    them (the same tensors at every call: the graph module holds them)"""
+    if not lifted:
+        return compiled
+
+    def forward(*args):
+        return compiled(*lifted, *args)
+    return forward
 
 
 def inference_function(entry, call):

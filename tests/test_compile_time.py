@@ -242,6 +242,30 @@ def test_an_input_written_in_the_graph_moves_its_version_when_loaded_whole(monke
     assert stat2._version == stat1._version > 0
 
 
+def test_an_optimizer_step_is_loaded_whole_with_the_tensors_its_graph_holds(monkeypatch, tmp_path):
+    """Dynamo's graph of an optimizer step holds the parameters and the optimizer's states as its own tensors, which
+    AOTAutograd passes to its graphs before the graph's inputs: a warm start passes them too, and steps as eager."""
+    from kiln.tools.train_steps import OPTIMIZERS, OptimizerStep
+    cached(monkeypatch, tmp_path)
+
+    def make():
+        torch.manual_seed(0)
+        return OptimizerStep(torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Linear(16, 4)), OPTIMIZERS["adamw"])
+    eager = make()
+    for _ in range(3):
+        expected = [p.detach().clone() for p in eager()]
+
+    def run():
+        step = kiln.compile(make(), options={"strict": True})
+        for _ in range(3):
+            params = [p.detach().clone() for p in step()]
+        return params
+    (first, second), skipped = twice(run, monkeypatch)
+    assert skipped
+    torch.testing.assert_close(second, first, rtol=0, atol=0)
+    torch.testing.assert_close(second, expected)
+
+
 def test_graphs_that_aotautograd_wraps_are_not_stored_whole(monkeypatch, tmp_path):
     """An output that is a view of an input (AOTAutograd regenerates it from the input at each call), a user's
     function in the graph (its meaning may change under the same name): compiled through AOTAutograd on every start,

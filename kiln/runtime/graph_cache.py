@@ -43,9 +43,10 @@ class Uncacheable(Exception):
     """This graph is compiled but not cached (the reason is logged)."""
 
 
-def key(gm, example_inputs, opts, kind, *facts):
+def key(gm, example_inputs, opts, kind, *facts, lifted=()):
     """The graph's cache key (facts: what else its code depends on); raises Uncacheable where the graph has symbolic
-    sizes or other inputs than tensors."""
+    sizes or other inputs than tensors. lifted: the names of the graph's tensors that it is called with (among
+    example_inputs), not constants whose values are hashed."""
     h = hashlib.sha256()
 
     def add(*parts):
@@ -72,7 +73,7 @@ def key(gm, example_inputs, opts, kind, *facts):
         add(node.format_node(), meta_of(value),
             str(node.meta.get("recompute")),
             str(node.meta.get("original_aten")))
-        if node.op == "get_attr":
+        if node.op == "get_attr" and node.target not in lifted:
             value = getattr(gm, node.target)
             if isinstance(value, torch.Tensor):
                 with unset_fake_temporarily():   # (compiled under AOTAutograd's fake mode; the constant is real)
@@ -131,20 +132,27 @@ def traced_flags():
     return flags
 
 
+def lifted_tensors(gm):
+    """{name: tensor} of the parameters and buffers a Dynamo graph holds (an optimizer step's parameters and
+    states), in the order AOTAutograd passes them to its graphs before the Dynamo graph's inputs."""
+    return {**dict(gm.named_parameters(remove_duplicate=False)), **dict(gm.named_buffers(remove_duplicate=False))}
+
+
 def dynamo_key(gm, example_inputs, opts):
     """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (kiln.warm_start).
     Besides what `key` hashes: grad mode, autocast, the default dtype, which inputs are leaves of autograd's graph,
-    AOTAutograd's configuration, the partitioner's and `traced_flags`. Raises Uncacheable where the graph calls a
-    module or a function not `trusted`, holds tensors or modules of its own (AOTAutograd would pass the tensors
-    first; saved-tensor hooks come as modules no node calls), AOTAutograd's configuration holds a function (a joint
-    graph pass: another process may hold another under the same name), or an input is a tensor subclass, a sparse
-    tensor or a lazily conjugated or negated one."""
+    AOTAutograd's configuration, the partitioner's and `traced_flags`. The tensors the graph holds are inputs
+    passed first (`lifted_tensors`), by their layouts, not their values. Raises Uncacheable where the graph calls a
+    module or a function not `trusted`, holds modules of its own (saved-tensor hooks come as modules no node calls),
+    AOTAutograd's configuration holds a function (a joint graph pass: another process may hold another under the
+    same name), or an input is a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
     for node in gm.graph.nodes:
         if node.op == "call_module" or node.op == "call_function" and not trusted(node.target):
             raise Uncacheable(f"it calls {node.target}")
-    if next(gm.parameters(), None) is not None or next(gm.buffers(), None) is not None or \
-            next(gm.children(), None) is not None:
-        raise Uncacheable("the graph holds tensors or modules of its own")
+    if next(gm.children(), None) is not None:
+        raise Uncacheable("the graph holds modules of its own")
+    lifted = lifted_tensors(gm)
+    example_inputs = [*lifted.values(), *example_inputs]
     for x in example_inputs:
         if isinstance(x, torch.Tensor) and (type(x) not in (torch.Tensor, torch.nn.Parameter) or
                                             x.layout != torch.strided or x.is_conj() or x.is_neg()):
@@ -155,7 +163,8 @@ def dynamo_key(gm, example_inputs, opts):
             raise Uncacheable(f"AOTAutograd's {name} is a function")
     leaves = [x.is_leaf if isinstance(x, torch.Tensor) else None for x in example_inputs]
     return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), autocast_state(), leaves,
-               str(torch.get_default_dtype()), functorch, partitioner_flags(), traced_flags())
+               str(torch.get_default_dtype()), functorch, partitioner_flags(), traced_flags(), list(lifted),
+               lifted=set(lifted))
 
 
 def partitioner_flags():

@@ -7,7 +7,8 @@ compiled cold is therefore stored whole, under a key of the graph as Dynamo hand
 graphs:
 
 - an inference graph whose AOTAutograd wrappers add nothing but turning grad mode off and moving the version
-  counters of the inputs it writes (`aot_adds_nothing`): the graph itself, called with the Dynamo graph's inputs
+  counters of the inputs it writes (`aot_adds_nothing`): the graph itself, called with the tensors the Dynamo graph
+  holds (an optimizer step's parameters and states: `called_with`) and the Dynamo graph's inputs
   (graph_cache.DynamoEntry);
 - a training graph: its forward and backward, and the arguments AOTAutograd built its autograd.Function from
   (AOTDispatchAutograd.post_compile: the runtime metadata of inputs, outputs and saved tensors, the inputs to

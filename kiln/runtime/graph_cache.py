@@ -8,8 +8,9 @@ tensors, the example inputs (and which of them share storage), the layouts asked
 that change code, kiln's own source, and the versions of torch, Triton, Python and the C++ compiler. Graphs
 with symbolic sizes are not cached: their code depends on the shape environment's facts and hints too.
 
-A Dynamo graph is also stored whole (kiln.warm_start), under its own key: the Dynamo graph, its inputs, grad mode,
-autocast, the default dtype, AOTAutograd's configuration. A warm start then skips AOTAutograd's trace as well,
+A Dynamo graph is also stored whole (kiln.warm_start), under its own key: the Dynamo graph, its inputs (the tensors
+it holds first, by their layouts and names: AOTAutograd passes them to its graphs as inputs), grad mode, autocast,
+the default dtype, AOTAutograd's configuration. A warm start then skips AOTAutograd's trace as well,
 which took most of kiln's warm start. Graphs that call a function from outside torch and Python's operators are
 not stored whole: its meaning may differ in another process.
 

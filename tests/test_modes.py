@@ -2,6 +2,8 @@
 recorder that replays by running the call again into the memory it recorded, as a CUDA graph writes its outputs
 at the addresses it was recorded with; and what each mode logs where it does nothing."""
 import logging
+import threading
+import time
 
 import pytest
 import torch
@@ -480,6 +482,44 @@ def test_a_graph_fed_its_own_output_stays_recorded(replaying, caplog):
             torch.testing.assert_close(h, reference)
     assert not [r for r in caplog.records if "without a CUDA graph" in r.getMessage()], caplog.text
     assert replaying.recordings <= 3
+
+
+
+def test_two_threads_replaying_one_graph_never_hand_out_the_same_memory(replaying, monkeypatch):
+    """A replay checks that nobody holds the outputs it would write over, then writes them: two threads replaying
+    one graph both passed the check before either handed its outputs out, and the first thread's result then held
+    the second's values. Each replay here waits between the check and the write, so that the two overlap."""
+    w = torch.randn(16, 16)
+
+    def f(x):
+        return torch.relu(x @ w) + 1
+
+    g = compiled(f)
+    for _ in range(3):   # warm-up, recording, a replay
+        g(torch.randn(8, 16))
+    replay = cuda_graphs.Recording.replay
+
+    def slow_replay(self, args):
+        time.sleep(0.2)
+        return replay(self, args)
+    monkeypatch.setattr(cuda_graphs.Recording, "replay", slow_replay)
+    xs, results, errors = [torch.randn(8, 16) for _ in range(2)], [None, None], []
+    both_called = threading.Barrier(2)
+
+    def run(i):
+        try:
+            results[i] = g(xs[i])
+            both_called.wait()   # (each keeps its result until the other's call is done)
+        except Exception as e:   # noqa: BLE001 (reported below)
+            errors.append(e)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for x, out in zip(xs, results):
+        torch.testing.assert_close(out, f(x))
 
 
 HELD_AFTER_CALLS = """

@@ -29,6 +29,7 @@ generator, which CUDA graphs replay with fresh offsets: a replayed dropout draws
 import collections
 import functools
 import logging
+import threading
 import weakref
 
 import torch
@@ -88,6 +89,12 @@ class GraphedCall:
         self._boxed_call = True
 
     def __call__(self, args):
+        # one thread at a time per device: a replay must see the outputs another thread's replay hands out before it
+        # writes over them, and warm-ups and recordings share the device's stream and pool
+        with self.pool.lock:
+            return self.replayed_or_recorded(args)
+
+    def replayed_or_recorded(self, args):
         key = tuple(args[i] if not isinstance(args[i], torch.Tensor) else tuple(args[i].shape)
                     for i in self.key_inputs)
         recording, again = self.recordings.get(key), False
@@ -199,6 +206,7 @@ class Pool:
         self.live = {}      # a live recording's handed-out storage's address -> HandedOut
         self.recorded = 0
         self.stale = False  # whether an entry's recording may replay no more
+        self.lock = threading.RLock()   # held by a GraphedCall of this device while it runs
 
     def add(self, recording, owner, key):
         self.prune()

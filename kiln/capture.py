@@ -143,9 +143,8 @@ def untraced(backward_compiler):
 
 
 def compile_dynamo_graph(gm, example_inputs, opts, gid):
-    dynamo_digest = warm_start.dynamo_cache_key(gm, example_inputs, opts)
-    # (the tensors the graph holds, which AOTAutograd passes to its graphs first: an optimizer's states)
-    lifted = list(graph_cache.lifted_tensors(gm).values()) if dynamo_digest else []
+    # (lifted: the tensors the graph holds, which AOTAutograd passes to its graphs first: an optimizer's states)
+    dynamo_digest, lifted = warm_start.dynamo_cache_key(gm, example_inputs, opts)
     if dynamo_digest:
         compiled = warm_start.load_dynamo_graph(dynamo_digest, [*lifted, *example_inputs], opts, gid)
         if compiled is not None:

@@ -34,25 +34,25 @@ log = logging.getLogger("kiln")
 
 
 def dynamo_cache_key(gm, example_inputs, opts):
-    """The graph cache's key of a Dynamo graph (graph_cache.dynamo_key), or None where it is not looked up: the cache
-    is off, the trace or freezing is on, or Dynamo's DDPOptimizer compiles it (AOTAutograd's wrapper hands fake
-    outputs to its first call)."""
+    """(the graph cache's key of a Dynamo graph, the tensors the graph holds: graph_cache.dynamo_key), or (None, [])
+    where it is not looked up: the cache is off, the trace or freezing is on, or Dynamo's DDPOptimizer compiles it
+    (AOTAutograd's wrapper hands fake outputs to its first call)."""
     context = torch._guards.TracingContext.try_get()
     if not opts.graph_cache or opts.trace or opts.freezing or not isinstance(gm, torch.fx.GraphModule) or \
             getattr(context, "fakify_first_call", False):
-        return None
+        return None, []
     try:
         return graph_cache.dynamo_key(gm, example_inputs, opts)
     except graph_cache.Uncacheable as e:
         log.getChild("cache").debug("kiln graph cache: Dynamo graph is not cached whole: %s", e)
-        return None
+        return None, []
     except Exception as e:   # the cache is an optimization
         if opts.strict:
             raise
         from kiln.capture import first_line
         log.warning("kiln: the graph cache's key failed for a Dynamo graph; compiling it through AOTAutograd: %s: %s",
                     type(e).__name__, first_line(e))
-        return None
+        return None, []
 
 
 class Pending:

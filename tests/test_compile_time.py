@@ -638,9 +638,9 @@ def test_the_partitioners_activation_quantization_is_in_the_key(monkeypatch):
     options = getattr(partitioners.inductor_config, "post_grad_fusion_options")
     gm = torch.fx.symbolic_trace(lambda x: x.sin())
     x = torch.randn(4)
-    before = graph_cache.dynamo_key(gm, [x], Options.make(None, {}))
+    before, _ = graph_cache.dynamo_key(gm, [x], Options.make(None, {}))
     monkeypatch.setitem(options, "activation_quantization_aten_pass", {"quant_type": "torch.float8_e5m2"})
-    assert graph_cache.dynamo_key(gm, [x], Options.make(None, {})) != before
+    assert graph_cache.dynamo_key(gm, [x], Options.make(None, {}))[0] != before
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="binaries are built for a GPU")

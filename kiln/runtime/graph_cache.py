@@ -140,8 +140,8 @@ def lifted_tensors(gm):
 
 
 def dynamo_key(gm, example_inputs, opts):
-    """The key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (kiln.warm_start).
-    Besides what `key` hashes: grad mode, autocast, the default dtype, which inputs are leaves of autograd's graph,
+    """(the key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (kiln.warm_start);
+    the tensors it holds, `lifted_tensors`, in AOTAutograd's order). Besides what `key` hashes: grad mode, autocast, the default dtype, which inputs are leaves of autograd's graph,
     AOTAutograd's configuration, the partitioner's and `traced_flags`. The tensors the graph holds are inputs
     passed first (`lifted_tensors`), by their layouts, not their values. Raises Uncacheable where the graph calls a
     module or a function not `trusted`, holds modules of its own (saved-tensor hooks come as modules no node calls),
@@ -165,7 +165,7 @@ def dynamo_key(gm, example_inputs, opts):
     leaves = [x.is_leaf if isinstance(x, torch.Tensor) else None for x in example_inputs]
     return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), autocast_state(), leaves,
                str(torch.get_default_dtype()), functorch, partitioner_flags(), traced_flags(), list(lifted),
-               lifted=set(lifted))
+               lifted=set(lifted)), list(lifted.values())
 
 
 def partitioner_flags():

@@ -272,7 +272,7 @@ class Constants:
                 kept.update(refs_in((args, kwargs)))
         for name, *_ in self.steps:
             if name not in kept:
-                del self.values[name]
+                self.values.pop(name, None)
 
     def add_relaid(self, name, remake, source, sizes, strides, offset):
         """What lowering made of a view of constant source (a copy laid out anew, a library's packed weight),
@@ -299,7 +299,7 @@ class Constants:
                 if name in self.values and name not in self.views:
                     self.values[name].copy_(now[name])
             for remake, source, sizes, strides, offset in self.relaid:
-                base = self.values[source]
+                base = now[source]   # (computed just now: the source's own memory may have been let go)
                 remake(torch.as_strided(base, sizes, strides, base.storage_offset() + offset))
 
 
@@ -314,7 +314,11 @@ def refreshing(call, constants, artifact):
     they came from was written since."""
     for made, (source, sizes, strides, offset, remake) in artifact.relaid.items():
         constants.add_relaid(made, remake, source, sizes, strides, offset)
-    watched = constants.watched([n for n in artifact.consts if is_frozen(n)] + list(artifact.relaid))
+    read = [n for n in artifact.consts if is_frozen(n)]
+    # what only lowering read (a convolution's weight that its channels-last or packed copy was made from) is held
+    # no more: a refresh computes it again, into no memory of its own
+    constants.let_go(read)
+    watched = constants.watched(read + list(artifact.relaid))
     if not watched:
         return call
     versions = list(map(VERSION, watched))

@@ -397,6 +397,38 @@ def test_frozen_cpu_convolutions_run_with_packed_weights(built):
     torch.testing.assert_close(first, expected, equal_nan=True)
 
 
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_a_folded_weight_read_only_through_its_packed_copy_is_let_go(built, monkeypatch):
+    """A convolution's folded weight that the wrapper reads only through a copy lowering made of it (oneDNN's packed
+    weight here, cuDNN's channels-last one on the GPU) is held by neither the wrapper nor the constants kept for a
+    refresh: a frozen ResNet-18 held its weights twice. Weights loaded later are still folded and packed anew."""
+    from kiln import freezing
+    kept = []
+    freeze = freezing.freeze
+    monkeypatch.setattr(freezing, "freeze", lambda gm, frozen: kept.append(freeze(gm, frozen)) or kept[-1])
+    model, other, x = conv_model(), conv_model(), torch.randn(2, 3, 8, 8)
+    with torch.no_grad():
+        for t in other.state_dict().values():
+            if t.is_floating_point():
+                t.mul_(1.5).add_(0.25)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), model(x))
+        assert "weight packed once" in built[-1].wrapper_source, built[-1].wrapper_source
+
+        def weight_sized(tensors):   # strided tensors of the convolution weight's shape, but the module's own
+            return [t for t in tensors if isinstance(t, torch.Tensor) and t.layout == torch.strided and
+                    t.shape == model[0].weight.shape and t.data_ptr() != model[0].weight.data_ptr()]
+        (constants,) = kept
+        assert not weight_sized(constants.values.values())
+        assert not weight_sized(built[-1].call.__globals__.values())
+        model.load_state_dict(other.state_dict())
+        torch.testing.assert_close(compiled(x), other(x))
+
+
 class Biased(torch.nn.Module):
     """A convolution whose bias is a column of a parameter (not dense), and one of a single input channel."""
 

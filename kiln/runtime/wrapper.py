@@ -1,6 +1,7 @@
 """The generated Python wrapper: `call(args)` binds sizes, allocates, launches kernels and externs,
 frees or reuses dead buffers, and returns the graph's outputs with eager's strides."""
 import math
+import re
 
 import sympy
 import torch
@@ -185,7 +186,6 @@ class WrapperCode:
     def generate(self):
         g = self.graph
         w = self.lines.append
-        self.globals.update({name: tensor for name, (_, tensor) in g.frozen.items()})   # read by name, as inputs
         names = [b.name if isinstance(b, ir.InputBuffer) else f"_sym{i}" for i, b in enumerate(g.graph_inputs)]
         w("def call(args):")
         w(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = args" if names else "    pass")
@@ -220,7 +220,12 @@ class WrapperCode:
             start = self.lines.index("    args.clear()") + 1
             self.lines[start:] = [f"    with torch.cuda._DeviceGuard({self.device_guard}):"] + [
                 "    " + line for line in self.lines[start:]]
-        return "\n".join(self.lines) + "\n"
+        source = "\n".join(self.lines) + "\n"
+        # frozen constants are read by name, as inputs: only those the source names are held (not a convolution's
+        # weight that only its channels-last copy, or oneDNN's packed one, was made from)
+        named = set(re.findall(r"\w+", source))
+        self.globals.update({name: tensor for name, (_, tensor) in g.frozen.items() if name in named})
+        return source
 
     def prepare(self, step, reuse, in_place, holders):
         """The lines before a step's launch or call: its buffers allocated (or a dead one's memory taken over), and a

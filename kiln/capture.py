@@ -609,8 +609,11 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
         keep.update(digest=digest, mutated=mutated)
     trace.finish()
     call = finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
+    if constants is None:
+        return call
+    freezing.release(gm)
     # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too)
-    return call if constants is None else freezing.refreshing(call, constants, artifact)
+    return freezing.refreshing(call, constants, artifact)
 
 
 def finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs):

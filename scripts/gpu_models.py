@@ -114,9 +114,12 @@ def where(e):
 
 
 def markdown(rows):
-    cols = ["model", "mode", "eager_ms", "inductor_speedup", "kiln_speedup", "kiln_vs_inductor", "kiln_accuracy",
-            "eager_launches", "inductor_launches", "kiln_launches",
-            "inductor_compile_s", "kiln_compile_s", "eager_peak_mib", "inductor_peak_mib", "kiln_peak_mib",
+    # the backends as the rows name them ("inductor@max-autotune", "kiln@max-autotune"), in their order
+    backends = list(dict.fromkeys(k[:-len("_compile_s")] for r in rows for k in r if k.endswith("_compile_s")))
+    kilns = [b for b in backends if b.startswith("kiln")]
+    cols = ["model", "mode", "eager_ms", *(f"{b}_speedup" for b in backends), *(f"{b}_vs_inductor" for b in kilns),
+            *(f"{b}_accuracy" for b in kilns), "eager_launches", *(f"{b}_launches" for b in backends),
+            *(f"{b}_compile_s" for b in backends), "eager_peak_mib", *(f"{b}_peak_mib" for b in backends),
             "kiln_fallback_ops", "kiln_graphs_fallback"]
 
     def cell(v):

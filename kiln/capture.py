@@ -544,6 +544,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
     keep: a dict that receives the graph's cache key and the inputs it writes, where it is compiled and cached."""
     trace = GraphTrace(opts.trace, name)
     where = {"stage": "graph cache", "lowering": None}   # how far it got, for the log line of a failure
+    fallback = freezing.unfrozen(gm) if frozen else gm   # (what runs eagerly on a failure)
     try:
         with old_objects_frozen():   # (a backward compiles at its first call, or ahead on a thread)
             return compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace,
@@ -557,7 +558,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
                     where["stage"], f" at {op}" if op is not None else "", name, type(e).__name__, first_line(e))
         STATS["graphs_fallback"] += 1
         trace.finish()
-        return make_boxed_func(gm)
+        return make_boxed_func(fallback)
 
 
 def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where):

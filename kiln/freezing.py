@@ -12,6 +12,7 @@ be found, and is watched with all of them; a batch norm's running statistic only
 Writes that move no version counter (through `.data`, fused optimizers, a storage swapped by `set_`, a batch norm
 in training on buffers of a module that also has a num_batches_tracked it does not move) are not seen.
 """
+import copy
 import operator
 import re
 
@@ -98,6 +99,16 @@ def freeze(gm, frozen):
     each op whose operands are all constants and replaces it by its result. Returns the Constants."""
     with unset_fake_temporarily():   # (AOTAutograd compiles under its fake mode; the constants are real)
         return fold(gm, frozen)
+
+
+def unfrozen(gm):
+    """A module running gm's graph as it is now, before freezing changes it: where a frozen graph's compile fails,
+    it runs eagerly (compile_graph) reading the parameters passed as inputs. Run frozen, its constants went stale
+    after a write to the module's tensors, which nothing refreshed."""
+    graph = torch.fx.Graph()
+    graph.output(graph.graph_copy(gm.graph, {}))
+    graph._codegen = copy.deepcopy(gm.graph._codegen)
+    return torch.fx.GraphModule(gm, graph)
 
 
 def release(gm):

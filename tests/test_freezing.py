@@ -1,5 +1,6 @@
 """options={"freezing": True}: inference graphs hold parameters and buffers as constants (kiln.freezing)."""
 import copy
+import logging
 import os
 import re
 
@@ -228,6 +229,26 @@ def test_copies_laid_out_anew_follow_their_source():
     constants.refresh()
     torch.testing.assert_close(doubled, weight * 2)
     torch.testing.assert_close(relaid, (weight * 2).permute(0, 2, 1))
+
+
+
+def test_a_frozen_graph_whose_compile_fails_runs_eagerly_on_the_modules_tensors(monkeypatch, caplog):
+    """Where a frozen graph's compile fails after freezing, the graph runs eagerly as traced, reading the module's
+    tensors: run with the constants folded in, it kept computing with the weights it was compiled with after they
+    were written (no refresh wraps the eager fallback)."""
+    def failing(*args, **kwargs):
+        raise RuntimeError("codegen fails here")
+    monkeypatch.setattr(kiln.capture, "generate", failing)
+    model, x = conv_model(), torch.randn(2, 3, 8, 8)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True})
+    with torch.no_grad(), caplog.at_level(logging.WARNING, logger="kiln"):
+        torch.testing.assert_close(compiled(x), model(x))
+        for p in model.parameters():
+            p.mul_(-2)
+        model[1].running_mean.add_(1)
+        torch.testing.assert_close(compiled(x), model(x))
+    assert "running this graph eagerly: RuntimeError: codegen fails here" in caplog.text, caplog.text
 
 
 class Chained(torch.nn.Module):

@@ -59,7 +59,7 @@ def graphed(call, mutated, example_inputs, name, computes_on=()):
                  "replay would not run"
     else:
         return GraphedCall(call, name, mutated, shape_key_inputs(example_inputs),
-                           RECORDERS[device.type](device), POOLS[device])
+                           RECORDERS[device.type](device), POOLS.setdefault(device, Pool()))
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
     return call
 
@@ -244,7 +244,7 @@ class Pool:
         return entry is not None and entry.replayed()
 
 
-POOLS = collections.defaultdict(Pool)   # by device
+POOLS = {}   # by device (set once, atomically: graphs compiled on two threads at once share one Pool and lock)
 
 
 def addresses(args):

@@ -24,6 +24,15 @@ def conv_model(batch_norm=True):
     return m
 
 
+def other_weights(model):
+    """model with every floating-point parameter and buffer changed, whose state_dict a frozen one loads"""
+    with torch.no_grad():
+        for t in model.state_dict().values():
+            if t.is_floating_point():
+                t.mul_(1.5).add_(0.25)
+    return model
+
+
 def run(model, x, freezing, autocast=False):
     torch._dynamo.reset()
     compiled = kiln.compile(model, options={"freezing": freezing, "strict": True})
@@ -194,11 +203,7 @@ def test_weights_loaded_after_compiling_are_used(monkeypatch, autocast):
     refreshes = []
     refresh = freezing.Constants.refresh
     monkeypatch.setattr(freezing.Constants, "refresh", lambda self: refreshes.append(1) or refresh(self))
-    model, other = conv_model(), conv_model()
-    with torch.no_grad():
-        for t in other.state_dict().values():
-            if t.is_floating_point():
-                t.mul_(1.5).add_(0.25)
+    model, other = conv_model(), other_weights(conv_model())
     x = torch.randn(2, 3, 8, 8)
     tol = dict(atol=2e-2, rtol=2e-2) if autocast else {}
     torch._dynamo.reset()
@@ -229,7 +234,6 @@ def test_copies_laid_out_anew_follow_their_source():
     constants.refresh()
     torch.testing.assert_close(doubled, weight * 2)
     torch.testing.assert_close(relaid, (weight * 2).permute(0, 2, 1))
-
 
 
 def test_a_frozen_graph_whose_compile_fails_runs_eagerly_on_the_modules_tensors(monkeypatch, caplog):
@@ -418,22 +422,17 @@ def test_frozen_cpu_convolutions_run_with_packed_weights(built):
     torch.testing.assert_close(first, expected, equal_nan=True)
 
 
-
-
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
 def test_a_folded_weight_read_only_through_its_packed_copy_is_let_go(built, monkeypatch):
     """A convolution's folded weight that the wrapper reads only through a copy lowering made of it (oneDNN's packed
     weight here, cuDNN's channels-last one on the GPU) is held by neither the wrapper, the constants kept for a
-    refresh nor the graph module compiled: a frozen ResNet-18 held its weights twice. Weights loaded later are still folded and packed anew."""
+    refresh nor the graph module compiled: a frozen ResNet-18 held its weights twice. Weights loaded later are still
+    folded and packed anew."""
     from kiln import freezing
     kept = []
     freeze = freezing.freeze
     monkeypatch.setattr(freezing, "freeze", lambda gm, frozen: kept.append((gm, freeze(gm, frozen))) or kept[-1][1])
-    model, other, x = conv_model(), conv_model(), torch.randn(2, 3, 8, 8)
-    with torch.no_grad():
-        for t in other.state_dict().values():
-            if t.is_floating_point():
-                t.mul_(1.5).add_(0.25)
+    model, other, x = conv_model(), other_weights(conv_model()), torch.randn(2, 3, 8, 8)
     torch._dynamo.reset()
     compiled = kiln.compile(model, options={"freezing": True, "strict": True})
     with torch.no_grad():

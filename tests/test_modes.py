@@ -484,7 +484,6 @@ def test_a_graph_fed_its_own_output_stays_recorded(replaying, caplog):
     assert replaying.recordings <= 3
 
 
-
 def test_two_threads_replaying_one_graph_never_hand_out_the_same_memory(replaying, monkeypatch):
     """A replay checks that nobody holds the outputs it would write over, then writes them: two threads replaying
     one graph both passed the check before either handed its outputs out, and the first thread's result then held

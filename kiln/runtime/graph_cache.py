@@ -141,12 +141,13 @@ def lifted_tensors(gm):
 
 def dynamo_key(gm, example_inputs, opts):
     """(the key of a graph as Dynamo hands it over, for a warm start without AOTAutograd's trace (kiln.warm_start);
-    the tensors it holds, `lifted_tensors`, in AOTAutograd's order). Besides what `key` hashes: grad mode, autocast, the default dtype, which inputs are leaves of autograd's graph,
-    AOTAutograd's configuration, the partitioner's and `traced_flags`. The tensors the graph holds are inputs
-    passed first (`lifted_tensors`), by their layouts, not their values. Raises Uncacheable where the graph calls a
-    module or a function not `trusted`, holds modules of its own (saved-tensor hooks come as modules no node calls),
-    AOTAutograd's configuration holds a function (a joint graph pass: another process may hold another under the
-    same name), or an input is a tensor subclass, a sparse tensor or a lazily conjugated or negated one."""
+    the tensors the graph holds, `lifted_tensors`). Besides what `key` hashes: grad mode, autocast, the default
+    dtype, which inputs are leaves of autograd's graph, AOTAutograd's configuration, the partitioner's and
+    `traced_flags`. The tensors the graph holds are inputs passed first, by their layouts, not their values. Raises
+    Uncacheable where the graph calls a module or a function not `trusted`, holds modules of its own (saved-tensor
+    hooks come as modules no node calls), AOTAutograd's configuration holds a function (a joint graph pass: another
+    process may hold another under the same name), or an input is a tensor subclass, a sparse tensor or a lazily
+    conjugated or negated one."""
     for node in gm.graph.nodes:
         if node.op == "call_module" or node.op == "call_function" and not trusted(node.target):
             raise Uncacheable(f"it calls {node.target}")

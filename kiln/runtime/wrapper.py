@@ -221,10 +221,11 @@ class WrapperCode:
             self.lines[start:] = [f"    with torch.cuda._DeviceGuard({self.device_guard}):"] + [
                 "    " + line for line in self.lines[start:]]
         source = "\n".join(self.lines) + "\n"
-        # frozen constants are read by name, as inputs: only those the source names are held (not a convolution's
-        # weight that only its channels-last copy, or oneDNN's packed one, was made from)
-        named = set(re.findall(r"\w+", source))
-        self.globals.update({name: tensor for name, (_, tensor) in g.frozen.items() if name in named})
+        if g.frozen:
+            # frozen constants are read by name, as inputs: only those the source names are held (not a
+            # convolution's weight that only its channels-last copy, or oneDNN's packed one, was made from)
+            named = set(re.findall(r"\w+", source))
+            self.globals.update({name: tensor for name, (_, tensor) in g.frozen.items() if name in named})
         return source
 
     def prepare(self, step, reuse, in_place, holders):

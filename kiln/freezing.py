@@ -15,6 +15,7 @@ in training on buffers of a module that also has a num_batches_tracked it does n
 import copy
 import operator
 import re
+import threading
 
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
@@ -320,6 +321,9 @@ class Constants:
             for remake, source, sizes, strides, offset in self.relaid:
                 base = now[source]   # (computed just now: the source's own memory may have been let go)
                 remake(torch.as_strided(base, sizes, strides, base.storage_offset() + offset))
+            # another thread's call may read them on another stream: only once the copies have landed
+            for device in {t.device for t in self.values.values() if t.device.type == "cuda"}:
+                torch.cuda.synchronize(device)
 
 
 def refs_in(args):
@@ -341,12 +345,17 @@ def refreshing(call, constants, artifact):
     if not watched:
         return call
     versions = list(map(VERSION, watched))
+    lock = threading.Lock()
 
     def checked(args):
-        now = list(map(VERSION, watched))
-        if now != versions:
-            constants.refresh()
-            versions[:] = now
+        if list(map(VERSION, watched)) != versions:
+            # one refresh per write: a thread that sees the write while another refreshes waits for it, then runs on
+            # the constants computed again (versions move only once they are)
+            with lock:
+                now = list(map(VERSION, watched))
+                if now != versions:
+                    constants.refresh()
+                    versions[:] = now
         return call(args)
     checked._boxed_call = True   # (as call: it takes the argument list itself)
     return checked

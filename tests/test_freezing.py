@@ -218,6 +218,44 @@ def test_weights_loaded_after_compiling_are_used(monkeypatch, autocast):
     assert refreshes == [1]
 
 
+def test_two_threads_calling_after_a_write_refresh_once_and_both_read_the_new_weights(monkeypatch):
+    """Threads that call a frozen graph after its weights were written share one refresh: the second waits for the
+    first's, rather than computing the constants again over memory the first thread's call reads."""
+    import threading
+    import time
+    from kiln import freezing
+    refreshes = []
+    refresh = freezing.Constants.refresh
+
+    def slow_refresh(self):
+        refreshes.append(1)
+        time.sleep(0.3)   # (long enough for the other thread to see the write meanwhile)
+        refresh(self)
+    monkeypatch.setattr(freezing.Constants, "refresh", slow_refresh)
+    model, other = conv_model(), other_weights(conv_model())
+    x = torch.randn(2, 3, 8, 8)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    results, start = [None, None], threading.Barrier(2)
+
+    def call(i):
+        start.wait()
+        with torch.no_grad():
+            results[i] = compiled(x)
+    with torch.no_grad():
+        compiled(x)
+        model.load_state_dict(other.state_dict())
+        threads = [threading.Thread(target=call, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        expected = other(x)
+    assert refreshes == [1]
+    for r in results:
+        torch.testing.assert_close(r, expected)
+
+
 def test_copies_laid_out_anew_follow_their_source():
     """A frozen constant that lowering copied into another layout (a CUDA convolution's channels-last weight) is
     copied again from its source, computed again first."""

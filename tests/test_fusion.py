@@ -380,6 +380,23 @@ def test_a_max_pool_over_channels_last_rows_is_one_vectorized_loop_without_branc
     assert "if (" not in loop and len(re.findall(r"in_ptr0\[\w+ \+ r0\]", loop)) == 9, source
 
 
+@pytest.mark.parametrize("case", ["pad_of_gathered_rows", "class_token_before_embeddings"])
+def test_a_masked_load_at_a_gathered_row_compiles_and_matches_eager(case):
+    """A load under a mask whose address is a gathered row (an index declared inside the masked body) stays
+    under its mask: selected before the loop, its address named an index not declared yet (g++ failed)."""
+    w, i = torch.randn(10, 64), torch.tensor([1, 5, 9, 0])
+    if case == "pad_of_gathered_rows":
+        def fn(w, i):
+            return F.pad(w[i], (0, 0, 1, 1))
+    else:
+        cls = torch.randn(1, 1, 64)
+
+        def fn(w, i):
+            return torch.cat([cls.expand(2, 1, 64), F.embedding(i.view(2, 2), w)], dim=1)
+    with torch.no_grad():
+        torch.testing.assert_close(kiln.compile(fn, options={"strict": True})(w, i), fn(w, i))
+
+
 def test_integer_division_under_a_mask_raises_no_error_where_the_mask_is_off():
     """A body that divides integers keeps its mask in C++: computed where the mask is off, it would divide by
     an element eager never reads (a 0 sliced away) and report a division by zero."""

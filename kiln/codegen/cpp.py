@@ -283,7 +283,6 @@ class CppKernel(KernelWriter):
 
     def load(self, name, index):
         h = self.hoist
-        at = None
         if h is not None and self.scope is not h.body and self.readable_before_loop(name, index):
             # a load under a mask whose address does not move along r0 and stays inside its buffer is read once
             # before the loop, unconditionally: g++ vectorizes no masked load of one address, and the whole loop
@@ -301,8 +300,11 @@ class CppKernel(KernelWriter):
             try:
                 self.args.setdefault(name, "in")
                 dtype = self.graph.buffer_dtype(name)
-                base = self.emit(at[0], torch.int64)   # (declared before the loop)
-                v = self.emit(self.spell_load(name, f"{base} + {at[1]}" if at[1] != "0" else str(base), dtype), dtype)
+                base, inner = at
+                if base is not None:
+                    base = self.emit(base, torch.int64)   # (declared before the loop)
+                address = inner if base is None else str(base) if inner == "0" else f"{base} + {inner}"
+                v = self.emit(self.spell_load(name, address, dtype), dtype)
             finally:
                 self.scope = masked
         else:
@@ -315,8 +317,7 @@ class CppKernel(KernelWriter):
     def readable_before_loop(self, name, index):
         """Whether reading name[index] is safe and the same at every r0: an address of x0 alone (static sizes),
         within the buffer's elements for every x0, in a buffer this kernel does not write."""
-        if self.placement and self.placement.recomputed.get((name, index)) is not None or \
-                self.scope.lookup(("local", name)) is not None or name in writes(self.kernel):
+        if self.reads_no_memory(name, index) or name in writes(self.kernel):
             return False
         expr, numel = self.index(index), self.index(self.kernel.numel)
         return numel.is_Integer and self.within_buffer(name, expr, {self.kernel.x: int(numel)})
@@ -329,11 +330,14 @@ class CppKernel(KernelWriter):
     def address_in_bounds(self, name, index):
         """For a load under masks that do not change along r0, at an address of x0 plus one of r0 alone (static
         sizes): that address, its part of x0 replaced by 0 where the masks do not hold, if r0's part alone stays
-        inside the buffer (where they hold, the whole address does: eager reads it): the two parts, or None."""
+        inside the buffer (where they hold, the whole address does: eager reads it): (that selection, None where
+        x0's part is 0; r0's part), or None."""
         h, r = self.hoist, self.kernel.r
         conditions = " && ".join(f"({m})" for m in self.masks)
+        # (not a bool buffer: where the masks do not hold, r0's part may read a gap between its rows, whose byte
+        # need not be a bool's 0 or 1)
         if set(re.findall(r"\b\w+\b", conditions)) & h.variant or self.reads_no_memory(name, index) or \
-                name in writes(self.kernel):
+                name in writes(self.kernel) or self.graph.buffer_dtype(name) == torch.bool:
             return None
         expr, rnumel = self.index(index), self.index(self.kernel.rnumel)
         outer = expr.subs(r, 0)
@@ -341,7 +345,10 @@ class CppKernel(KernelWriter):
         if r in outer.free_symbols or inner.free_symbols - {r} or not rnumel.is_Integer or \
                 not self.within_buffer(name, inner, {r: int(rnumel)}):
             return None
-        return f"{conditions} ? {self.print_index(outer)} : 0", self.print_index(inner)
+        outer_text = self.print_index(outer)
+        if set(re.findall(r"\b\w+\b", outer_text)) & h.variant:   # a gathered index declared in a masked body
+            return None
+        return (f"{conditions} ? {outer_text} : 0" if outer != 0 else None), self.print_index(inner)
 
     def intern(self, form):
         """A short name for a canonical form: forms of nested values then stay short (a max-pool window

@@ -336,7 +336,7 @@ class CppKernel(KernelWriter):
         conditions = " && ".join(f"({m})" for m in self.masks)
         # (not a bool buffer: where the masks do not hold, r0's part may read a gap between its rows, whose byte
         # need not be a bool's 0 or 1)
-        if set(re.findall(r"\b\w+\b", conditions)) & h.variant or self.reads_no_memory(name, index) or \
+        if h.varies(conditions) or self.reads_no_memory(name, index) or \
                 name in writes(self.kernel) or self.graph.buffer_dtype(name) == torch.bool:
             return None
         expr, rnumel = self.index(index), self.index(self.kernel.rnumel)
@@ -346,7 +346,7 @@ class CppKernel(KernelWriter):
                 not self.within_buffer(name, inner, {r: int(rnumel)}):
             return None
         outer_text = self.print_index(outer)
-        if set(re.findall(r"\b\w+\b", outer_text)) & h.variant:   # a gathered index declared in a masked body
+        if h.varies(outer_text):   # a gathered index declared in a masked body
             return None
         return (f"{conditions} ? {outer_text} : 0" if outer != 0 else None), self.print_index(inner)
 
@@ -383,7 +383,7 @@ class CppKernel(KernelWriter):
         nothing they read changes along it (an embedding's row index: computed, and checked, once per row),
         else where the code is being written."""
         h = self.hoist
-        if h is not None and self.scope is h.body and not (set(re.findall(r"\b\w+\b", reads)) & h.variant):
+        if h is not None and self.scope is h.body and not h.varies(reads):
             h.outer.lines[h.at:h.at] = ["    " * h.outer.indent + line for line in lines]
             h.at += len(lines)
             return
@@ -728,6 +728,10 @@ class Hoist:
     at: int
     body: Scope = None
     variant: set = dataclasses.field(default_factory=lambda: {"r0", "rend"})   # names that change along r0
+
+    def varies(self, text):
+        """Whether the C++ expression text names anything that changes along r0."""
+        return not self.variant.isdisjoint(re.findall(r"\b\w+\b", text))
 
 
 NO_INDEX = "(-9223372036854775807LL - 1)"   # below every index: the start of a max over the bad ones

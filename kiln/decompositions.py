@@ -18,7 +18,7 @@ EXTRA = [aten._softmax, aten._log_softmax, aten._softmax_backward_data, aten._lo
          aten.embedding_dense_backward, aten.nll_loss_forward, aten.nll_loss_backward, aten.mse_loss,
          aten.mse_loss_backward, aten.threshold_backward, aten.sigmoid_backward, aten.tanh_backward,
          aten.silu, aten.silu_backward, aten.hardtanh_backward, aten.leaky_relu, aten.leaky_relu_backward,
-         aten.softplus, aten.softplus_backward, aten.elu, aten.elu_backward, aten.addcmul, aten.addcdiv,
+         aten.softplus, aten.softplus_backward, aten.elu, aten.elu_backward,
          aten.lerp, aten.logsumexp, aten.std, aten.std_mean, aten.var_mean, aten.linalg_vector_norm,
          aten._to_copy, aten.detach, aten.t, aten.transpose, aten.hardswish, aten.hardsigmoid, aten.mish,
          aten.log_sigmoid_forward, aten.binary_cross_entropy, aten.binary_cross_entropy_backward]
@@ -51,8 +51,10 @@ LOWERED_WHOLE_IN_INFERENCE = [aten._native_batch_norm_legit_no_training.default]
 def kiln_decompositions(inference=False):
     """The table for AOTAutograd; inference: for a graph it traces with no backward."""
     table = dict(_tagged_table())
-    for op in LOWERED_WHOLE_IN_INFERENCE if inference else ():
-        del table[op]
+    if inference:
+        from kiln.lowering.pointwise import foreach_lowerings   # (registered on first use; lowering imports this)
+        for op in LOWERED_WHOLE_IN_INFERENCE + foreach_lowerings():
+            del table[op]
     return table
 
 
@@ -86,7 +88,7 @@ def _table():
     # with the variance's shift: a row of identical values has exactly its value as the mean (sum / n is off by
     # rounding, and layer_norm of a constant row gave 3e-6, not 0: fuzz seed 93922).
     for op in (aten._to_copy.default, aten.var_mean.correction, aten.var_mean.dim, aten.var_mean.default,
-               aten.roll.default, aten.slice_backward.default):
+               aten.roll.default, aten.slice_backward.default, aten.addcmul.default, aten.addcdiv.default):
         table.pop(op, None)
     # torch's decomposition returns the attention probabilities where the op returns its logsumexp; the
     # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives
@@ -155,7 +157,13 @@ def _foreach_table():
     op applied at each index: the list arguments, and addcmul/addcdiv's tensor of per-index scalars, are indexed;
     the other arguments are shared. Each parameter's update then fuses like any pointwise chain, and the
     scheduler's launch groups walk many parameters in one launch. (_foreach_powsum has no per-tensor op and runs
-    eagerly.)"""
+    eagerly.) Inference graphs keep whole those that lowering applies per tensor (foreach_per_tensor_ops)."""
+    return {op: _foreach(op, per_tensor) for op, per_tensor in _foreach_per_tensor().items()}
+
+
+@functools.cache
+def _foreach_per_tensor():
+    """{functional _foreach_* op: the function it applies at each index}."""
     table = {}
     for schema in torch._C._jit_get_all_schemas():
         name = schema.name
@@ -167,25 +175,100 @@ def _foreach_table():
         key = f"{base}.{schema.overload_name}"
         per_tensor = FOREACH_PER_TENSOR.get(key) or FOREACH_PER_TENSOR.get(base) or getattr(torch, base, None)
         if per_tensor is not None:
-            table[op] = _foreach(op, per_tensor)
+            table[op] = per_tensor
     return table
 
 
-def _foreach(op, per_tensor):
+def _indexed(op):
+    return {a.name for a in op._schema.arguments if isinstance(a.type, torch.ListType) or a.name == "scalars"}
+
+
+def at_index(op, args, kwargs):
+    """A function of an index i: the arguments of op's per-tensor function at i, (positional, keywords) by the
+    foreach op's argument names; and the number of indices."""
     arguments = op._schema.arguments
-    indexed = {a.name for a in arguments if isinstance(a.type, torch.ListType) or a.name == "scalars"}
+    indexed = _indexed(op)
+    named = {**dict(zip((a.name for a in arguments), args)), **kwargs}
+    count = len(next(v for k, v in named.items() if k in indexed))
+    positional = [a.name for a in arguments if not a.kwarg_only and a.name in named]
+    keywords = [a.name for a in arguments if a.kwarg_only and a.name in named]
 
-    def foreach(*args, **kwargs):
-        named = {**dict(zip((a.name for a in arguments), args)), **kwargs}
-        count = len(next(v for k, v in named.items() if k in indexed))
-        positional = [a.name for a in arguments if not a.kwarg_only and a.name in named]
-        keywords = [a.name for a in arguments if a.kwarg_only and a.name in named]
-
-        def at(name, i):
+    def at(i):
+        def value(name):
             return named[name][i] if name in indexed else named[name]
-        return [per_tensor(*(at(n, i) for n in positional), **{n: at(n, i) for n in keywords})
-                for i in range(count)]
+        return [value(n) for n in positional], {n: value(n) for n in keywords}
+    return at, count
+
+
+def _foreach(op, per_tensor):
+    def foreach(*args, **kwargs):
+        at, count = at_index(op, args, kwargs)
+        return [per_tensor(*positional, **keywords) for positional, keywords in map(at, range(count))]
     return foreach
+
+
+@functools.cache
+def foreach_per_tensor_ops():
+    """{functional _foreach_* op: (the one ATen op its per-tensor function calls, how that op's arguments are made
+    from the per-tensor function's)} where the function is one ATen op on float tensors. An argument is ("arg",
+    position) or ("arg", keyword) of the per-tensor function, or ("const", value) that the function passes whatever
+    it is given. Found by calling each function twice on meta tensors and distinct scalars, recording what it
+    dispatches: a function that computes anything from a scalar, or calls two ops, is left out."""
+    found = {}
+    for op, per_tensor in _foreach_per_tensor().items():
+        probes = [_probe(op, per_tensor, first) for first in (0.3125, 0.6875)]
+        if probes[0] is not None and probes[0] == probes[1]:
+            found[op] = probes[0]
+    return found
+
+
+def _probe(op, per_tensor, first):
+    """(overload, positional, keywords) that per_tensor dispatches at index 0 of made-up arguments, each dispatched
+    value traced back to the argument it came from; None where it is not one op, or an argument cannot be made."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    scalars = iter(first + k / 64 for k in range(64))
+    indexed = _indexed(op)
+    args = []
+    for a in op._schema.arguments:
+        kind = a.type.getElementType() if isinstance(a.type, torch.ListType) else a.type
+        if isinstance(kind, torch.OptionalType):
+            return None
+        if isinstance(kind, torch.TensorType):   # an element of a list, a tensor of per-index scalars, or a 0-d one
+            value = torch.empty((2, 3) if isinstance(a.type, torch.ListType) else (2,) if a.name in indexed else (),
+                                device="meta")
+        elif kind.kind() in ("NumberType", "FloatType"):
+            value = next(scalars)
+        else:
+            return None
+        args.append([value] if isinstance(a.type, torch.ListType) else value)
+    calls = []
+
+    class Recording(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, call_args=(), call_kwargs=None):
+            calls.append((func, call_args, call_kwargs or {}))
+            # (not run: a tensor stands for its result; a function that goes on computing with it calls a second op)
+            return torch.empty(0, device="meta")
+    at, _ = at_index(op, args, {})
+    positional, keywords = at(0)
+    try:
+        with Recording():
+            per_tensor(*positional, **keywords)
+    except Exception:
+        return None
+    if len(calls) != 1:
+        return None
+    func, call_args, call_kwargs = calls[0]
+    given = list(enumerate(positional)) + list(keywords.items())
+
+    def source(value):
+        for where, v in given:
+            if v is value or type(v) is float and type(value) is float and v == value:
+                return ("arg", where)
+        return None if isinstance(value, torch.Tensor) else ("const", value)   # (a tensor the function made)
+    spelled = [source(v) for v in call_args], {k: source(v) for k, v in call_kwargs.items()}
+    if None in spelled[0] or None in spelled[1].values():
+        return None
+    return func, tuple(spelled[0]), tuple(sorted(spelled[1].items()))
 
 
 def _zero_bias_layer_norm(decomposition):

@@ -760,6 +760,17 @@ def test_dropout_that_drops_nothing_is_its_input(call):
     assert torch.equal(x, expected)
 
 
+@pytest.mark.parametrize("call", [torch.sign, lambda x: torch._foreach_sign([x])[0]])
+def test_an_op_that_computes_nothing_returns_a_tensor_of_its_own(call):
+    """The sign of a bool tensor has its input's values; eager returns a tensor of its own, and kiln returned the
+    input's memory, so a write into the result changed the caller's input (a reviewer's finding)."""
+    x = torch.tensor([True, False, True])
+    out = kiln_compile(call)(x)
+    assert torch.equal(out, call(x)) and out.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+    out.fill_(False)
+    assert x.tolist() == [True, False, True]
+
+
 def test_rand_like_uniform_and_randn():
     x = torch.empty(1 << 15)
     u, n = kiln_compile(lambda x: (torch.rand_like(x), torch.randn_like(x)))(x)

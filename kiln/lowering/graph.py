@@ -362,13 +362,26 @@ class GraphLowering(torch.fx.Interpreter):
         for inp, p in zip(self.graph_inputs, placeholders):
             if isinstance(inp, ir.InputBuffer) and isinstance(p.meta.get("val"), torch.Tensor):
                 input_storages.setdefault(StorageWeakRef(p.meta["val"].untyped_storage()), (inp, p.meta["val"]))
+        placeholder_storages = {StorageWeakRef(p.meta["val"].untyped_storage()) for p in placeholders
+                                 if isinstance(p.meta.get("val"), torch.Tensor) and p.meta["val"].layout == torch.strided}
         # bases before their views, so that a view of another output is that output's buffer seen so
         for i in sorted(range(len(vals)), key=lambda i: position.get(vals[i], -1)):
             eager_strides = self.eager_output_strides.get(i)
+            value = args[0][i]
+            if self.reads_input_unchanged(value, vals[i], placeholder_storages):
+                value = as_lazy(value)   # (stored anew by output_value)
             self.graph_outputs[i] = self.view_of_input(vals[i], input_storages) or \
                 self.view_of_output(vals[i], vals, eager_strides) or \
-                self.output_value(args[0][i], vals[i], i >= saved_from, eager_strides)
+                self.output_value(value, vals[i], i >= saved_from, eager_strides)
         return self.graph_outputs
+
+    def reads_input_unchanged(self, value, node, placeholder_storages):
+        """Whether value is a graph input's memory as it is, where eager returns a tensor of its own: a lowering that
+        computes nothing (sign of a bool) must not hand out the input, which a write to the output would change."""
+        meta = node.meta.get("val") if isinstance(node, torch.fx.Node) and node.op != "placeholder" else None
+        return isinstance(value, View) and value.buffer.name in self.input_names and \
+            isinstance(meta, torch.Tensor) and meta.layout == torch.strided and \
+            StorageWeakRef(meta.untyped_storage()) not in placeholder_storages
 
     @staticmethod
     def view_of_input(node, input_storages):

@@ -150,27 +150,33 @@ def test_shared_library_stays_loaded_while_a_graph_uses_it(tmp_path):
     assert path not in mapped_kiln_libraries()
 
 
-def addcmul_with_float_value(x, a, b):
-    return torch.addcmul(x, a, b, value=0.5)
+def gelu_twice(x):
+    return F.gelu(x) * 2
 
 
-def int_inputs():
-    x = torch.arange(6, dtype=torch.int32)
-    return x, x + 1, x + 2
+def rejecting_decomposition(monkeypatch):
+    """kiln's decomposition of gelu raising, as torch's decompositions do on arguments they reject where eager's
+    kernel takes them (addcmul's did on integers with a float value, before kiln lowered addcmul whole)."""
+    def rejects(*args, **kwargs):
+        raise ValueError("value argument of type float cannot be safely cast")
+    gelu = torch.ops.aten.gelu.default
+    monkeypatch.setitem(kiln.decompositions._tagged_table(), gelu, kiln.decompositions._tagged(gelu, rejects))
 
 
 def kiln_warnings(caplog):
     return [r.getMessage() for r in caplog.records if r.name.startswith("kiln") and r.levelno >= logging.WARNING]
 
 
-def test_decomposition_failure_falls_back_to_eager(caplog):
+def test_decomposition_failure_falls_back_to_eager(caplog, monkeypatch):
     torch._dynamo.reset()
     kiln.reset_stats()
+    rejecting_decomposition(monkeypatch)
+    x = torch.randn(6)
     with caplog.at_level(logging.WARNING, logger="kiln"):
-        out = kiln.compile(addcmul_with_float_value, options={"strict": False})(*int_inputs())
-    torch.testing.assert_close(out, addcmul_with_float_value(*int_inputs()), atol=0, rtol=0)
+        out = kiln.compile(gelu_twice, options={"strict": False})(x)
+    torch.testing.assert_close(out, gelu_twice(x), atol=0, rtol=0)
     [warning] = kiln_warnings(caplog)
-    assert "decomposition of aten.addcmul" in warning and "at node addcmul" in warning, warning
+    assert "decomposition of aten.gelu" in warning and "at node gelu" in warning, warning
     assert kiln.stats()["graphs_fallback"] == 1
 
 
@@ -189,10 +195,11 @@ def test_failure_that_is_not_kilns_is_left_to_dynamo(caplog):
     assert kiln_warnings(caplog) == [] and kiln.stats()["graphs_fallback"] == 0
 
 
-def test_decomposition_failure_raises_when_strict():
+def test_decomposition_failure_raises_when_strict(monkeypatch):
     torch._dynamo.reset()
+    rejecting_decomposition(monkeypatch)
     with pytest.raises(Exception, match="cannot be safely cast"):
-        kiln.compile(addcmul_with_float_value, options={"strict": True})(*int_inputs())
+        kiln.compile(gelu_twice, options={"strict": True})(torch.randn(6))
 
 
 @pytest.mark.parametrize("stage", ["AOTAutograd", "scheduling"])

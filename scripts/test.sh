@@ -13,7 +13,7 @@ export KILN_FORBID_INDUCTOR=1          # every kiln test runs with Inductor's co
 # and the machine has two cores. The Triton pass's kernels run in the interpreter, so it takes one OpenMP thread
 # and leaves the other core to the C++ pass's kernels. Its output follows the C++ pass's.
 interpreted_log=$(mktemp)
-TRITON_INTERPRET=1 KILN_TARGET=triton OMP_NUM_THREADS=1 python3 -m pytest -q -p no:cacheprovider \
+TRITON_INTERPRET=1 KILN_TARGET=triton OMP_NUM_THREADS=1 python3 -m pytest -q -p no:cacheprovider --durations=80 --durations-min=3 \
     tests/test_ops.py tests/test_models.py tests/test_fusion.py tests/test_dynamic.py tests/test_distributed.py \
     tests/test_optimizers.py tests/test_autotune.py tests/test_index_bounds.py tests/test_extern_layouts.py \
     tests/test_numerics.py tests/test_real_models.py \
@@ -21,7 +21,7 @@ TRITON_INTERPRET=1 KILN_TARGET=triton OMP_NUM_THREADS=1 python3 -m pytest -q -p 
     > "$interpreted_log" 2>&1 &
 interpreted=$!
 status=0
-python3 -m pytest -q tests || status=$?
+python3 -m pytest -q --durations=80 --durations-min=3 tests || status=$?
 wait "$interpreted" || status=$?
 echo "--- the correctness suite again, through Triton kernels on the CPU (TRITON_INTERPRET=1)"
 cat "$interpreted_log"

@@ -112,8 +112,8 @@ def test_large_independent_single_run_kernels_share_a_launch_on_triton(monkeypat
     keep their launches (a group allocates all its outputs before it runs), as do those tiled otherwise. ("Large"
     is lowered to 4096 elements here: kernels of a million took Triton's interpreter 1.5 minutes.)"""
     from kiln import scheduler
-    monkeypatch.setattr(scheduler, "SMALL_KERNEL", 1 << 12)
-    SMALL_KERNEL = scheduler.SMALL_KERNEL
+    SMALL_KERNEL = 1 << 12
+    monkeypatch.setattr(scheduler, "SMALL_KERNEL", SMALL_KERNEL)
     triton = os.environ.get("KILN_TARGET") == "triton"
 
     def in_place_kernels(fn, *inputs):

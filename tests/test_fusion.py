@@ -735,6 +735,34 @@ def test_a_depthwise_convolution_is_a_kernel_with_its_norm_and_activation(kernel
     assert not triton or (kernels, graphs) == (2, 1), (kernels, graphs)   # its input's, then its own with the rest
 
 
+@pytest.mark.parametrize("stride,padding,channels_last", [(2, 1, False), (1, 0, True), (2, 2, False)])
+def test_a_convolution_of_an_images_few_channels_is_a_kernel_with_its_norm_and_activation(stride, padding,
+                                                                                          channels_last):
+    """On Triton targets a one-group convolution of 3 input channels (a model's stem) is a kiln kernel, its 27
+    products unrolled, reading the image as the caller laid it out (no channels-last copy first), with its batch
+    norm and activation after it: no library call (cuDNN's NHWC kernel took 60 us for timm MobileNetV3's bf16 stem;
+    bench/NOTES.md 87). Its padding is multiplied: an infinite weight makes the border NaN. C++ keeps the library's.
+    (Windows too many for a product of them on the CPU: conv_products.WINDOWS_UP_TO.)"""
+    def stem(x, w, b, mean, var):
+        return F.hardswish(F.batch_norm(F.conv2d(x, w, b, stride, padding), mean, var, None, None, False))
+    x = make_tensor((2, 3, 64, 64))
+    x = x.to(memory_format=torch.channels_last) if channels_last else x
+    w, b, mean, var = make_tensor((8, 3, 3, 3)), make_tensor((8,)), make_tensor((8,)), make_tensor((8,)).abs() + 0.5
+    delta = StatsDelta()
+    kernels, graphs = compiled_kernels(stem, x, w, b, mean, var)
+    triton = os.environ.get("KILN_TARGET") == "triton"
+    assert delta["extern_calls"] == (0 if triton else 1), repr(delta)
+    # the weight's relayout, then its own, stored channels-last (a tile of pixels by output channels: each tap one
+    # load a pixel), its norm and activation with it where its output is channels-last, else in a kernel after it
+    assert not triton or (kernels, graphs) == (2 if channels_last else 3, 1), (kernels, graphs)
+    if triton:
+        w_inf = w.clone()
+        w_inf[:, :, 0, 0] = math.inf
+        torch._dynamo.reset()
+        out = kiln_compile(lambda x, w: F.conv2d(x, w, None, 1, 1))(x.abs() + 1, w_inf)
+        assert out[:, :, 0, :].isnan().all() and out[:, :, 1:, 1:].isinf().all()
+
+
 def test_a_depthwise_convolution_as_eager_reads_its_arguments():
     """aten.convolution's one-element stride, padding and dilation lists stand for both spatial dims (the kernel read
     a 4-D input through 3 indices); a tap in the padding adds nothing, even where its weight is infinite (eager skips

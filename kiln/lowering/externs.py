@@ -11,7 +11,7 @@ from kiln.ir import ops, sym
 from kiln.lowering.conv_products import (convolution_backward_product, convolution_product, copies_windows,
                                          runs_as_matmul)
 from kiln.lowering.pointwise import opmath, pointwise_value
-from kiln.lowering.pooling import depthwise_convolution
+from kiln.lowering.pooling import unrolled_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register, same_strides,
                                   static_ints, View)
 from kiln.runtime.prepacked import PackedConvolution, packs_convolutions
@@ -88,14 +88,16 @@ def convolve(out, x, weight, *args):
     copies it, small beside the activations it saves: its stem's batch norm, activation and pooling then run
     channels-last, and so do their backward and the stem's own (timm ResNet-18's NCHW stem cost 1.8 ms of GPU
     time in those kernels, and cuDNN relaid its gradients)."""
-    depthwise = depthwise_convolution(out, x, weight, *args)   # (on Triton targets: a kernel of kiln's)
-    if depthwise is not NotImplemented:
-        return depthwise
+    # a small convolution on the CPU is a product of its windows; else, few products an output element are a
+    # kernel of kiln's on Triton targets
+    as_matmul = runs_as_matmul(out.dtype, out.device, x.sizes, list(out.shape), weight, *args[1:])
+    unrolled = unrolled_convolution(out, x, weight, *args) if as_matmul is None else NotImplemented
+    if unrolled is not NotImplemented:
+        return unrolled
     g = current()
     target = aten.convolution.default
     if not runs_channels_last(g, out):
         return g.extern(target, (x, weight, *args), {}, fallback=False)
-    as_matmul = runs_as_matmul(out.dtype, out.device, x.sizes, list(out.shape), weight, *args[1:])
     copies = as_matmul is not None and copies_windows(weight, as_matmul[0])
     laid_out = g.inference and reads_input_as_laid_out(x, out)   # (a product's window copy reads it so too)
     if laid_out and not copies:

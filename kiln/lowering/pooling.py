@@ -1,5 +1,5 @@
-"""Pooling windows: max, average and adaptive pools, max pooling's backward, and depthwise convolutions (a window
-weighted per channel)."""
+"""Pooling windows: max, average and adaptive pools, max pooling's backward, and convolutions of few products an
+output element (depthwise ones: a window weighted per channel; an image's few channels) unrolled."""
 import itertools
 import math
 
@@ -299,36 +299,47 @@ def lower_adaptive_max_pool(out, x, output_size):
     return [values, Lazy(sizes, torch.int64, out[1].device, index, 6)]
 
 
-# the most taps a depthwise convolution's kernel unrolls: 5x5 (EfficientNet's). ConvNeXt's 7x7 stays cuDNN's: its
-# build cost is not measured yet
-DEPTHWISE_TAPS = 25
+# the most products an output element of an unrolled convolution sums: a 5x5 depthwise window (EfficientNet's), or
+# an image's 3 channels under a 3x3 window (the stems of MobileNet, EfficientNet, RegNet). ConvNeXt's 7x7 depthwise
+# windows stay cuDNN's: their build cost is not measured yet
+UNROLLED_PRODUCTS = 27
+# the most input channels of a one-group convolution unrolled: fewer than a 16-byte vector of half-precision values,
+# which the library's implicit-GEMM kernels reduce over (timm MobileNetV3's bf16 stem, 3 channels channels-last, took
+# cuDNN 60 us on one H200 for 22 MB of reads and writes, after a copy of the image to that layout; bench/NOTES.md 87)
+UNROLLED_CHANNELS = 4
 
 
-def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
-    """A 2-D depthwise convolution (one filter per channel) in a Triton kernel of kiln's: each output element sums its
-    window's taps times its channel's weights, unrolled, in float32, plus the bias where it is given one (where the
-    device's library adds it apart, lower_convolution adds it to the rounded result instead, as for the library's
-    convolutions). Its norm and activation fuse after it, where cuDNN took a launch of its own. And cuDNN's
-    channels-last depthwise kernels cost their first call seconds of planning, per thread (bf16 inference, one H200:
-    MobileNetV2's first call 2.5 s channels-last against 0.38 NCHW, EfficientNet-B0's 3.1 s; bench/NOTES.md 61).
-    A computed input is stored channels-last first, read by each tap. NotImplemented where the convolution is not
-    such (the library runs it), one channel in one group among them: eager runs that as any other convolution, whose
-    padded zeros times an infinite weight are NaN where a depthwise kernel skips them."""
+def unrolled_convolution(out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """A 2-D convolution whose every output element sums few products, in a Triton kernel of kiln's: a depthwise one
+    (one filter per channel), or one of one group over a few input channels (an image's). Each output element sums
+    its window's taps times its filter's weights, unrolled, in float32, plus the bias where it is given one (where
+    the device's library adds it apart, lower_convolution adds it to the rounded result instead, as for the
+    library's convolutions). Its norm and activation fuse after it, where cuDNN took a launch of its own; a graph
+    input (the image) is read as the caller laid it out, not copied channels-last first. And cuDNN's channels-last
+    depthwise kernels cost their first call seconds of planning, per thread (bf16 inference, one H200: MobileNetV2's
+    first call 2.5 s channels-last against 0.38 NCHW, EfficientNet-B0's 3.1 s; bench/NOTES.md 61).
+    A computed input is stored channels-last first, read by each tap. A depthwise convolution skips the taps in the
+    padding, as eager's depthwise kernels do (an infinite weight stays out); one of one group multiplies the padded
+    zeros (0 * inf is NaN there), as cuDNN's and ATen's one-channel kernels do (oneDNN's skips them: eager's kernels
+    differ here). NotImplemented where the convolution is not such, or has no input channels (the library runs it)."""
     g = current()
-    shape = static_ints(weight.sizes)   # [channels, 1, kh, kw]
+    shape = static_ints(weight.sizes)   # [out channels, in channels per group, kh, kw]
     stride, padding, dilation = (list(v) * 2 if len(v) == 1 else list(v) for v in (stride, padding, dilation))
     if not isinstance(out, torch.Tensor) or out.dim() != 4 or not out.dtype.is_floating_point or \
             out.dtype == torch.float64 or not g.on_triton(out.device) or transposed or shape is None or \
             not all(isinstance(v, int) for v in [groups, *stride, *padding, *dilation]) or \
-            not 1 < groups == x.sizes[1] == sym(out.shape[1]) == shape[0] or shape[1] != 1 or \
-            shape[2] * shape[3] > DEPTHWISE_TAPS:
+            not 0 < math.prod(shape[1:]) <= UNROLLED_PRODUCTS:
+        return NotImplemented
+    depthwise = 1 < groups == x.sizes[1] == sym(out.shape[1]) == shape[0] and shape[1] == 1
+    few_channels = groups == 1 and x.sizes[1] == shape[1] <= UNROLLED_CHANNELS
+    if not depthwise and not few_channels:
         return NotImplemented
     if isinstance(x, Lazy):
         x = g.share(g.current_node.args[0], x, g.realize(x, channels_last_strides(x.sizes)))
-    # the weights tap-major, channels innermost: each tap's read of a block of channels is then one contiguous run,
-    # not a gather a tap's width apart (a copy of a few KiB per call, or none once frozen)
-    taps = math.prod(shape[2:])
-    weight = g.realize_strided(weight, [1, shape[0] * taps, shape[3] * shape[0], shape[0]])
+    # the weights tap-major, output channels innermost: each tap's read of a block of channels is then one
+    # contiguous run, not a gather a tap's width apart (a copy of a few KiB per call, or none once frozen)
+    channels, taps = shape[0], math.prod(shape[2:])
+    weight = g.realize_strided(weight, [1, taps * channels, shape[3] * channels, channels])
     sizes = [sym(s) for s in out.shape]
     acc, i64 = opmath(out.dtype), torch.int64
     spatial_in = list(x.sizes[2:])
@@ -336,18 +347,24 @@ def depthwise_convolution(out, x, weight, bias, stride, padding, dilation, trans
     def loader(idx):
         n, c, h, w = idx
         total = ops.constant(0, acc)
-        for offsets in itertools.product(*[range(k) for k in shape[2:]]):
+        for ci, offsets in itertools.product(range(shape[1]), itertools.product(*[range(k) for k in shape[2:]])):
             pos = [o * st - p + k * d for o, st, p, k, d in zip((h, w), stride, padding, offsets, dilation)]
             inside = all_of([cond for q, size in zip(pos, spatial_in) for cond in (
                 ops.ge(ops.index_expr(q, i64), ops.constant(0, i64)),
                 ops.lt(ops.index_expr(q, i64), ops.index_expr(size, i64)))])
-            # a tap outside the input adds nothing, whatever its weight (eager skips it: an infinite weight stays out)
-            tap = ops.masked(inside, lambda pos=pos, offsets=offsets: ops.mul(
-                as_value(x, [n, c, *pos], x.sizes, acc),
-                as_value(weight, [c, sympy.Integer(0), *map(sympy.Integer, offsets)], weight.sizes, acc)),
-                ops.constant(0, acc))
+            channel = c if depthwise else sympy.Integer(ci)
+            tap_weight = lambda ci=ci, offsets=offsets: as_value(   # noqa: E731
+                weight, [c, sympy.Integer(ci), *map(sympy.Integer, offsets)], weight.sizes, acc)
+            if depthwise:   # a tap outside the input adds nothing, whatever its weight
+                tap = ops.masked(inside, lambda pos=pos, channel=channel, tap_weight=tap_weight: ops.mul(
+                    as_value(x, [n, channel, *pos], x.sizes, acc), tap_weight()), ops.constant(0, acc))
+            else:           # a padded zero times the weight
+                tap = ops.mul(ops.masked(inside, lambda pos=pos, channel=channel: as_value(
+                    x, [n, channel, *pos], x.sizes, acc), ops.constant(0, acc)), tap_weight())
             total = ops.add(total, tap)
         if bias is not None:
             total = ops.add(total, as_value(bias, [c], bias.sizes, acc))
         return ops.to_dtype(total, out.dtype, acc)
-    return Lazy(sizes, out.dtype, out.device, loader, 4 * taps)
+    value = Lazy(sizes, out.dtype, out.device, loader, 4 * math.prod(shape[1:]))
+    # (stored channels-last at once: a tile of pixels by output channels loads each tap once per pixel)
+    return value if depthwise else g.realize(value, channels_last_strides(sizes))

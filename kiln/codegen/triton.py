@@ -476,6 +476,7 @@ class TritonKernel(KernelWriter):
         self.masks = []
         self.regions = set()   # the scopes of masked regions (Triton masks lanes: their code runs inline)
         self.home = {}   # a variable's name -> the scope whose CSE table holds it
+        self.lanes = {}   # a variable's name -> the lanes ("x0", "r0") its value varies along (its block's shape)
         self.unmasked_load = False   # the load being spelled needs no region's mask (in_bounds)
         self.chosen = config   # (XBLOCK, RBLOCK, persistent, num_warps) that max-autotune timed fastest, if any
         self.num_stages = None   # Triton's default pipeline (a fused product's tiles set theirs)
@@ -517,6 +518,7 @@ class TritonKernel(KernelWriter):
             return found
         v = super().emit(expr, dtype, key)
         self.home[v.name] = self.scope
+        self.lanes[v.name] = self.lanes_read(expr)
         if key is None and self.scope in self.regions and self.region_free(expr):
             outside = self.scope
             while outside in self.regions:
@@ -524,6 +526,15 @@ class TritonKernel(KernelWriter):
             outside.cse[expr] = self.scope.cse.pop(expr)
             self.home[v.name] = outside
         return v
+
+    def lanes_read(self, expr):
+        """The lanes an expression's value varies along: those it names (its lane variables, their masks) and
+        those of the variables it reads (both, for one not written by emit)."""
+        lanes = {lane for lane, mask in (("x0", "xmask"), ("r0", "rmask"))
+                 if names_lane(expr, lane) or names_lane(expr, mask)}
+        for name in VARIABLE.findall(expr):
+            lanes |= self.lanes.get(name, {"x0", "r0"})
+        return lanes
 
     def region_free(self, expr):
         names = set(VARIABLE.findall(expr))
@@ -563,15 +574,20 @@ class TritonKernel(KernelWriter):
         return " & ".join(parts)
 
     def load_mask(self, index, full):
-        """The mask of the lanes a load's address depends on: a weight indexed by r0 alone is loaded as one
-        [1, RBLOCK] row, and what is computed from it stays that small, instead of once per row of the tile;
-        a scalar (an optimizer's step count) as one value per row, and what is computed from it (its bias
-        corrections: two pows, a root, three divisions) once per row, not per element (the rows'
-        mask: its address is the rows'). An indirect index keeps the full mask."""
-        lanes = [m for lane, m in (("x0", "xmask"), ("r0", "rmask")) if names_lane(index, lane)]
-        if indirect(index) or self.masks and not self.unmasked_load:
+        """The mask of the lanes a load's address and its masked regions' conditions depend on: a weight indexed
+        by r0 alone is loaded as one [1, RBLOCK] row, and what is computed from it stays that small, instead of
+        once per row of the tile; a scalar (an optimizer's step count) as one value per row, and what is computed
+        from it (its bias corrections: two pows, a root, three divisions) once per row, not per element (the
+        rows' mask: its address is the rows'); a padded image's tap under its bounds condition, both the pixel's,
+        once per pixel, not once per output channel of a tile of pixels by channels (an image's stem
+        convolution: bench/NOTES.md 88). An indirect index keeps the full mask."""
+        if indirect(index):
             return self.mask(full)
-        return " & ".join(lanes or ["xmask"])
+        regions = self.masks if not self.unmasked_load else []
+        lanes = self.lanes_read(" ".join(regions)) if full else set()
+        lanes |= {lane for lane in ("x0", "r0") if names_lane(index, lane)}
+        masks = [m for lane, m in (("x0", "xmask"), ("r0", "rmask")) if lane in lanes]
+        return " & ".join((masks or ["xmask"]) + regions)
 
     def pointer(self, name, index, store_full=False):
         """name + index, broadcast to the block shape its mask needs: an address that names no lane gets

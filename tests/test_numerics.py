@@ -6,6 +6,7 @@ Runs on both targets: C++ by default, Triton with TRITON_INTERPRET=1 KILN_TARGET
 import contextlib
 import copy
 import os
+import re
 
 import pytest
 import torch
@@ -13,7 +14,7 @@ import torch.nn.functional as F
 
 import kiln
 
-from conftest import kiln_compile
+from conftest import kiln_compile, StatsDelta
 
 INF, NAN = float("inf"), float("nan")
 TRITON = os.environ.get("KILN_TARGET") == "triton"
@@ -481,6 +482,26 @@ def test_integer_division_by_zero_raises(fn):
         compiled(a, b)
     b[1] = 4
     assert torch.equal(compiled(a, b), fn(a, b))
+
+
+@pytest.mark.parametrize("fn", [lambda i, b: torch.pow(i, -1), lambda i, b: torch.sub(b, True) & b,
+                                lambda i, b: torch._foreach_pow([i, i + 1], -2),
+                                lambda i, b: torch._foreach_sub([b], [True])],
+                         ids=["pow_negative", "bool_minus_scalar", "foreach_pow_negative", "foreach_bool_minus"])
+def test_arguments_eager_refuses_as_it_runs_raise_as_there(fn):
+    """An integer tensor to a negative integer power, a bool tensor minus a scalar: the meta functions the trace
+    runs accept them, eager's kernels raise. The lowerings computed a value (1 // i, a logical xor); the op now
+    runs eagerly inside the graph and raises eager's error. The same ops on arguments eager takes stay kernels."""
+    i, b = torch.tensor([2, 3, 1]), torch.tensor([True, False, True])
+    with pytest.raises(RuntimeError) as expected:
+        fn(i, b)
+    with pytest.raises(RuntimeError, match=re.escape(str(expected.value).split(".")[0])):
+        kiln_compile(fn)(i, b)
+    torch._dynamo.reset()
+    delta = StatsDelta()
+    allowed = lambda i, b: (torch.pow(i, 2), torch.pow(i.float(), -1), torch.sub(b.int(), 1))   # noqa: E731
+    assert all(map(torch.equal, kiln_compile(allowed)(i, b), allowed(i, b)))
+    assert delta["fallback_ops"] == 0, repr(delta)
 
 
 def test_atan2_of_infinities():

@@ -17,7 +17,7 @@ from kiln.ir import ops, product, sym
 from kiln.lowering.values import (RUNNING, as_lazy, channels_last_strides, dense_meta_strides, is_tensor, Lazy,
                                   load_steps, LoweringError, LOWERINGS, meta_strides, OpThen, read_steps, reads_of,
                                   same_strides, static_ints, traced_meta_strides, View)
-from kiln.lowering.pointwise import as_value, ops_fn, pointwise_value
+from kiln.lowering.pointwise import as_value, eager_refuses, ops_fn, pointwise_value
 from kiln.lowering.externs import aligned_layout, feeds_matmul, LIBRARY_CALLS, MATMULS, runs_channels_last, unaliased
 
 aten = torch.ops.aten
@@ -313,7 +313,8 @@ class GraphLowering(torch.fx.Interpreter):
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
             self.spelled_pointwise(target)
         # kernels have no complex types, so ops on complex tensors run eagerly; library calls take any
-        if lowering is not None and (target in LIBRARY_CALLS or not touches_complex(self.current_node)):
+        if lowering is not None and (target in LIBRARY_CALLS or not touches_complex(self.current_node)) and \
+                not eager_refuses(target, self.current_node):
             first_new = len(self.buffers)
             result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
             if result is not NotImplemented:

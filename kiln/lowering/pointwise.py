@@ -5,6 +5,7 @@ import math
 import sympy
 import torch
 from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln import ir
 from kiln.decompositions import at_index, foreach_per_tensor_ops
@@ -522,3 +523,57 @@ def lower_foreach(op, lowering, positional, keywords, outs, *args, **kwargs):
         if results[-1] is NotImplemented:
             return NotImplemented
     return results
+
+
+def eager_refuses(target, node):
+    """Whether eager's kernel for pointwise op target (or a foreach op of one) raises on node's arguments, whatever
+    their values: checks ATen makes as its kernel runs, not in the meta function the trace ran (a bool tensor minus
+    a scalar, an integer tensor to a negative integer power). Such a node is not lowered: the graph runs eager's
+    op, which raises as eager's does (the lowering computed a value where eager has none). Found by running the op
+    on CPU tensors of ones of the arguments' dtypes and ranks, once for each op, those and its scalars; a node with
+    symbolic scalars or a device, or whose op draws random numbers (the probe would move the generator), is not
+    probed."""
+    # (a foreach op reaching here has a lowering: foreach_lowerings registered it)
+    is_foreach = getattr(target, "__name__", "").startswith("_foreach_")
+    if not is_foreach and (torch.Tag.pointwise not in getattr(target, "tags", ()) or
+                           torch.Tag.nondeterministic_seeded in target.tags):
+        return False
+    try:
+        signature = _signature((node.args, node.kwargs))
+    except TypeError:   # a symbolic or unhashable argument
+        return False
+    return _refused(target, signature)
+
+
+def _signature(value):
+    """node arguments as a hashable stand-in: ("tensor", dtype, rank) for a tensor (its fake value's), tuples for
+    lists; TypeError for a symbolic scalar, a device (the probe runs on the CPU) or anything unhashable."""
+    if isinstance(value, torch.fx.Node):
+        value = value.meta.get("val")
+    if isinstance(value, torch.Tensor):
+        return "tensor", value.dtype, value.dim()
+    if isinstance(value, (list, tuple)):
+        return tuple(map(_signature, value))
+    if isinstance(value, dict):
+        return tuple((k, _signature(v)) for k, v in value.items())
+    if isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool, torch.device)) or value.__hash__ is None:
+        raise TypeError(value)
+    return value
+
+
+@functools.cache
+def _refused(target, signature):
+    def made(s):
+        if isinstance(s, tuple) and len(s) == 3 and s[0] == "tensor":
+            return torch.ones([1] * s[2], dtype=s[1])
+        return [made(e) for e in s] if isinstance(s, tuple) else s
+    args, kwargs = signature
+    with unset_fake_temporarily():
+        args, kwargs = [made(a) for a in args], {k: made(v) for k, v in kwargs}
+        try:
+            target(*args, **kwargs)
+        except NotImplementedError:   # (a dtype the CPU's kernel lacks: not eager's refusal on the node's device)
+            return False
+        except RuntimeError:
+            return True
+    return False

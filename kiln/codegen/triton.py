@@ -417,6 +417,7 @@ def kiln_pow(a, b):
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
 SCATTER_ATOMICS = {"sum": "add", "max": "max", "min": "min"}
 VARIABLE = re.compile(r"\b(?:tmp|carry|arg|acc|accidx|idx)\d+\b")   # the names KernelWriter.fresh gives
+IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
 ATOMIC_DTYPES = (torch.float32, torch.int32, torch.int64)
 REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1",
                "logaddexp": "float('-inf')"}
@@ -529,11 +530,12 @@ class TritonKernel(KernelWriter):
 
     def lanes_read(self, expr):
         """The lanes an expression's value varies along: those it names (its lane variables, their masks) and
-        those of the variables it reads (both, for one not written by emit)."""
+        those of the variables it reads (both, for a fresh variable not written by emit; a product kernel's tile,
+        `product`, is recorded as both)."""
         lanes = {lane for lane, mask in (("x0", "xmask"), ("r0", "rmask"))
                  if names_lane(expr, lane) or names_lane(expr, mask)}
-        for name in VARIABLE.findall(expr):
-            lanes |= self.lanes.get(name, {"x0", "r0"})
+        for name in IDENTIFIER.findall(expr):
+            lanes |= self.lanes.get(name, {"x0", "r0"} if VARIABLE.fullmatch(name) else set())
         return lanes
 
     def region_free(self, expr):

@@ -313,8 +313,9 @@ class GraphLowering(torch.fx.Interpreter):
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
             self.spelled_pointwise(target)
         # kernels have no complex types, so ops on complex tensors run eagerly; library calls take any
-        if lowering is not None and (target in LIBRARY_CALLS or not touches_complex(self.current_node)) and \
-                not eager_refuses(target, self.current_node):
+        if lowering is not None and eager_refuses(target, self.current_node):
+            return self.fallback(target, args, kwargs, "eager's kernel refuses the arguments of")
+        if lowering is not None and (target in LIBRARY_CALLS or not touches_complex(self.current_node)):
             first_new = len(self.buffers)
             result = lowering(self.current_node.meta.get("val"), *args, **kwargs)
             if result is not NotImplemented:
@@ -635,11 +636,11 @@ class GraphLowering(torch.fx.Interpreter):
                              int(value.offset), remake)
         return name
 
-    def fallback(self, target, args, kwargs):
+    def fallback(self, target, args, kwargs, why="no lowering for"):
         if not isinstance(target, torch._ops.OpOverload):
             raise LoweringError(f"cannot lower {target}")
         self.fallback_ops.append(str(target))
-        log.info("kiln: no lowering for %s; it runs eagerly inside the compiled graph", target)
+        log.info("kiln: %s %s; it runs eagerly inside the compiled graph", why, target)
         result = self.extern(target, args, kwargs, fallback=True)
         if any(r.alias_info is not None for r in target._schema.returns):
             self.buffers[-1].target = unaliased(target)

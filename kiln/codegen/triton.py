@@ -417,7 +417,11 @@ def kiln_pow(a, b):
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
 SCATTER_ATOMICS = {"sum": "add", "max": "max", "min": "min"}
 VARIABLE = re.compile(r"\b(?:tmp|carry|arg|acc|accidx|idx)\d+\b")   # the names KernelWriter.fresh gives
-IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
+# the names in Triton source whose values vary along lanes: the lanes and their masks, the variables KernelWriter
+# gives (a value's lanes are recorded when emit writes it), and a product kernel's tile
+LANE_NAMES = re.compile(r"\b(?:[xr]0|[xr]mask|product|(?:tmp|carry|arg|acc|accidx|idx)\d+)\b")
+LANE_OF = {"x0": "x0", "xmask": "x0", "r0": "r0", "rmask": "r0"}
+BOTH_LANES = frozenset(LANE_OF.values())
 ATOMIC_DTYPES = (torch.float32, torch.int32, torch.int64)
 REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1",
                "logaddexp": "float('-inf')"}
@@ -530,12 +534,12 @@ class TritonKernel(KernelWriter):
 
     def lanes_read(self, expr):
         """The lanes an expression's value varies along: those it names (its lane variables, their masks) and
-        those of the variables it reads (both, for a fresh variable not written by emit; a product kernel's tile,
-        `product`, is recorded as both)."""
-        lanes = {lane for lane, mask in (("x0", "xmask"), ("r0", "rmask"))
-                 if names_lane(expr, lane) or names_lane(expr, mask)}
-        for name in IDENTIFIER.findall(expr):
-            lanes |= self.lanes.get(name, {"x0", "r0"} if VARIABLE.fullmatch(name) else set())
+        those of the variables it reads (both, for one not written by emit: an accumulator, a product kernel's
+        tile)."""
+        lanes = set()
+        for name in LANE_NAMES.findall(expr):
+            lane = LANE_OF.get(name)
+            lanes |= {lane} if lane else self.lanes.get(name, BOTH_LANES)
         return lanes
 
     def region_free(self, expr):

@@ -82,7 +82,6 @@ class ProductKernel(TritonKernel):
         difference = self.index(index) - (k.x * k.rnumel + k.r)
         if sympy.expand(difference.subs(k.x, 0) if ir.static_numel([k.numel]) == 1 else difference) != 0:
             raise ProductNotFused(f"{k.name} reads {k.product.buffer.name} elsewhere than at its own element")
-        self.lanes["product"] = {"x0", "r0"}   # (a tile: what is computed from it varies along both lanes)
         return Value("product", k.product.buffer.layout.dtype)
 
 

@@ -312,9 +312,9 @@ class GraphLowering(torch.fx.Interpreter):
         args, kwargs = torch.utils._pytree.tree_map(self.float_scalar, (args, kwargs))
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
             self.spelled_pointwise(target)
-        # kernels have no complex types, so ops on complex tensors run eagerly; library calls take any
         if lowering is not None and eager_refuses(target, self.current_node):
             return self.fallback(target, args, kwargs, "eager's kernel refuses the arguments of")
+        # kernels have no complex types, so ops on complex tensors run eagerly; library calls take any
         if lowering is not None and (target in LIBRARY_CALLS or not touches_complex(self.current_node)):
             first_new = len(self.buffers)
             result = lowering(self.current_node.meta.get("val"), *args, **kwargs)

@@ -336,7 +336,7 @@ def test_rows_of_a_size_not_divisible_by_16_load_in_vectors(tmp_path):
     """Triton knows a size passed at run time to be divisible by 16 or nothing: the mask r0 < R of 72 bf16 channels
     was constant, for Triton, over one element, so a depthwise convolution's 9 taps loaded 2 bytes at a time
     (72 16-bit loads a thread in MobileNetV3's 72-channel kernel). Said to be a multiple of 8, each tap is one
-    16-byte load."""
+    16-byte load for each vector of the result."""
     pytest.importorskip("triton.backends.nvidia")
     def depthwise_then_project(x, w, project):
         return F.conv2d(torch.relu(F.conv2d(x, w, padding=1, groups=72)), project)
@@ -345,8 +345,9 @@ def test_rows_of_a_size_not_divisible_by_16_load_in_vectors(tmp_path):
     [convolution] = [n for n in artifact.kernels if "relu" in n]   # (the 1x1 convolution runs in cuDNN)
     assert "R = R // 8 * 8" in artifact.kernels[convolution][0]
     accesses = ptx_accesses(artifact, tmp_path)[convolution]
-    assert accesses[("ld", 128)] == 9 and accesses[("st", 128)] == 1 and \
-        not any(bits < 128 for _, bits in accesses), accesses
+    # each tap one 16-byte load for each 16-byte vector of the result a thread stores
+    assert set(accesses) == {("ld", 128), ("st", 128)} and accesses[("ld", 128)] == 9 * accesses[("st", 128)], \
+        accesses
 
 
 def test_an_inference_batch_norm_computes_its_channels_invstd_once():
@@ -407,3 +408,20 @@ def test_an_image_stems_padded_taps_are_loaded_once_a_pixel():
     assert len(taps) == 27, source
     assert not any(re.search(r"\b(rmask|r0)\b", line) for line in taps), "\n".join(taps)
     assert any("mask=xmask & tmp" in line for line in taps), "\n".join(taps)   # a border tap keeps its bounds
+
+
+def test_bounds_tests_that_no_lane_can_fail_are_dropped():
+    """A window's bounds test is decided where the index's bounds over the kernel's lanes decide it: a stride-2
+    3x3 convolution (pad 1) reads 2*o - 1 + k, which passes the input's far edge for no output o, and its middle
+    and last taps (k = 1, 2) never fall before its start either. Those 4 of the 9 taps in each of the 3
+    channels are read with no test (no select of 0 where it fails) and no test of 224 is left; the first row's
+    and column's taps keep theirs. Each test had its comparisons, ands and select computed on every pixel."""
+    def stem(x, w):
+        return F.conv2d(x, w, None, 2, 1)
+    source = cuda_artifact(stem, ((32, 3, 224, 224), (150528, 50176, 224, 1)), ((16, 3, 3, 3), (27, 9, 3, 1)),
+                           dtype=torch.bfloat16).kernel_source
+    taps = [line for line in source.splitlines() if "tl.load(in_ptr0 + (150528*" in line]
+    assert len(taps) == 27, source
+    kernel = source[source.index("def kernel_"):]
+    assert kernel.count("tl.where(") == 27 - 12, kernel
+    assert not re.search(r"tmp\d+ = \(tmp\d+ < ", kernel), kernel   # no test of the far edge

@@ -2,6 +2,7 @@
 
 A backend subclasses KernelWriter and supplies how to spell loads, stores, loops and the ops table.
 """
+import collections
 import dataclasses
 import functools
 import hashlib
@@ -22,6 +23,16 @@ from kiln.runtime.autotune import span
 LOOP_AND_TEMP_PREFIXES = ("x", "r", "idx", "tmp")   # generated names; other symbols are kernel arguments
 BOOL_OPS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
             "isnan", "isinf", "signbit"}
+# a comparison of integer ranges a = (least, greatest) and b -> (whether it holds for every pair of values, whether
+# it holds for none)
+DECIDED_BY_RANGES = {
+    "lt": lambda a, b: (a[1] < b[0], a[0] >= b[1]),
+    "le": lambda a, b: (a[1] <= b[0], a[0] > b[1]),
+    "gt": lambda a, b: (a[0] > b[1], a[1] <= b[0]),
+    "ge": lambda a, b: (a[0] >= b[1], a[1] < b[0]),
+    "eq": lambda a, b: (a[0] == a[1] == b[0] == b[1], a[1] < b[0] or b[1] < a[0]),
+    "ne": lambda a, b: (a[1] < b[0] or b[1] < a[0], a[0] == a[1] == b[0] == b[1]),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,6 +227,7 @@ class KernelWriter:
         self.placement = None
         self.remap = None
         self.r_offset = 0         # added to the reduction index r0 (a lane of a split row loop)
+        self.ranges = {}          # an integer or bool value's text -> its (least, greatest) on every lane in range
 
     @staticmethod
     def store_target(node):
@@ -298,10 +310,44 @@ class KernelWriter:
         return self.emit(self.spell_load(name, self.print_index(self.index(index)), dtype), dtype)
 
     def index_expr(self, expr, dtype):
-        return self.emit(self.spell_index_value(self.print_index(self.index(expr)), dtype), dtype)
+        expr = self.index(expr)
+        v = self.emit(self.spell_index_value(self.print_index(expr), dtype), dtype)
+        counts = self.lane_counts()
+        bounds = index_bounds(expr, counts) if counts and dtype in (torch.int32, torch.int64) else None
+        if bounds is not None and torch.iinfo(dtype).min <= bounds[0] and bounds[1] <= torch.iinfo(dtype).max:
+            self.ranges[v.name] = bounds
+        return v
+
+    def lane_counts(self):
+        """{the kernel's lane variable: how many values it takes in range, from 0} where both counts are static,
+        else None. Lanes past them compute nothing that is stored, and load nothing unmasked."""
+        N, R = (ir.static_numel([e]) for e in (self.kernel.numel, self.kernel.rnumel))
+        return {self.kernel.x: N, self.kernel.r: R} if N and R else None
 
     def constant(self, value, dtype):
-        return Value(self.spell_constant(value, dtype), dtype)
+        v = Value(self.spell_constant(value, dtype), dtype)
+        if dtype is not None and not dtype.is_floating_point:
+            self.ranges[v.name] = (int(integer_constant(value, dtype)),) * 2
+        return v
+
+    def decided(self, op, args):
+        """A comparison or logical op that the index bounds of its integer arguments decide, as a constant, or
+        the one argument of a logical and/or or a select that decides it (None where they do not): a padded window's
+        bounds test that no tap can fail (a stride-2 convolution's taps never pass the input's far edge; the
+        middle tap of a 3-wide window never leaves the input) costs nothing, and its region needs no mask."""
+        ranges = [self.ranges.get(str(a)) for a in args]
+        if op in DECIDED_BY_RANGES and None not in ranges:
+            always, never = DECIDED_BY_RANGES[op](*ranges)
+            return self.constant(True, torch.bool) if always else self.constant(False, torch.bool) if never else None
+        if op == "where" and ranges[0] in ((0, 0), (1, 1)) and \
+                getattr(args[1], "dtype", None) == getattr(args[2], "dtype", False):
+            return args[1] if ranges[0] == (1, 1) else args[2]
+        if op in ("logical_and", "logical_or") and all(getattr(a, "dtype", None) == torch.bool for a in args):
+            deciding, neutral = ((0, 0), (1, 1)) if op == "logical_and" else ((1, 1), (0, 0))
+            for a, b, ra in ((args[0], args[1], ranges[0]), (args[1], args[0], ranges[1])):
+                if ra in (deciding, neutral):
+                    return a if ra == deciding else b
+        return None
 
     def reduction_result(self, p, value):
         """A reduction's value in its own dtype: a bf16/fp16 sum accumulates in float32 and is rounded once, as
@@ -339,7 +385,13 @@ class KernelWriter:
         return [ok for name, ok in self.index_checks.items() if re.search(rf"\b{name}\b", index)]
 
     def masked(self, cond, body, other):
-        """body() only where cond holds (its loads may be out of bounds elsewhere), else other."""
+        """body() only where cond holds (its loads may be out of bounds elsewhere), else other; body() alone
+        where cond holds on every lane in range."""
+        if self.ranges.get(str(cond)) == (1, 1):
+            return body()
+        return self.region(cond, body, other)
+
+    def region(self, cond, body, other):
         self.push()
         result = body()
         inner = self.pop()
@@ -360,7 +412,8 @@ class KernelWriter:
             raise NotImplementedError(f"kiln codegen: no {type(self).__name__} spelling for ops.{op}")
 
         def apply(*args):
-            return self.apply(op, args)
+            decided = self.decided(op, args)
+            return self.apply(op, args) if decided is None else decided
         return apply
 
     def apply(self, op, args):
@@ -391,6 +444,20 @@ class KernelWriter:
         with ir.use_handler(self):   # a scatter's target loads its indices here
             at = node.buf.node.out_index(node.dvars, node.rvars)
         return self.print_index(self.index(node.buf.layout.index(at)))
+
+
+def unread_values_dropped(lines, declaration):
+    """lines without the declarations of values no other line reads, until none is left (declaration: a pattern
+    whose group 1 is the declared name, at a line's start; an update names its target twice): the index values
+    whose bounds tests their bounds decided (KernelWriter.decided), and on the C++ target the inputs of a kept value
+    computed again in a later loop before the value itself was found in its row buffer. The compilers would drop
+    them too; a reader should not meet them."""
+    while True:
+        uses = collections.Counter(re.findall(r"\btmp\d+\b", "\n".join(lines)))
+        kept = [line for line in lines if not ((m := declaration.match(line)) and uses[m.group(1)] == 1)]
+        if len(kept) == len(lines):
+            return lines
+        lines = kept
 
 
 def named_by_content(text, functions, args, salt=""):

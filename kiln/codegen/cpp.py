@@ -5,7 +5,6 @@ Each kernel is `extern "C" void name(pointers..., int64_t sizes...)`:
     loops over r0              one per loop segment (a reduction's loop, or the inner pointwise loop)
 fp16/bf16 values are computed in float and rounded where eager would round.
 """
-import collections
 import dataclasses
 import hashlib
 import math
@@ -16,7 +15,8 @@ import torch
 
 from kiln import ir
 from kiln.scheduler import writes
-from kiln.codegen.common import KernelWriter, Scope, Value, integer_constant, named_by_content, result_dtype
+from kiln.codegen.common import (KernelWriter, Scope, Value, integer_constant, named_by_content, result_dtype,
+                                 unread_values_dropped)
 
 CTYPES = {torch.float32: "float", torch.float64: "double", torch.float16: "_Float16", torch.bfloat16: "kiln_bf16",
           torch.int8: "int8_t", torch.int16: "int16_t", torch.int32: "int32_t", torch.int64: "int64_t",
@@ -448,12 +448,12 @@ class CppKernel(KernelWriter):
         rounding = {torch.bfloat16: "kiln_round_bf16", torch.float16: "kiln_round_half"}.get(dtype)
         return f"{rounding}({converted})" if rounding else converted
 
-    def masked(self, cond, body, other):
+    def region(self, cond, body, other):
         self.conditional = True
         outer_guarded, self.guarded = self.guarded, False
         self.masks.append(cond)
         try:
-            return super().masked(cond, body, other)
+            return super().region(cond, body, other)
         finally:
             self.masks.pop()
             self.guarded |= outer_guarded   # (an inner body guarded by its mask: the outer one is guarded too)
@@ -522,7 +522,7 @@ class CppKernel(KernelWriter):
             lines.append(f"        const int64_t rstretch = ({R}) / {LANES};")
         lines += [f"        {ctype(dtype)} {name}[{R}];" for name, _, dtype in self.keeps.values()]
         lines += [f"        int64_t {n}_bad = {NO_INDEX};" for n, _, _ in self.index_reports]
-        lines += without_unused(body.lines) if self.keeps else body.lines
+        lines += unread_values_dropped(body.lines, TEMP_DECLARATION)
         lines += [f"        if ({n}_bad != {NO_INDEX}) kiln_index_error({ir.INDEX_FLAGS}, {site}, {n}_bad, {size});"
                   for n, site, size in self.index_reports]
         lines += (["    }"] if rows else ["        }", "    }"]) + ["}"]
@@ -736,17 +736,6 @@ class Hoist:
 
 NO_INDEX = "(-9223372036854775807LL - 1)"   # below every index: the start of a max over the bad ones
 INTEGER_DIVISIONS = ("floordiv", "truncdiv", "remainder", "fmod")
-
-
-def without_unused(lines):
-    """The lines without declarations of temporaries nothing reads (the inputs of a kept value, computed
-    again in a later loop before the value itself was found in its row buffer)."""
-    while True:
-        uses = collections.Counter(re.findall(r"\btmp\d+\b", "\n".join(lines)))
-        kept = [line for line in lines if not ((m := TEMP_DECLARATION.match(line)) and uses[m.group(1)] == 1)]
-        if len(kept) == len(lines):
-            return lines
-        lines = kept
 
 
 def special_library_source():

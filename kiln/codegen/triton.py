@@ -13,7 +13,8 @@ import torch
 from torch.utils._sympy.functions import CeilToInt, FloorToInt, ToFloat, TruncToInt
 
 from kiln import ir
-from kiln.codegen.common import IndexPrinter, KernelWriter, Value, integer_constant, named_by_content, result_dtype
+from kiln.codegen.common import (IndexPrinter, KernelWriter, Value, integer_constant, named_by_content, result_dtype,
+                                 unread_values_dropped)
 from kiln.runtime.triton_launch import GRID_DEPENDENCY, interpreting
 from kiln.scheduler import LaunchGroup, launch_parts
 
@@ -417,6 +418,7 @@ def kiln_pow(a, b):
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
 SCATTER_ATOMICS = {"sum": "add", "max": "max", "min": "min"}
 VARIABLE = re.compile(r"\b(?:tmp|carry|arg|acc|accidx|idx)\d+\b")   # the names KernelWriter.fresh gives
+VALUE_DECLARED = re.compile(r"\s*(tmp\d+) = ")   # KernelWriter.declare's lines
 # the names in Triton source whose values vary along lanes: the lanes and their masks, the variables KernelWriter
 # gives (a value's lanes are recorded when emit writes it), and a product kernel's tile
 LANE_NAMES = re.compile(r"\b(?:[xr]0|[xr]mask|product|(?:tmp|carry|arg|acc|accidx|idx)\d+)\b")
@@ -633,7 +635,7 @@ class TritonKernel(KernelWriter):
             return f"{x}.to(tl.float32).to({TL_DTYPES[dtype]}).to(tl.float32)"
         return f"{x}.to({TL_DTYPES[dtype]})"
 
-    def masked(self, cond, body, other):
+    def region(self, cond, body, other):
         self.masks.append(str(cond))
         self.regions.add(self.push(indent=0))   # Triton masks lanes instead of branching: the body stays inline
         try:
@@ -760,6 +762,7 @@ class TritonKernel(KernelWriter):
                     self.finish_value(p, self.run_body(p), full=True)
             else:
                 self.reduction_segment(members, R)
+        self.scope.lines = unread_values_dropped(self.scope.lines, VALUE_DECLARED)
         if not (self.chosen or k.scan):
             self.fit_build_budget()
         wide = "" if self.small_indices() else ".to(tl.int64)"

@@ -310,10 +310,13 @@ class KernelWriter:
         return self.emit(self.spell_load(name, self.print_index(self.index(index)), dtype), dtype)
 
     def index_expr(self, expr, dtype):
-        expr = self.index(expr)
-        v = self.emit(self.spell_index_value(self.print_index(expr), dtype), dtype)
+        v = self.emit(self.spell_index_value(self.print_index(self.index(expr)), dtype), dtype)
+        # bounded over the whole row, before a split row loop's lane adds its offset (remapped): each lane's r0 + its
+        # offset stays in the row, and every lane is decided alike (the C++ writer keeps one lane for a row whose
+        # body is masked: a lane masked where the others were not summed its stretch over the whole row)
         counts = self.lane_counts()
-        bounds = index_bounds(expr, counts) if counts and dtype in (torch.int32, torch.int64) else None
+        at = self.remap(expr) if self.remap else expr
+        bounds = index_bounds(at, counts) if counts and dtype in (torch.int32, torch.int64) else None
         if bounds is not None and torch.iinfo(dtype).min <= bounds[0] and bounds[1] <= torch.iinfo(dtype).max:
             self.ranges[v.name] = bounds
         return v

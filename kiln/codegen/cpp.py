@@ -599,6 +599,8 @@ class CppKernel(KernelWriter):
             lane_accs.append(self.reduction_body(members, declarations))
             bodies.append(self.scope)
             if self.conditional:   # g++ 12 (AVX2) summed wrong with masked loads in several lanes: one lane
+                if len(bodies) > 1:   # (the loop below would walk the whole row in each lane written)
+                    raise AssertionError(f"{self.kernel.name}: a row's lanes differ in their masks")
                 lanes = 1
         self.r_offset = 0
         self.symbolic_stretch |= lanes > 1 and not rnumel.is_Integer

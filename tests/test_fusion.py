@@ -800,3 +800,24 @@ def test_an_inference_batch_norm_of_two_users_is_computed_by_them(dynamic, tmp_p
     assert len(stored_invstd) == (1 if triton else 0), wrapper
     # the invstd's kernel (Triton) and one that computes the batch norm and both its users
     assert len(re.findall(r"^\s+kernel_\w+\(", wrapper, re.M)) == (2 if triton else 1), wrapper
+
+
+@pytest.mark.parametrize("case", ["split_sum", "padded_row_sum"])
+def test_every_stretch_of_a_long_row_is_summed_once(case):
+    """The C++ writer sums a row of 256 or more in 4 stretches at once, each with its own accumulators, and keeps
+    one where the body is masked. A bounds test decided in the first stretch and not in the later ones (each
+    bounded with its offset added) left two bodies in a loop over the whole row: rows summed twice, a padded row's
+    later stretches read past its end (x.mean() of 131072 elements gave twice eager's). Indices are bounded over
+    the whole row now, before a stretch's offset: every stretch is decided alike."""
+    if case == "split_sum":
+        inputs = [make_tensor((1 << 17,), dtype=torch.float64)]
+
+        def fn(x):
+            return x.sum(), x.mean()
+    else:
+        inputs = [make_tensor((3, 300), dtype=torch.float64), make_tensor((3, 300), dtype=torch.float64)]
+
+        def fn(x, y):
+            z = torch.exp(F.pad(x, (0, 5))[:, :300] + y)
+            return z, z.sum(-1)
+    compare_results(kiln_compile(fn)(*inputs), fn(*inputs), fn(*inputs))

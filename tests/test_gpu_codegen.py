@@ -394,18 +394,24 @@ def test_a_bias_gradient_of_many_rows_is_summed_in_pieces_with_its_producer():
     assert artifact.kernels[fused][0].count("tl.store(") == 2, artifact.kernels[fused][0]
 
 
-def test_an_image_stems_padded_taps_are_loaded_once_a_pixel():
-    """A convolution of an image's 3 channels is a kernel of kiln's, stored channels-last: a tile of pixels by
-    output channels. Each tap reads the image at the pixel's window under the pixel's bounds condition: one
-    [XBLOCK, 1] load, whose mask names no output-channel lane (rmask). With rmask in its mask (every load inside a
-    masked region had it) each tap was loaded, checked and converted once per output channel: 58.7 us of GPU time
-    for timm MobileNetV3's stem (bench/NOTES.md 88)."""
+def stem_source_and_taps():
+    """The Triton source of a stride-2 3x3 convolution (pad 1) of a 3-channel bf16 image, and its 27 taps' loads."""
     def stem(x, w):
         return F.conv2d(x, w, None, 2, 1)
     source = cuda_artifact(stem, ((32, 3, 224, 224), (150528, 50176, 224, 1)), ((16, 3, 3, 3), (27, 9, 3, 1)),
                            dtype=torch.bfloat16).kernel_source
     taps = [line for line in source.splitlines() if "tl.load(in_ptr0 + (150528*" in line]
     assert len(taps) == 27, source
+    return source, taps
+
+
+def test_an_image_stems_padded_taps_are_loaded_once_a_pixel():
+    """A convolution of an image's 3 channels is a kernel of kiln's, stored channels-last: a tile of pixels by
+    output channels. Each tap reads the image at the pixel's window under the pixel's bounds condition: one
+    [XBLOCK, 1] load, whose mask names no output-channel lane (rmask). With rmask in its mask (every load inside a
+    masked region had it) each tap was loaded, checked and converted once per output channel: 58.7 us of GPU time
+    for timm MobileNetV3's stem (bench/NOTES.md 88)."""
+    source, taps = stem_source_and_taps()
     assert not any(re.search(r"\b(rmask|r0)\b", line) for line in taps), "\n".join(taps)
     assert any("mask=xmask & tmp" in line for line in taps), "\n".join(taps)   # a border tap keeps its bounds
 
@@ -416,12 +422,7 @@ def test_bounds_tests_that_no_lane_can_fail_are_dropped():
     and last taps (k = 1, 2) never fall before its start either. Those 4 of the 9 taps in each of the 3
     channels are read with no test (no select of 0 where it fails) and no test of 224 is left; the first row's
     and column's taps keep theirs. Each test had its comparisons, ands and select computed on every pixel."""
-    def stem(x, w):
-        return F.conv2d(x, w, None, 2, 1)
-    source = cuda_artifact(stem, ((32, 3, 224, 224), (150528, 50176, 224, 1)), ((16, 3, 3, 3), (27, 9, 3, 1)),
-                           dtype=torch.bfloat16).kernel_source
-    taps = [line for line in source.splitlines() if "tl.load(in_ptr0 + (150528*" in line]
-    assert len(taps) == 27, source
+    source, taps = stem_source_and_taps()
     kernel = source[source.index("def kernel_"):]
     assert kernel.count("tl.where(") == 27 - 12, kernel
     assert not re.search(r"tmp\d+ = \(tmp\d+ < ", kernel), kernel   # no test of the far edge

@@ -551,8 +551,8 @@ class TritonKernel(KernelWriter):
     def in_bounds(self, name, index):
         """Whether name[index] lies within name's elements for every lane in range (static sizes, x0 and r0 only):
         such a load needs no region's mask."""
-        N, R = (ir.static_numel([e], None) for e in (self.kernel.numel, self.kernel.rnumel))
-        return N is not None and R is not None and self.within_buffer(name, index, {self.kernel.x: N, self.kernel.r: R})
+        counts = self.lane_counts()
+        return counts is not None and self.within_buffer(name, index, counts)
 
     def load(self, name, index):
         self.unmasked_load = bool(self.masks) and self.in_bounds(name, self.remapped(index))

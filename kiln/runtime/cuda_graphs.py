@@ -26,6 +26,7 @@ moved, and as many again after held outputs; past that, new shapes run without a
 that cannot be recorded run as compiled, with one log line saying why (CPU tensors, a capture that fails). Random
 draws take their seeds from a tensor drawn on the device at each call (lowering.graph.Seeds), by torch's
 generator, which CUDA graphs replay with fresh offsets: a replayed dropout draws a new mask."""
+import bisect
 import collections
 import functools
 import logging
@@ -175,10 +176,11 @@ class HandedOut:
         self.owner, self.retired = weakref.ref(owner), False
         self.address = memory.data_ptr()
         self.storage = StorageWeakRef(memory.untyped_storage())
+        self.cdata = self.storage.cdata
 
     def held(self):
         if self.replayed():
-            return _use_count(self.storage.cdata) > _one_tensor_use_count()
+            return _use_count(self.cdata) > _one_tensor_use_count()
         return not self.storage.expired()
 
     def replayed(self):
@@ -229,7 +231,16 @@ class Pool:
         """The handed-out storages a replay of recording would write over that are still held: its own and
         those of every later recording."""
         self.prune()
-        return [e for n, e in self.entries if n >= recording.number and e.held()]
+        later = self.entries[bisect.bisect_left(self.entries, (recording.number,)):]
+        if not self.stale:
+            # every entry's recording may replay (stale says otherwise, also where one was freed while this ran):
+            # held is then a use count above one tensor's, read here without a call per entry (a training
+            # forward hands out hundreds of activations, and each replay checks them all)
+            one = _one_tensor_use_count()
+            held = [e for _, e in later if _use_count(e.cdata) > one]
+            if not self.stale:
+                return held
+        return [e for _, e in later if e.held()]
 
     def prune(self):
         """Forgets the storages of recordings that replay no more (retired, or freed with their graph) and that
@@ -284,7 +295,7 @@ class Recording:
         self.replay_graph, outputs = recorder.record(call, inputs)
         # each output as: ("value", v) | ("empty", sizes, strides, dtype, device) | ("input", index, sizes,
         # strides, offset from the input's) | ("memory", storage number, dtype, sizes, strides, storage offset)
-        self.memory, numbers, self.recipes, extents = [], {}, [], {}
+        storages, numbers, self.recipes, extents = [], {}, [], {}
         for o in outputs:
             if not isinstance(o, torch.Tensor):
                 self.recipes.append(("value", o))
@@ -298,8 +309,8 @@ class Recording:
                 self.recipes.append(("input", i, o.shape, o.stride(), o.storage_offset() - inputs[i].storage_offset()))
                 continue
             if storage.data_ptr() not in numbers:
-                numbers[storage.data_ptr()] = len(self.memory)
-                self.memory.append(torch.empty(0, dtype=torch.uint8, device=o.device).set_(storage))
+                numbers[storage.data_ptr()] = len(storages)
+                storages.append(storage)
             number = numbers[storage.data_ptr()]
             self.recipes.append(("memory", number, o.dtype, o.shape, o.stride(), o.storage_offset()))
             start = o.storage_offset() * o.element_size()
@@ -309,6 +320,25 @@ class Recording:
         # can lie in a large buffer of the graph's memory
         copied = sorted({r[1] for i, r in enumerate(self.recipes) if r[0] == "memory" and i in copy_out})
         self.copied_out = [(n, extents[n][0] // 16 * 16, extents[n][1]) for n in copied]
+        # the graph's memory, a tensor per storage: in bytes where it is copied out (sliced by byte) or viewed in
+        # several dtypes, else in its outputs' dtype, so that a replay makes each of them by one view of it
+        dtypes = collections.defaultdict(set)
+        for r in self.recipes:
+            if r[0] == "memory":
+                dtypes[r[1]].add(r[2])
+        self.memory = []
+        for n, storage in enumerate(storages):
+            dtype = next(iter(dtypes[n])) if len(dtypes[n]) == 1 and n not in copied else torch.uint8
+            dtype = dtype if storage.nbytes() % dtype.itemsize == 0 else torch.uint8
+            self.memory.append(torch.empty(0, dtype=dtype, device=storage.device).set_(
+                storage, 0, (storage.nbytes() // dtype.itemsize,), (1,)))
+        # a replay's outputs: the values first, then each output viewing the memory in its own dtype (the many
+        # outputs of a training forward, read by its backward: `viewed`), then the rest by their recipes
+        self.values = [r[1] if r[0] == "value" else None for r in self.recipes]
+        self.viewed = [(i, self.memory[r[1]], *r[3:]) for i, r in enumerate(self.recipes)
+                       if r[0] == "memory" and self.memory[r[1]].dtype == r[2]]
+        viewed = {v[0] for v in self.viewed}
+        self.others = [(i, r) for i, r in enumerate(self.recipes) if r[0] != "value" and i not in viewed]
         self.number = None   # the order of its recording in its pool (Pool.add)
 
     def handed_out(self):
@@ -337,24 +367,24 @@ class Recording:
                       for n, low, high in self.copied_out]
             torch._foreach_copy_(copies, [self.memory[n][low:high] for n, low, high in self.copied_out])
             fresh = {n: (copy.untyped_storage(), low) for (n, low, _), copy in zip(self.copied_out, copies)}
-        outputs = []
-        for recipe in self.recipes:
-            if recipe[0] == "value":
-                outputs.append(recipe[1])
-            elif recipe[0] == "empty":
+        outputs = self.values.copy()
+        for i, memory, sizes, strides, offset in self.viewed:
+            outputs[i] = _view(memory, sizes, strides, offset)
+        for i, recipe in self.others:
+            if recipe[0] == "empty":
                 _, sizes, strides, dtype, device = recipe
-                outputs.append(torch.empty_strided(sizes, strides, dtype=dtype, device=device))
+                outputs[i] = torch.empty_strided(sizes, strides, dtype=dtype, device=device)
             elif recipe[0] == "input":
-                _, i, sizes, strides, offset = recipe
-                outputs.append(_view(args[i], sizes, strides, offset))
+                _, index, sizes, strides, offset = recipe
+                outputs[i] = _view(args[index], sizes, strides, offset)
             else:
                 _, number, dtype, sizes, strides, offset = recipe
                 if number in fresh:
                     storage, low = fresh[number]
-                    outputs.append(torch.empty(0, dtype=dtype, device=storage.device).set_(
-                        storage, offset - low // dtype.itemsize, sizes, strides))
+                    outputs[i] = torch.empty(0, dtype=dtype, device=storage.device).set_(
+                        storage, offset - low // dtype.itemsize, sizes, strides)
                 else:
-                    outputs.append(_view(self.memory[number].view(dtype), sizes, strides, offset))
+                    outputs[i] = _view(self.memory[number].view(dtype), sizes, strides, offset)
         return outputs
 
 

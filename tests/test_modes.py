@@ -555,8 +555,8 @@ def test_a_process_recording_graphs_holds_no_more_cublas_workspaces_than_one_run
 
 def test_a_replay_rebuilds_every_kind_of_output_in_its_dtype(replaying):
     """A recording's outputs, each rebuilt at every replay: two dtypes viewing one storage (kept in bytes), a
-    storage viewed in its one dtype (kept in that dtype, one view an output), a storage copied out, an empty
-    output, a view of an input and a value; each replay's values are the call's, and a storage shared by outputs
+    storage viewed in its one dtype (kept in that dtype, one view an output), storages copied out (a uint8 one
+    among them, in bytes as they are kept), an empty output, a view of an input and a value; each replay's values are the call's, and a storage shared by outputs
     is still shared (`Recording`, with the replaying stand-in's memory)."""
     def call(args):
         x, = args
@@ -564,23 +564,24 @@ def test_a_replay_rebuilds_every_kind_of_output_in_its_dtype(replaying):
         pair = torch.empty(8, dtype=torch.uint8)
         pair[:4].view(torch.float32)[0] = x[0]
         pair[4:].view(torch.int32)[0] = 7
-        return [a, a[1:], pair[:4].view(torch.float32), pair[4:].view(torch.int32), x.sum(), torch.empty(0, 3),
-                x[2:], 5]
+        return [a, a[1:], pair[:4].view(torch.float32), pair[4:].view(torch.int32), x.sum(), (x > 0).to(torch.uint8),
+                torch.empty(0, 3), x[2:], 5]
 
     x = torch.randn(4)
     recording = cuda_graphs.Recording(ReplayingRecorder(None), call, [x], in_place=[0], mutated=[],
-                                      copy_out=[4])
+                                      copy_out=[4, 5])
     kinds = [r[0] for r in recording.recipes]
-    assert kinds == ["memory"] * 5 + ["empty", "input", "value"], kinds
+    assert kinds == ["memory"] * 6 + ["empty", "input", "value"], kinds
     assert {m.dtype for m in recording.memory} == {torch.float32, torch.uint8}
     for _ in range(3):
         x.copy_(torch.randn(4))
         out = recording.replay([x])
         expected = call([x])
-        for o, e in zip(out[:7], expected):
+        for o, e in zip(out[:8], expected):
             assert o.dtype == e.dtype and o.shape == e.shape and o.stride() == e.stride(), (o, e)
             torch.testing.assert_close(o, e)
-        assert out[7] == 5
-        assert out[1].data_ptr() == out[0].data_ptr() + 4 and out[6].data_ptr() == x.data_ptr() + 8
+        assert out[8] == 5
+        assert out[1].data_ptr() == out[0].data_ptr() + 4 and out[7].data_ptr() == x.data_ptr() + 8
         assert out[2].untyped_storage().data_ptr() == out[3].untyped_storage().data_ptr()
-        assert out[4].untyped_storage().data_ptr() not in {m.data_ptr() for m in recording.memory}   # copied out
+        graph_memory = {m.data_ptr() for m in recording.memory}
+        assert {out[4].untyped_storage().data_ptr(), out[5].untyped_storage().data_ptr()}.isdisjoint(graph_memory)

@@ -332,11 +332,12 @@ class Recording:
             dtype = dtype if storage.nbytes() % dtype.itemsize == 0 else torch.uint8
             self.memory.append(torch.empty(0, dtype=dtype, device=storage.device).set_(
                 storage, 0, (storage.nbytes() // dtype.itemsize,), (1,)))
-        # a replay's outputs: the values first, then each output viewing the memory in its own dtype (the many
-        # outputs of a training forward, read by its backward: `viewed`), then the rest by their recipes
+        # a replay's outputs: the values first, then each output handed out viewing the memory in its own dtype
+        # (the many outputs of a training forward, read by its backward: `viewed`), then the rest by their recipes
+        # (a storage copied out is kept in bytes, and its outputs, uint8 ones too, are made from its copy)
         self.values = [r[1] if r[0] == "value" else None for r in self.recipes]
         self.viewed = [(i, self.memory[r[1]], *r[3:]) for i, r in enumerate(self.recipes)
-                       if r[0] == "memory" and self.memory[r[1]].dtype == r[2]]
+                       if r[0] == "memory" and r[1] not in copied and self.memory[r[1]].dtype == r[2]]
         viewed = {v[0] for v in self.viewed}
         self.others = [(i, r) for i, r in enumerate(self.recipes) if r[0] != "value" and i not in viewed]
         self.number = None   # the order of its recording in its pool (Pool.add)

@@ -71,6 +71,9 @@ def main():
             kiln.compile(m, mode=mode or None, options=options or None)
 
         def step():
+            if a.train and not getattr(m, "steps_itself", False):   # (gradients set to None, as the suite sets them)
+                for param in m.parameters():
+                    param.grad = None
             with torch.enable_grad() if a.train else torch.no_grad(), \
                     torch.autocast("cuda", torch.bfloat16, enabled=a.amp):   # (inference as the suite times it)
                 out = f(*xs)

@@ -902,3 +902,23 @@ def test_the_wrapper_is_the_same_in_every_process(tmp_path):
         assert done.returncode == 0, done.stderr[-2000:]
         sources.add(done.stdout)
     assert len(sources) == 1 and "reuses a dead buffer" in sources.pop()
+
+
+def test_a_chain_of_values_is_probed_for_its_reads_once_a_value():
+    """Lowering asks what buffers each new value reads (reads_of) as the graph's values are built one on another:
+    each value's loader runs once for that, the values it is built on answering from what they were found to read
+    (each was probed again from the chain's start, quadratic in its length); and the answer is the whole chain's."""
+    from kiln import ir
+    from kiln.lowering.values import Lazy, View, reads_of
+    sizes, runs = [ir.sym(8)], []
+    buffers = [ir.Buffer(f"in{i}", ir.Layout(torch.float32, torch.device("cpu"), sizes, [1])) for i in range(3)]
+
+    def counted(i, loader):
+        return lambda idx: runs.append(i) or loader(idx)
+    chain = [View(buffers[0], sizes, [1])]
+    for i in range(40):
+        a, b = chain[-1], View(buffers[i % 3], sizes, [1])
+        chain.append(Lazy(sizes, torch.float32, torch.device("cpu"),
+                          counted(i, lambda idx, a=a, b=b: ir.ops.add(a.load(idx), b.load(idx)))))
+        assert reads_of(chain[-1]) == {b.name for b in buffers[:min(i + 1, 3)]}
+    assert sorted(runs) == list(range(40)), runs

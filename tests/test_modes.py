@@ -556,8 +556,9 @@ def test_a_process_recording_graphs_holds_no_more_cublas_workspaces_than_one_run
 def test_a_replay_rebuilds_every_kind_of_output_in_its_dtype(replaying):
     """A recording's outputs, each rebuilt at every replay: two dtypes viewing one storage (kept in bytes), a
     storage viewed in its one dtype (kept in that dtype, one view an output), storages copied out (a uint8 one
-    among them, in bytes as they are kept), an empty output, a view of an input and a value; each replay's values are the call's, and a storage shared by outputs
-    is still shared (`Recording`, with the replaying stand-in's memory)."""
+    among them, in bytes as they are kept), an empty output, a view of an input and a value; each replay's values
+    are the call's, and a storage shared by outputs is still shared (`Recording`, with the replaying stand-in's
+    memory)."""
     def call(args):
         x, = args
         a = x * 2

@@ -29,7 +29,7 @@ class Lazy:
     reads: frozenset = dataclasses.field(default=None, repr=False)   # the buffers it loads, once asked (reads_of)
 
     def load(self, idx):
-        collecting = getattr(READS_COLLECTED, "sets", None)
+        collecting = READS_COLLECTED.sets
         if collecting and self.reads is not None:   # (reads_of probing a value built on this one)
             collecting[-1].update(self.reads)
             return ops.constant(0, self.dtype)
@@ -196,7 +196,12 @@ def load_steps(value):
 # innermost last: while it probes a value, a Lazy the value is built on whose reads are known adds them and runs no
 # loader (a chain of values, each asked in turn, was probed again from its start at each: DeBERTa-v2's 24 layers on
 # the C++ target spent ~0.6 of 2.7 s of lowering so, profiled)
-READS_COLLECTED = threading.local()
+class ReadsCollected(threading.local):
+    def __init__(self):
+        self.sets = []
+
+
+READS_COLLECTED = ReadsCollected()
 
 
 def reads_of(value):
@@ -205,12 +210,12 @@ def reads_of(value):
     if isinstance(value, View):
         return {value.buffer.name}
     if value.reads is None:
-        collected, collecting = set(), READS_COLLECTED.__dict__.setdefault("sets", [])
-        collecting.append(collected)
+        collected = set()
+        READS_COLLECTED.sets.append(collected)
         try:
             collected |= probe_buffer(value).reads()
         finally:
-            collecting.pop()
+            READS_COLLECTED.sets.pop()
         value.reads = frozenset(collected)
     return value.reads
 

@@ -168,6 +168,11 @@ def identity_of(reduction_type, dtype):
 # under one wave of an H200's slots (386 us with its product, 361 at 65536, 353 at 131072; a plain column sum of a
 # product's output 261, 264, 269: bench/results/s48/column_sums.json). On a CPU, the cores.
 SPLITS = {("cuda", False): (8192, 1024, 1 << 16, 8192, None), ("cuda", True): (65536, 256, 512, 2048, 1 << 23)}
+# Up to this many pieces of interleaved rows are combined as one tile (TritonKernel.config keeps a row of at most 64
+# whole), so that many may be half the shortest: a program's time follows its piece's length, and a layer norm's
+# weight gradient over 6304 rows x 192 took 10.6 us in 16 pieces of 394 rows, 6.9 in 32 of 197 (its loop's loads
+# one after another; bench/results/s67/c8).
+FEW_PIECES = 64
 
 
 def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
@@ -180,6 +185,8 @@ def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
     if n >= fewest_whole and (most_whole is None or n * r < most_whole):
         return 1
     most = r // shortest
+    if interleaved and min(want // max(n, 1), most) < FEW_PIECES:
+        most = max(most, min(FEW_PIECES, r // (shortest // 2)))
     return dividing(r, max(1, min(want // max(n, 1), most)), most)
 
 

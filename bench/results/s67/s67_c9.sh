@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 67, call 9 (one H200): main with interleaved column sums in up to 64 pieces of at least 128 rows
+# session 67, call 9 (one H200; NOT RUN: the session's device time was spent, so session 68's first call): main with interleaved column sums in up to 64 pieces of at least 128 rows
 # (reductions.FEW_PIECES; uncommitted tree): the layer norm backward against Inductor, then timm DeiT-tiny's AMP
 # training step (default mode, one process, alternating rounds).
 export PYTHONPATH=.; start=$(date +%s)

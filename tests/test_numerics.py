@@ -524,7 +524,7 @@ def test_float32_division_and_sqrt_are_rounded_as_torchs(tmp_path):
     uses. (The interpreter divides exactly either way, so the spelling is what CI can see;
     scripts/gpu_cuda_repros.py compares the values on a GPU.)"""
     import kiln
-    from kiln.codegen.triton import PRELUDE
+    from kiln.codegen.triton_ops import PRELUDE
     x, y = torch.tensor([4.6875, 1.0, 7.0]), torch.tensor([0.9375, 3.0, 2.0])
     fn = lambda a, b: (a / b, torch.softmax(a, 0), b.sqrt(), b.reciprocal(), b.rsqrt())  # noqa: E731
     actual = kiln.compile(fn, options={"strict": True, "trace": str(tmp_path)})(x, y)

@@ -111,6 +111,11 @@ def main():
                          "kernels": [[n, round(t, 2)] for n, t in kernels]})
             print(f"{text:>11} {variant:>14}: {us:6.2f} us a call (err {err:.0e}); kernels alone: " +
                   "; ".join(f"{n[:28]} {t:.2f}" for n, t in kernels), flush=True)
+            if variant == "inductor":   # the launch configurations Inductor timed fastest at the first call
+                import glob
+                for found in sorted(glob.glob(os.path.join(os.environ["TORCHINDUCTOR_CACHE_DIR"], "**",
+                                                           "*.best_config"), recursive=True)):
+                    print("   ", os.path.basename(found), open(found).read()[:300], flush=True)
     if os.environ.get("OUT"):
         json.dump(rows, open(os.path.join(os.environ["OUT"], "ln_backward.json"), "w"), indent=1)
 

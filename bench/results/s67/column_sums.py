@@ -2,7 +2,8 @@
 column sum takes), written by hand in kiln's form and varied: rows per piece, tile, warps, whether the piece's
 length is a constant of the kernel and loads carry eviction hints. Timed as the GPU runs them: 50 launches recorded
 in a CUDA graph, replayed (inputs warm in L2, as in a training step). PYTHONPATH=. python3 column_sums.py
-Prints us per launch for each variant, fastest first, and the partial sums' error against torch's."""
+Prints us per launch for each variant, fastest first, and the partial sums' error against torch's. With --combine,
+the second kernel instead: each column's sum of many partial sums, over tiles (not run in session 67)."""
 import itertools, json, os, sys
 import torch
 import triton
@@ -42,6 +43,20 @@ def partial_sums(g, x, mean, rstd, out1, out2, N, R, ROWS: tl.constexpr, C: tl.c
     tl.store(out2 + x0, tl.sum(acc2, 1)[:, None], mask=xmask)
 
 
+@triton.jit
+def combine(partials, out, N, R, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):
+    """Each column's sum of its R partial sums (partials: [R, N], piece-major), as kiln's combining kernel loops."""
+    x0 = (tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK))[:, None]
+    xmask = x0 < N
+    rbase = tl.arange(0, RBLOCK)[None, :]
+    acc = tl.full([XBLOCK, RBLOCK], 0, tl.float32)
+    for roff in range(0, R, RBLOCK):
+        r0 = roff + rbase
+        m = xmask & (r0 < R)
+        acc = acc + tl.load(partials + (N * r0 + x0), mask=m, other=0)
+    tl.store(out + x0, tl.sum(acc, 1)[:, None], mask=xmask)
+
+
 def graph_time(launch, inner=50, replays=20):
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
@@ -64,7 +79,38 @@ def graph_time(launch, inner=50, replays=20):
     return sorted(times)[2]
 
 
+def combines():
+    """The combining kernel over many partial sums (a ResNet batch norm's 392 pieces of 64 channels; DeiT-tiny's
+    32 of 192): kiln's tile (64 columns, 64 partials a step, 8 warps) against narrower, deeper ones."""
+    rows = []
+    for pieces, n in ((392, 64), (196, 128), (98, 256), (32, 192), (16, 768), (784, 64)):
+        partials, out = torch.randn(pieces, n, device="cuda"), torch.empty(n, device="cuda")
+        want = partials.sum(0)
+        for xblock, rblock, warps in itertools.product((8, 16, 32, 64), (64, 128, 256, 512), (4, 8)):
+            if xblock * rblock > 16384 or xblock * rblock < 32 * warps:
+                continue
+            grid = (triton.cdiv(n, xblock),)
+
+            def launch():
+                combine[grid](partials, out, n, pieces, xblock, rblock, num_warps=warps)
+            us = graph_time(launch)
+            err = ((out - want).abs().max() / want.abs().max()).item()
+            rows.append({"pieces": pieces, "n": n, "xblock": xblock, "rblock": rblock, "warps": warps,
+                         "programs": grid[0], "us": round(us, 2), "err": err})
+    for shape in sorted({(r["pieces"], r["n"]) for r in rows}):
+        mine = sorted((r for r in rows if (r["pieces"], r["n"]) == shape), key=lambda r: r["us"])
+        kiln = [r["us"] for r in mine if (r["xblock"], r["rblock"], r["warps"]) == (min(64, shape[1]), 64, 8)]
+        print(shape, "kiln's tile", kiln, "fastest", [(r["xblock"], r["rblock"], r["warps"], r["us"]) for r in mine[:4]],
+              flush=True)
+    return rows
+
+
 def main():
+    if "--combine" in sys.argv:
+        rows = combines()
+        if os.environ.get("OUT"):
+            json.dump(rows, open(os.path.join(os.environ["OUT"], "combines.json"), "w"), indent=1)
+        return
     g = torch.randn(ROWS, C, device="cuda").to(torch.bfloat16)
     x = torch.randn(ROWS, C, device="cuda")
     mean, rstd = torch.randn(ROWS, device="cuda"), torch.rand(ROWS, device="cuda") + 0.5

@@ -186,7 +186,7 @@ def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
         return 1
     most = r // shortest
     if interleaved and min(want // max(n, 1), most) < FEW_PIECES:
-        most = max(most, min(FEW_PIECES, r // (shortest // 2)))
+        most = max(most, min(FEW_PIECES, r // max(1, shortest // 2)))
     return dividing(r, max(1, min(want // max(n, 1), most)), most)
 
 

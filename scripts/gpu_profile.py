@@ -104,7 +104,9 @@ def main():
         print(f"===== {name} {a.workload} {'train' if a.train else 'infer'}: top CUDA kernels, us per step")
         events = [e for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA]
         print(f"{sum(e.count for e in events) / 5:.0f} GPU kernels and copies per step, "
-              f"{sum(e.device_time_total for e in events) / 5 / 1e3:.3f} ms of GPU time")
+              f"{sum(e.device_time_total for e in events) / 5 / 1e3:.3f} ms of GPU time summed, "
+              f"{busy_us(prof) / 5 / 1e3:.3f} ms busy (a kernel's own time counts its wait for the one before where it "
+              "was launched as a programmatic dependent; busy counts each instant once)")
         for e in sorted(events, key=lambda e: -e.device_time_total)[:a.top]:
             print(f"{e.device_time_total / 5:10.1f}  x{e.count // 5:<3} {e.key[:90]}")
         if a.timeline:
@@ -113,6 +115,19 @@ def main():
             calls[name] = library_calls(name, step)
     if len(calls) == 2:
         compare_library_calls(*calls.items())
+
+
+def busy_us(prof):
+    """The microseconds the GPU ran any kernel or copy in a profile: the union of their intervals (kiln's kernels,
+    launched as programmatic dependents, start while the kernel before them ends, and wait for it)."""
+    spans = sorted((e.time_range.start, e.time_range.end) for e in prof.events()
+                   if e.device_type == torch.autograd.DeviceType.CUDA)
+    busy, end = 0.0, float("-inf")
+    for start, stop in spans:
+        if stop > end:
+            busy += stop - max(start, end)
+            end = stop
+    return busy
 
 
 class HostSplit:

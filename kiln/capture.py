@@ -632,7 +632,8 @@ def finished(module, artifact, opts, name, from_cache, times, mutated, example_i
                                  module.kernel_count, module.distinct_kernels)
     module.call._boxed_call = True   # takes the argument list itself and clears it, freeing inputs early
     if opts.mode in cuda_graphs.MODES:
-        return cuda_graphs.graphed(module.call, mutated, example_inputs, name, artifact.devices)
+        return cuda_graphs.graphed(module.call, mutated, example_inputs, name, artifact.devices,
+                                   artifact.activations_from)
     return module.call
 
 
@@ -670,6 +671,11 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         artifact, profiler = (build_triton if triton else build_cpp)(lowering, sched, opts, name, trace)
         times["codegen"] = time.perf_counter() - started - times["lowering"] - times["scheduling"]
     artifact.output_strides = lowering.output_strides() if reports_strides else None
+    meta = getattr(torch._guards.TracingContext.try_get(), "fw_metadata", None)
+    # (where effect tokens or a functionalized RNG's offset come first among the outputs, the activations' index
+    # is not num_forward_returns: none is kept across CUDA graph replays there)
+    artifact.activations_from = saved_from if saved_from is not None and not getattr(meta, "tokens", None) \
+        and not getattr(meta, "num_outputs_rng_offset", 0) else None
     artifact.relaid = lowering.relaid
     artifact.fallback_ops = len(lowering.fallback_ops)
     artifact.devices = tuple(sorted({d.type for d in graph_devices(lowering)}))

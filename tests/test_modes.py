@@ -4,6 +4,7 @@ at the addresses it was recorded with; and what each mode logs where it does not
 import logging
 import threading
 import time
+import weakref
 
 import pytest
 import torch
@@ -375,6 +376,60 @@ def test_a_training_step_hands_its_activations_to_the_backward_without_copies(re
         torch.testing.assert_close(got, w.grad)
     assert copied[0] < 64 * 256 * 4, copied[0]   # the last step: x, the loss and the gradient (8 KiB each)
     assert replaying.recordings <= 6
+
+
+def test_a_replayed_forward_hands_its_activations_out_as_the_same_tensors(replaying):
+    """A training forward's activations, saved for the backward alone, are made once per recording and handed out
+    again at every replay, where nothing else holds them (making each anew cost a host-bound step most of its
+    replay's own time); the gradients still match eager's."""
+    w = torch.nn.Parameter(torch.randn(32, 64))
+
+    def f(x):
+        h = torch.tanh(x @ w)
+        return (h.sin() * h).sum()
+
+    g = compiled(f)
+    last = []
+    for step in range(6):
+        x = torch.randn(16, 32)
+        loss = g(x)
+        activations = [t for t in loss.grad_fn.saved_tensors if t.data_ptr() not in (x.data_ptr(), w.data_ptr())]
+        assert activations
+        if step >= 4:   # (a warm-up, a recording, one again at step 2: step 1's loss is still held there)
+            assert len(last) == len(activations) and all(r() is t for r, t in zip(last, activations))
+        last = [weakref.ref(t) for t in activations]
+        del activations
+        loss.backward()
+        got, w.grad = w.grad, None
+        f(x).backward()
+        torch.testing.assert_close(got, w.grad)
+        w.grad = None
+    assert replaying.recordings == 4
+
+
+@pytest.mark.parametrize("holder", ["tensor", "detached"])
+def test_activations_kept_by_the_caller_are_not_overwritten(replaying, holder):
+    """A replayed forward's activation that something else holds is not written over: the graph is recorded again,
+    and that output copied out from then on. Held as the very tensor handed out (seen by its refcount), or as a
+    detached alias of it (seen by its storage's use count, above the recording's own tensors)."""
+    w = torch.nn.Parameter(torch.randn(16, 32))
+
+    def f(x):
+        return torch.tanh(x @ w).pow(2).sum()
+
+    g = compiled(f)
+    kept = []
+    for step in range(5):
+        x = torch.randn(8, 16)
+        loss = g(x)
+        activations = [t if holder == "tensor" else t.detach() for t in loss.grad_fn.saved_tensors
+                       if t.data_ptr() not in (x.data_ptr(), w.data_ptr())]
+        kept.append((activations, [t.clone() for t in activations]))
+        loss.backward()
+        w.grad = None
+    for activations, values in kept:
+        for t, v in zip(activations, values):
+            torch.testing.assert_close(t, v)
 
 
 def test_two_forwards_before_one_backward_keep_the_first_forwards_activations(replaying):

@@ -171,8 +171,11 @@ SPLITS = {("cuda", False): (8192, 1024, 1 << 16, 8192, None), ("cuda", True): (6
 # Up to this many pieces of interleaved rows are combined as one tile (TritonKernel.config keeps a row of at most 64
 # whole), so that many may be half the shortest: a program's time follows its piece's length, and a layer norm's
 # weight gradient over 6304 rows x 192 took 10.6 us in 16 pieces of 394 rows, 6.9 in 32 of 197 (its loop's loads
-# one after another; bench/results/s67/c8).
+# one after another; bench/results/s67/c8). Only while the pieces' partial outputs stay few: past ~2 programs an SM
+# shorter pieces no longer pay (6304 rows x 384 columns 22.99 -> 19.75 us in 32 pieces; x 768 38.58 -> 45.51,
+# bench/results/s68/c4).
 FEW_PIECES = 64
+FEW_OUTPUTS = 16384
 
 
 def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
@@ -185,8 +188,8 @@ def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
     if n >= fewest_whole and (most_whole is None or n * r < most_whole):
         return 1
     most = r // shortest
-    if interleaved and min(want // max(n, 1), most) < FEW_PIECES:
-        most = max(most, min(FEW_PIECES, r // max(1, shortest // 2)))
+    if interleaved and min(want // max(n, 1), most) < FEW_PIECES and n * most < FEW_OUTPUTS:
+        most = max(most, min(FEW_PIECES, FEW_OUTPUTS // max(n, 1), r // max(1, shortest // 2)))
     return dividing(r, max(1, min(want // max(n, 1), most)), most)
 
 

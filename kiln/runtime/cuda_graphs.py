@@ -12,6 +12,10 @@ with. So each call of a recorded graph:
 - hands out its outputs in the graph's own memory, where nobody holds the last replay's (a training step's
   activations, read once by the backward, are never copied); an output found still held when the graph is
   replayed again is copied out from then on, storage by storage (outputs that view one storage still view one).
+  A training forward's activations (the outputs AOTAutograd saves for the backward alone) are handed out as the
+  same tensor objects at every replay, which nothing else holds then (`Recording.kept`; a weak reference to one
+  sees the next replay's values, as a tensor of the caller's own would see its next step's if the caller reused
+  it).
 
 Every graph of a device records into one memory pool (`Pool`), so a forward and its backward, and graphs split
 by breaks, share their intermediates' memory. A recording's intermediates are free memory once it ends, where a
@@ -30,6 +34,7 @@ import bisect
 import collections
 import functools
 import logging
+import sys
 import threading
 import weakref
 
@@ -45,10 +50,10 @@ MAX_RECORDINGS = 8   # per compiled graph: its shapes, and recordings again afte
 _view = torch._C._dynamo.guards._reinterpret_tensor
 
 
-def graphed(call, mutated, example_inputs, name, computes_on=()):
+def graphed(call, mutated, example_inputs, name, computes_on=(), saved_from=None):
     """call (a compiled graph's boxed callable) replayed from recordings, or call itself with a log line saying
     why it cannot be. mutated: the indices of the inputs the graph writes; computes_on: the device types of the
-    graph's buffers."""
+    graph's buffers; saved_from: a training forward's first output that AOTAutograd saves for the backward alone."""
     devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
     device = devices.pop() if len(devices) == 1 else None
     if device is None:
@@ -60,7 +65,7 @@ def graphed(call, mutated, example_inputs, name, computes_on=()):
                  "replay would not run"
     else:
         return GraphedCall(call, name, mutated, shape_key_inputs(example_inputs),
-                           RECORDERS[device.type](device), POOLS.setdefault(device, Pool()))
+                           RECORDERS[device.type](device), POOLS.setdefault(device, Pool()), saved_from)
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
     return call
 
@@ -77,9 +82,9 @@ def shape_key_inputs(example_inputs):
 class GraphedCall:
     """A compiled graph's boxed callable, replayed from a recording per shape."""
 
-    def __init__(self, call, name, mutated, key_inputs, recorder, pool):
+    def __init__(self, call, name, mutated, key_inputs, recorder, pool, saved_from=None):
         self.call, self.name, self.mutated, self.key_inputs = call, name, mutated, key_inputs
-        self.recorder, self.pool = recorder, pool
+        self.recorder, self.pool, self.saved_from = recorder, pool, saved_from
         self.warm = {}         # shape key -> the inputs' addresses at the warm-up call
         self.recordings = {}   # shape key -> Recording
         self.copied = {}       # shape key -> indices of inputs to copy (their address moved once)
@@ -146,7 +151,7 @@ class GraphedCall:
         in_place = sorted((stable - set(self.copied.get(key, ()))) | gaps | handed)
         try:
             recording = Recording(self.recorder, self.call, args, in_place, self.mutated,
-                                  self.copied_out.get(key, ()))
+                                  self.copied_out.get(key, ()), self.saved_from)
         except Exception as e:   # noqa: BLE001 (an op that synchronizes, an input that cannot be copied, ...)
             self.disabled = f"recording failed: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
             log.warning("kiln: %s runs without a CUDA graph: %s", self.name, self.disabled)
@@ -168,10 +173,11 @@ class GraphedCall:
 class HandedOut:
     """A storage of a recording's memory that its outputs (their indices) view when handed out, known by a weak
     reference: the recording's memory holds it while the recording may replay, the caller's tensors after. It is
-    held where a tensor views it besides the recording's own (torch's use count of the storage)."""
+    held where a tensor views it besides the recording's own (torch's use count of the storage): its memory and
+    the tensors it keeps (`ours`, see Recording.kept), or where one of those is held."""
 
-    def __init__(self, memory, outputs, recording, owner, key, pool):
-        self.outputs, self.key = outputs, key
+    def __init__(self, memory, outputs, ours, recording, owner, key, pool):
+        self.outputs, self.ours, self.key = outputs, ours, key
         self.recording = weakref.ref(recording, lambda _: setattr(pool, "stale", True))
         self.owner, self.retired = weakref.ref(owner), False
         self.address = memory.data_ptr()
@@ -179,8 +185,9 @@ class HandedOut:
         self.cdata = self.storage.cdata
 
     def held(self):
+        """(a kept tensor held is not seen here: Pool.held_over asks its recording)"""
         if self.replayed():
-            return _use_count(self.cdata) > _one_tensor_use_count()
+            return _use_count(self.cdata) > _one_tensor_use_count() + self.ours
         return not self.storage.expired()
 
     def replayed(self):
@@ -206,6 +213,7 @@ class Pool:
     def __init__(self):
         self.entries = []   # (the recording's number, HandedOut), in recording order
         self.live = {}      # a live recording's handed-out storage's address -> HandedOut
+        self.keeping = []   # (number, weak reference) of the recordings that keep tensors, in recording order
         self.recorded = 0
         self.stale = False  # whether an entry's recording may replay no more
         self.lock = threading.RLock()   # held by a GraphedCall of this device while it runs
@@ -214,10 +222,15 @@ class Pool:
         self.prune()
         self.recorded += 1
         recording.number = self.recorded
+        kept_at, entry_of = set(recording.kept_at), {}
         for memory, outputs in recording.handed_out():
-            entry = HandedOut(memory, outputs, recording, owner, key, self)
+            entry = HandedOut(memory, outputs, len(kept_at.intersection(outputs)), recording, owner, key, self)
             self.entries.append((self.recorded, entry))
             self.live[entry.address] = entry
+            entry_of.update(dict.fromkeys(outputs, entry))
+        recording.kept_entries = [entry_of[i] for i in recording.kept_at]
+        if recording.kept:
+            self.keeping.append((self.recorded, weakref.ref(recording)))
 
     def retire(self, recording):
         """recording is replayed no more: its handed-out storages stay tracked only while held."""
@@ -225,6 +238,7 @@ class Pool:
             self.live.pop(memory.data_ptr(), None)
         for _, e in self.entries:
             e.retired |= e.recording() is recording
+        self.keeping = [(n, r) for n, r in self.keeping if r() not in (None, recording)]
         self.stale = True
 
     def held_over(self, recording):
@@ -232,15 +246,17 @@ class Pool:
         those of every later recording."""
         self.prune()
         later = self.entries[bisect.bisect_left(self.entries, (recording.number,)):]
+        kept_held = {e for n, ref in self.keeping if n >= recording.number and (keeping := ref()) is not None
+                     for e in keeping.kept_held()}
         if not self.stale:
             # every entry's recording may replay (stale says otherwise, also where one was freed while this ran):
-            # held is then a use count above one tensor's, read here without a call per entry (a training
+            # held is then a use count above its recording's own, read here without a call per entry (a training
             # forward hands out hundreds of activations, and each replay checks them all)
             one = _one_tensor_use_count()
-            held = [e for _, e in later if _use_count(e.cdata) > one]
+            held = [e for _, e in later if _use_count(e.cdata) > one + e.ours or e in kept_held]
             if not self.stale:
                 return held
-        return [e for _, e in later if e.held()]
+        return [e for _, e in later if e.held() or e in kept_held]
 
     def prune(self):
         """Forgets the storages of recordings that replay no more (retired, or freed with their graph) and that
@@ -248,6 +264,7 @@ class Pool:
         if self.stale:
             self.entries = [(n, e) for n, e in self.entries if e.replayed() or e.held()]
             self.live = {address: e for address, e in self.live.items() if e.replayed()}
+            self.keeping = [(n, r) for n, r in self.keeping if r() is not None]
             self.stale = any(not e.replayed() for _, e in self.entries)
 
     def hands_out(self, t):
@@ -275,9 +292,10 @@ class Recording:
     """One recorded graph: the inputs it reads in place (their indices, and every input's address at the
     recording) and the buffers it copies the others into, and how each output is made from the graph's memory
     after a replay: viewing it (handed out), or a copy of it. copy_out: the indices of the outputs to copy out
-    (every output viewing their storages is copied with them)."""
+    (every output viewing their storages is copied with them); saved_from: a training forward's first output
+    saved for the backward alone."""
 
-    def __init__(self, recorder, call, args, in_place, mutated, copy_out=()):
+    def __init__(self, recorder, call, args, in_place, mutated, copy_out=(), saved_from=None):
         self.in_place, self.addresses = list(in_place), addresses(args)
         self.same_addresses = addresses_equal_in_cpp if all(isinstance(a, (torch.Tensor, int)) for a in args) \
             else addresses_equal
@@ -340,6 +358,16 @@ class Recording:
                        if r[0] == "memory" and r[1] not in copied and self.memory[r[1]].dtype == r[2]]
         viewed = {v[0] for v in self.viewed}
         self.others = [(i, r) for i, r in enumerate(self.recipes) if r[0] != "value" and i not in viewed]
+        # a training forward's activations, viewed, are made once and handed out again at every replay: the
+        # backward reads them and drops them, so nothing else holds them when the forward replays (where a tensor
+        # does, the replay does not happen: Pool.held_over asks kept_held). A replay then makes only the
+        # forward's few other outputs and the backward's gradients; making each of the ~270 activations anew was
+        # most of the host time of a CUDA-graphed step's own (timm DeiT-tiny's AMP step, bench/NOTES.md 92).
+        keeps = saved_from is not None and REFCOUNT_KEPT_ALONE is not None
+        self.kept_at = [v[0] for v in self.viewed if keeps and v[0] >= saved_from]
+        self.kept = [_view(*v[1:]) for v in self.viewed if keeps and v[0] >= saved_from]
+        self.viewed = [v for v in self.viewed if not keeps or v[0] < saved_from]
+        self.kept_entries = []   # the HandedOut that each kept tensor views (Pool.add)
         self.number = None   # the order of its recording in its pool (Pool.add)
 
     def handed_out(self):
@@ -349,6 +377,10 @@ class Recording:
             if r[0] == "memory" and r[1] not in copied:
                 viewing[r[1]].append(i)
         return [(self.memory[n], outputs) for n, outputs in viewing.items()]
+
+    def kept_held(self):
+        """The HandedOut viewed by a kept tensor that something else holds."""
+        return [self.kept_entries[p] for p, n in enumerate(_refcounts(self.kept)) if n > REFCOUNT_KEPT_ALONE]
 
     def moved(self, args):
         return [i for i in self.in_place if args[i].data_ptr() != self.addresses[i]]
@@ -371,6 +403,8 @@ class Recording:
         outputs = self.values.copy()
         for i, memory, sizes, strides, offset in self.viewed:
             outputs[i] = _view(memory, sizes, strides, offset)
+        for i, t in zip(self.kept_at, self.kept):
+            outputs[i] = t
         for i, recipe in self.others:
             if recipe[0] == "empty":
                 _, sizes, strides, dtype, device = recipe
@@ -387,6 +421,30 @@ class Recording:
                 else:
                     outputs[i] = _view(self.memory[number].view(dtype), sizes, strides, offset)
         return outputs
+
+
+def _refcounts(tensors):
+    return list(map(sys.getrefcount, tensors))
+
+
+def _refcount_kept_alone():
+    """What _refcounts reads for a tensor that only its list holds; None where a tensor held from C++ alone
+    (autograd's saved tensors are, and a view's base) does not count in its Python object's count (torch counts
+    it since ~2.10): a kept tensor's holder could not be seen there, and no output is kept. (Read once, at import:
+    not under the caller's modes or saved-tensor hooks.)"""
+    try:
+        with torch.inference_mode(False):
+            kept = [torch.zeros(2)]
+            alone = _refcounts(kept)[0]
+            view = kept[0][1:]   # (its base, kept[0], held from C++)
+            held = _refcounts(kept)[0]
+            del view
+            return alone if held > alone and _refcounts(kept)[0] == alone else None
+    except Exception:   # noqa: BLE001 (then nothing is kept)
+        return None
+
+
+REFCOUNT_KEPT_ALONE = _refcount_kept_alone()
 
 
 def within(o, t):

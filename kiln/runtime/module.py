@@ -36,6 +36,7 @@ class Artifact:
     index_checks: tuple | None  # for wrapper.index_globals
     kernel_count: int
     output_strides: list = None  # a forward graph's outputs' strides, reported to AOTAutograd for the backward
+    activations_from: int = None  # a training forward's first output saved for the backward alone
     extern_calls: int = 0
     fallback_ops: int = 0
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)

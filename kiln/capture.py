@@ -18,6 +18,7 @@ import time
 import torch
 from torch._dynamo.exc import RestartAnalysis
 from torch._dynamo.utils import counters, flatten_graph_inputs
+from torch._functorch import config as functorch_config
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
 from torch._prims_common import (ELEMENTWISE_TYPE_PROMOTION_KIND, compute_elementwise_output_strides,
@@ -201,7 +202,10 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
         return compile_one
 
     records = pending.records if pending else []   # AOTAutograd's post_compile calls while it compiles this graph
-    with warm_start.recording(records):
+    # (effect tokens, which order ops with side effects, made inside the graphs rather than passed in and out of
+    # them: a training forward's outputs are then AOTAutograd's own count, its saved activations where
+    # num_forward_returns says, their strides reported where it reads them)
+    with warm_start.recording(records), functorch_config.patch(unlift_effect_tokens=True):
         compiled = aot_module_simplified(gm, example_inputs, fw_compiler=compiler("forward"),
                                          bw_compiler=untraced(compiler("backward")),
                                          inference_compiler=compiler("inference"), decompositions=decomps,
@@ -502,7 +506,6 @@ def intermediate_base_strides(metadata, user_strides, outputs, first):
     view kiln returns) need that view to be a view of the base as laid out, which GraphLowering.view_of_output
     makes it where it can replay the view ops, and which static shapes let it."""
     from torch._C import _functionalization
-    from torch._functorch import config as functorch_config
     from torch._functorch._aot_autograd.schemas import OutputType
 
     from kiln.lowering import same_strides

@@ -232,6 +232,36 @@ def test_fallback_graph_trains(stage, monkeypatch, caplog):
     assert all(stage in w and "a broken stage" in w for w in warnings), warnings
 
 
+def test_a_training_graph_with_an_effectful_op_compiles(capfd, stats_delta):
+    """An op with side effects (aten._print) orders itself by effect tokens, which AOTAutograd passed in and out
+    of the forward graph ahead of its outputs: kiln's count of the forward's own outputs (num_forward_returns)
+    then named a user output as the first saved activation, and the strides reported for the saved activations
+    were off by one (an IndexError in AOTAutograd: the graph ran eagerly). The tokens are made inside the graphs
+    now, as AOTAutograd offers, and making and sinking them is no op of its own (the print is the one fallback)."""
+    torch._dynamo.reset()
+    delta = stats_delta()
+
+    def step(x, w):
+        torch.ops.aten._print("a side effect")
+        y = (x @ w).relu()
+        return y.t() * 2, y.sum()   # (a transposed user output: its strides must be eager's)
+    compiled = kiln.compile(step, options={"strict": True})
+    for _ in range(2):
+        leaves = [torch.randn(8, 16, requires_grad=True), torch.randn(16, 4, requires_grad=True)]
+        got = compiled(*leaves)
+        (got[0].sum() + got[1]).backward()
+        grads = [t.grad for t in leaves]
+        for t in leaves:
+            t.grad = None
+        want = step(*leaves)
+        (want[0].sum() + want[1]).backward()
+        for a, b in zip([*got, *grads], [*want, *(t.grad for t in leaves)]):
+            assert a.stride() == b.stride()
+            torch.testing.assert_close(a, b)
+    assert capfd.readouterr().out.count("a side effect") == 4   # (the compiled and the eager call, twice)
+    assert delta["fallback_ops"] == 1
+
+
 def test_library_calls_go_through_python_bindings():
     """The wrapper calls a library op through its Python binding (argument parsing in C++, 3-4 us less per call
     than the OpOverload) only where no other overload of the op could take the same arguments."""

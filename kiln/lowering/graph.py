@@ -309,6 +309,8 @@ class GraphLowering(torch.fx.Interpreter):
             return val.node.expr
         if target is torch.ops.higher_order.with_effects:
             return lower_with_effects(self, *args, **kwargs)
+        if target in EFFECT_TOKEN_ENDS:   # nothing to compute: the wrapper calls effectful ops in program order
+            return None
         args, kwargs = torch.utils._pytree.tree_map(self.float_scalar, (args, kwargs))
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
             self.spelled_pointwise(target)
@@ -773,6 +775,11 @@ def touches_complex(node):
     """Whether an FX node reads or makes complex tensors, which kiln's code generators have no types for."""
     vals = [node.meta.get("val")] + [a.meta.get("val") for a in node.all_input_nodes]
     return any(isinstance(v, torch.Tensor) and v.is_complex() for v in torch.utils._pytree.tree_leaves(vals))
+
+
+# The first effect token of a graph and the sink of its last ones, where AOTAutograd makes them inside the graph
+# (capture's unlift_effect_tokens): the tokens only order the effectful ops, as lower_with_effects passes them on
+EFFECT_TOKEN_ENDS = (torch.ops.prims._make_token.default, torch.ops.prims._sink_tokens.default)
 
 
 def lower_with_effects(low, token, op, *args, **kwargs):

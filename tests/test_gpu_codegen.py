@@ -52,13 +52,15 @@ def channels_last(n, c, h, w):
 def test_channels_last_rows_of_a_computed_value_are_split():
     """A batch norm's backward sums an activation's gradient that eager lays out NCHW but kiln's kernels read
     channels-last: judged by eager's layout, the 25088 rows of 128 channels were not split, and ran on 2
-    programs (ResNet's training step: 550 us each, where 196 programs take ~60)."""
+    programs (ResNet's training step: 550 us each, where 196 programs take ~60). Their partial sums are combined
+    by programs of 8 channels (16 programs): 2 of 64, each looping over every partial sum, took 3.9 us of a 28x28
+    batch norm's backward where 16 take 1.7 (H200, bench/results/s69/c1)."""
     def relu_backward_sum(x, grad):
         contiguous = torch.contiguous_format
         return torch.where(x.clone(memory_format=contiguous) <= 0, 0, grad.clone(memory_format=contiguous)).sum([0, 2, 3])
     wrapper = cuda_wrapper(relu_backward_sum, channels_last(32, 128, 28, 28), channels_last(32, 128, 28, 28))
     (_, programs), (_, combining) = launches(wrapper)
-    assert programs >= 128 and combining == 2, wrapper
+    assert programs >= 128 and combining == 16, wrapper
 
 
 def test_a_shared_value_read_channels_last_is_stored_so():

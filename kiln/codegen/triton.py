@@ -24,6 +24,9 @@ TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.flo
              torch.int64: "tl.int64", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
 PERSISTENT_MAX = 16384          # widest row kept in registers
 POINTWISE_TILE = 2048           # elements per pointwise program
+# Column sums with fewer programs than this (about an H100's or H200's SMs) narrow their tiles to reach it: a split
+# sum's combine over 32-392 partials 1.9-7.9 -> 1.5-2.5 us on an H200 (bench/results/s69/c1)
+SPREAD_PROGRAMS = 128
 
 # A kernel's build time grows with the code each thread runs: Triton's compile keeps a copy of the body for each
 # element a thread holds, and libdevice's full-range functions are long (sin's and cos's slow paths reduce huge
@@ -304,9 +307,13 @@ class TritonKernel(KernelWriter):
             xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
             return xblock, rblock, False, 4   # 16 elements per thread (8 warps: gelu 4% slower)
         if self.rows_interleaved():
-            # lanes along the contiguous outputs, a short stretch of the reduced dim each
-            rblock = min(next_pow2(R or 64), 64)
-            return min(next_pow2(N), 64), rblock, static_r and R <= 64, 8
+            # lanes along the contiguous outputs, a short stretch of the reduced dim each; few outputs (a split
+            # sum's combine, a narrow column sum) in narrower tiles, down to one 32-byte sector of fp32, so that
+            # their programs spread over the SMs rather than each looping over every row
+            rblock, xblock = min(next_pow2(R or 64), 64), min(next_pow2(N), 64)
+            while xblock > 8 and -(-N // xblock) < SPREAD_PROGRAMS:
+                xblock //= 2
+            return xblock, rblock, static_r and R <= 64, 8
         if R is not None and R <= PERSISTENT_MAX and static_r:
             rblock = next_pow2(R)
             xblock = min(next_pow2(N), max(1, 4096 // rblock))   # short rows: several per program

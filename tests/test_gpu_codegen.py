@@ -306,8 +306,10 @@ def test_kernels_on_a_hopper_gpu_launch_as_programmatic_dependents(tmp_path, mon
     """Where the GPU takes programmatic dependent launch, each kernel may start while the one before it finishes:
     built for sm_90, every kernel of a chain of reductions (and a launch group's kernel, which runs independent
     ones) waits for the kernel before it (griddepcontrol.wait) before its first global load or store, lets the
-    next start, and is built to launch as a dependent (Triton's launch_pdl, which kiln's launcher reads from its
-    metadata), which a kernel that does not wait never is. Asked off, or on a GPU before Hopper, no kernel is."""
+    next start only as its programs exit (an early launch_dependents held SMs with waiting programs: a layer norm's
+    backward 11.2 -> 14.0 us, H200), and is built to launch as a dependent (Triton's launch_pdl, which kiln's
+    launcher reads from its metadata), which a kernel that does not wait never is. Asked off, or on a GPU before
+    Hopper, no kernel is."""
     pytest.importorskip("triton.backends.nvidia")
     from kiln.runtime import triton_launch
 
@@ -323,7 +325,7 @@ def test_kernels_on_a_hopper_gpu_launch_as_programmatic_dependents(tmp_path, mon
     for name, kernel in built_for_hopper(artifact, tmp_path).items():
         ptx = kernel.asm["ptx"]
         first_access = re.search(r"(ld|st)\.global", ptx).start()
-        assert ptx.index("griddepcontrol.wait") < first_access and "griddepcontrol.launch_dependents" in ptx, name
+        assert ptx.index("griddepcontrol.wait") < first_access and "griddepcontrol.launch_dependents" not in ptx, name
         [(_, args)] = artifact.kernels[name][2]
         args = [torch.empty(1, dtype=a) if isinstance(a, torch.dtype) else a for a in args]
         assert kernel.metadata.launch_pdl and triton_launch.launch_spec(kernel, args)[-1] is True, name

@@ -643,10 +643,10 @@ def generate_module(kernels, graph, configs=None, dependent=False):
 
 
 def waiting_for_prior(source):
-    """A kernel's source as launched as a programmatic dependent: its first statements wait until the kernel before
-    it in the stream has finished (and its writes are seen), then let the next kernel start, so that a kernel's
-    launch and start overlap the end of the one before (about 1/3 of a CUDA graph of 26 small kernels, H200).
-    After the def and its comment naming the source ops."""
+    """A kernel's source as launched as a programmatic dependent: its first statement waits until the kernel before
+    it in the stream has finished (and its writes are seen), so that a kernel's launch overlaps the end of the one
+    before (about 1/3 of a CUDA graph of 26 small kernels, H200). After the def and its comment naming the source
+    ops."""
     lines = source.split("\n")
     assert lines[0] == "@triton.jit" and lines[1].startswith("def ") and lines[2].startswith("    # "), lines[:3]
     return "\n".join([*lines[:3], *GRID_DEPENDENCY, *lines[3:]])

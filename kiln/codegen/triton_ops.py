@@ -384,5 +384,5 @@ def prelude(interpreted, dependent=False):
         return PRELUDE.format(libdevice="", float_fmod="a % b", log1p="kiln_log1p")
     imports = "from triton.language.extra import libdevice"
     if dependent:
-        imports += "\nfrom triton.language.extra.cuda import gdc_launch_dependents, gdc_wait"
+        imports += "\nfrom triton.language.extra.cuda import gdc_wait"
     return PRELUDE.format(libdevice=imports, float_fmod="libdevice.fmod(a, b)", log1p="libdevice.log1p")

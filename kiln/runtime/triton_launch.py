@@ -155,10 +155,12 @@ def jit_options(num_warps, debug=False, num_stages=None, dependent=False):
             **({"launch_pdl": True} if dependent else {})}
 
 
-# a kernel's first statement where it launches as a programmatic dependent (Hopper's PDL: the next kernel in the
-# stream may start while this one finishes); then this one lets its own dependent start. The codegen writes it
-# (codegen/triton.py) where dependent_launch_supported says the device takes it.
-GRID_DEPENDENCY = ("    gdc_wait()", "    gdc_launch_dependents()")
+# a kernel's first statement where it launches as a programmatic dependent (Hopper's PDL: it is launched ahead, and
+# its programs start as the kernel before it in the stream finishes). It lets its own dependent start only as its
+# programs exit, not by an early gdc_launch_dependents: programs started early hold their SMs while they wait, and
+# with them a layer norm's backward took 14.0 us a call where 11.2 without (H200, bench/NOTES.md 94). The codegen
+# writes it (codegen/triton.py) where dependent_launch_supported says the device takes it.
+GRID_DEPENDENCY = ("    gdc_wait()",)
 
 
 def waits_for_prior(text):
@@ -174,7 +176,7 @@ def dependent_launch_supported(device):
     if interpreting() or not torch.cuda.is_available():
         return False
     try:
-        from triton.language.extra.cuda import gdc_launch_dependents, gdc_wait  # noqa: F401
+        from triton.language.extra.cuda import gdc_wait  # noqa: F401
     except ImportError:
         return False
     return torch.cuda.get_device_capability(device) >= (9, 0)

@@ -576,6 +576,35 @@ def test_scatter_family(check, stats_delta, caplog, name):
     assert delta["fallback_ops"] == len(expected) and all(op in line for op, line in zip(expected, logged)), logged
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64])
+def test_a_contended_scatter_sum_keeps_eagers_values(dtype):
+    """Many updates into a small table (an embedding's gradient over few rows, index_add, scatter_add): on Triton
+    they are summed into copies of the table, then the copies summed (lowering/indexing.CONTENDED_UPDATES). The
+    sums are eager's within fp32's rounding of fp64's, integers exactly; an element that no update changes keeps
+    eager's value, a -0.0 too, and one that only -0.0 updates reach stays -0.0."""
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(32, 8, generator=g)
+    x[5], x[6] = -0.0, -0.0
+    idx = torch.randint(0, 32, (4096,), generator=g)
+    idx[idx == 5] = 4
+    idx[:3] = 6
+    vals = torch.randn(4096, 8, generator=g)
+    vals[idx == 6] = -0.0
+    if dtype == torch.int64:
+        x, vals = (x * 100).long(), (vals * 100).long()
+    fns = {"index_put": lambda x, i, v: x.index_put((i,), v, accumulate=True),
+           "index_add": lambda x, i, v: x.index_add(0, i, v),
+           "scatter_add": lambda x, i, v: x.scatter_add(0, i[:, None].expand(-1, 8), v)}
+    for name, fn in fns.items():
+        got = kiln_compile(fn)(x, idx, vals)
+        want = fn(x.double() if dtype.is_floating_point else x, idx, vals.double() if dtype.is_floating_point else vals)
+        if dtype.is_floating_point:
+            torch.testing.assert_close(got, want.float(), rtol=1e-5, atol=1e-5, msg=name)
+            assert torch.equal(got[5].signbit(), want[5].signbit()) and got[6].signbit().all(), name
+        else:
+            assert torch.equal(got, want), name
+
+
 def test_scatter_into_a_graph_input_and_reuse(check):
     """An in-place scatter on an input, and a scatter result used twice: the copy is its own buffer."""
     def fn(x, i, v):

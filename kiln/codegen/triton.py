@@ -27,6 +27,9 @@ POINTWISE_TILE = 2048           # elements per pointwise program
 # Column sums with fewer programs than this (about an H100's or H200's SMs) narrow their tiles to reach it: a split
 # sum's combine over 32-392 partials 1.9-7.9 -> 1.5-2.5 us on an H200 (bench/results/s69/c1)
 SPREAD_PROGRAMS = 128
+# Elements of a column sum's tile (outputs x reduced rows): 64 x 64, or more outputs over fewer rows. T5's position
+# bias gradient, [8, 8, 512, 512] summed over the batch, took 89 us in 64 x 8 tiles (0.8 TB/s; bench/NOTES.md 96)
+INTERLEAVED_TILE = 4096
 
 # A kernel's build time grows with the code each thread runs: Triton's compile keeps a copy of the body for each
 # element a thread holds, and libdevice's full-range functions are long (sin's and cos's slow paths reduce huge
@@ -307,10 +310,12 @@ class TritonKernel(KernelWriter):
             xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
             return xblock, rblock, False, 4   # 16 elements per thread (8 warps: gelu 4% slower)
         if self.rows_interleaved():
-            # lanes along the contiguous outputs, a short stretch of the reduced dim each; few outputs (a split
-            # sum's combine, a narrow column sum) in narrower tiles, down to one 32-byte sector of fp32, so that
-            # their programs spread over the SMs rather than each looping over every row
-            rblock, xblock = min(next_pow2(R or 64), 64), min(next_pow2(N), 64)
+            # lanes along the contiguous outputs, a short stretch of the reduced dim each; a short reduced dim (a
+            # bias's gradient summed over a batch of 8) takes more outputs, so that a program moves a whole tile;
+            # few outputs (a split sum's combine, a narrow column sum) in narrower tiles, down to one 32-byte
+            # sector of fp32, so that their programs spread over the SMs rather than each looping over every row
+            rblock = min(next_pow2(R or 64), 64)
+            xblock = min(next_pow2(N), max(64, min(INTERLEAVED_TILE // rblock, 1024)))
             while xblock > 8 and -(-N // xblock) < SPREAD_PROGRAMS:
                 xblock //= 2
             return xblock, rblock, static_r and R <= 64, 8

@@ -195,6 +195,16 @@ def lower_index_select(out, x, dim, index):
 SCATTER_REDUCE = {"sum": "sum", "add": "sum", "prod": "prod", "multiply": "prod", "amax": "max", "amin": "min"}
 
 
+# A sum scattered by Triton's atomics into a target far smaller than its updates serializes on each target element:
+# T5's relative position bias gradient, 2M updates into a 32 x 8 table, took 2 ms a table on an H200 (bench/NOTES.md
+# 97). From CONTENDED_UPDATES updates an element on average, the updates are summed into copies of the target, each
+# taking a run of them, and the copies are then summed: each copy's element sees ~PIECE_UPDATES. At most
+# PIECES_ELEMENTS elements of copies.
+CONTENDED_UPDATES = 64
+PIECE_UPDATES = 8
+PIECES_ELEMENTS = 1 << 22
+
+
 def scatter(out, x, sizes, value, target, reduce=None):
     """A copy of x with out[target(idx)] = value(idx), or combined by `reduce`, for idx over sizes (ir.Scatter).
 
@@ -202,6 +212,9 @@ def scatter(out, x, sizes, value, target, reduce=None):
     g = current()
     if not can_scatter(out, reduce):
         return NotImplemented
+    pieces = contended_pieces(out, x.sizes, sizes, reduce)
+    if pieces > 1:
+        return scattered_in_pieces(out, x, sizes, value, target, pieces)
     base = g.realize(Lazy(list(x.sizes), x.dtype, x.device, x.load), meta_strides(out, x.sizes))
     if ir.static_numel(sizes, 1) == 0 or ir.static_numel(base.sizes, 1) == 0:
         return base
@@ -209,6 +222,44 @@ def scatter(out, x, sizes, value, target, reduce=None):
                             node=ir.Scatter(list(sizes), value, target, reduce, base.buffer.name))
     g.buffers.append(buf)
     return View(buf, buf.layout.sizes, buf.layout.strides)
+
+
+def contended_pieces(out, x_sizes, sizes, reduce):
+    """How many copies of the target a sum on Triton scatters into (1: the target itself)."""
+    updates, elements = ir.static_numel(sizes, None), ir.static_numel(x_sizes, None)
+    if reduce != "sum" or not current().on_triton(out.device) or not updates or not elements or \
+            updates < CONTENDED_UPDATES * elements:
+        return 1
+    return min(1 << (updates // (PIECE_UPDATES * elements)).bit_length() - 1, PIECES_ELEMENTS // elements)
+
+
+def scattered_in_pieces(out, x, sizes, value, target, pieces):
+    """x plus the sum of `pieces` copies of it, the k-th taking the k-th run of the updates (in the order of their
+    index over sizes) by atomics. The copies start at -0.0, which adding keeps exact: an element of x that no
+    update changes (all of its updates -0.0, or none) is x itself, its sign of zero too, as eager leaves it."""
+    from kiln.lowering.reductions import make_reduction   # (reductions imports this module)
+    run = -(-ir.static_numel(sizes) // pieces)
+    strides = ir.contiguous_strides(sizes)
+    floating = out.dtype.is_floating_point
+    start = -0.0 if floating else 0
+    copies = scatter(out, Lazy([sympy.Integer(pieces), *x.sizes], out.dtype, out.device,
+                               lambda idx: ops.constant(start, out.dtype)),
+                     sizes, value, lambda idx: [FloorDiv(ir.strided_index(idx, strides), run), *target(idx)], "sum")
+    total = make_reduction(out, copies, [0], "sum")
+    dtype = opmath(out.dtype)
+
+    def plus(idx):
+        return ops.add(as_value(x, idx, x.sizes, dtype), as_value(total, idx, x.sizes, dtype))
+    if not floating:
+        return Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.to_dtype(plus(idx), out.dtype, dtype), 2)
+
+    def not_negative_zero(idx):   # (a copy's element that some update changed)
+        value = copies.load(idx)
+        return ops.logical_or(ops.ne(value, ops.constant(0, out.dtype)), ops.logical_not(ops.signbit(value)))
+    changed = make_reduction(out, Lazy(copies.sizes, torch.bool, out.device, not_negative_zero), [0], "any",
+                             src_dtype=torch.bool, dtype=torch.bool)
+    return Lazy(list(x.sizes), out.dtype, out.device, lambda idx: ops.where(
+        changed.load(idx), ops.to_dtype(plus(idx), out.dtype, dtype), x.load(idx)), 4)
 
 
 def can_scatter(out, reduce):

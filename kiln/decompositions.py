@@ -88,7 +88,8 @@ def _table():
     # with the variance's shift: a row of identical values has exactly its value as the mean (sum / n is off by
     # rounding, and layer_norm of a constant row gave 3e-6, not 0: fuzz seed 93922).
     for op in (aten._to_copy.default, aten.var_mean.correction, aten.var_mean.dim, aten.var_mean.default,
-               aten.roll.default, aten.slice_backward.default, aten.addcmul.default, aten.addcdiv.default):
+               aten.roll.default, aten.slice_backward.default, aten.addcmul.default, aten.addcdiv.default,
+               aten.index_add.default, aten.index_copy.default):
         table.pop(op, None)
     # torch's decomposition returns the attention probabilities where the op returns its logsumexp; the
     # backward (_scaled_dot_product_flash_attention_for_cpu_backward) reads them as a logsumexp and gives
@@ -103,6 +104,8 @@ def _table():
                                  (aten._batch_norm_with_update_functional.default, 4)):
         table[op] = _round_batch_mean_like_cpu(table[op], running_mean_out)
     table[aten.native_layer_norm.default] = _zero_bias_layer_norm(table[aten.native_layer_norm.default])
+    for op in (aten.index_fill.int_Scalar, aten.index_fill.int_Tensor):
+        table[op] = _index_fill_from_the_end(table[op])
     table.update(_foreach_table())
     table[aten._amp_foreach_non_finite_check_and_unscale.default] = _amp_unscale
     table[aten._amp_update_scale.default] = _amp_update_scale
@@ -279,6 +282,15 @@ def _zero_bias_layer_norm(decomposition):
         out, *stats = decomposition(input, normalized_shape, weight, bias, eps)
         return (out + 0.0 if bias is None and weight is not None else out, *stats)
     return layer_norm
+
+
+def _index_fill_from_the_end(decomposition):
+    """index_fill counts a negative index from the end (index_add and index_copy raise on one): its decomposition
+    goes through index_copy, which kiln lowers with eager's index_copy's check, so the index is wrapped first."""
+    def index_fill(x, dim, index, value):
+        size = x.shape[dim] if x.dim() else 1
+        return decomposition(x, dim, torch.where(index < 0, index + size, index), value)
+    return index_fill
 
 
 def _float64_on_cpu(decomposition):

@@ -179,6 +179,18 @@ def test_a_small_tables_gradient_is_summed_in_copies_of_it():
     assert "(50257, 8, )" in vocabulary and "(1024, 50257" not in vocabulary, vocabulary
 
 
+def test_a_scatter_over_more_updates_than_int32_counts_indexes_in_int64():
+    """2**32 updates (two broadcast index vectors, one scalar value) onto a 32 x 32 table: every buffer is small,
+    but the copies' index, the updates' flat position over a run, passed 2**31 and wrapped to a negative address
+    in int32 (a fresh reader's review). The kernel's index math is int64 where its space has 2**31 elements."""
+    def scatter_scalar(table, rows, columns, value):
+        return torch.ops.aten.index_put(table, [rows.long(), columns.long()], value, True)
+    artifact = cuda_artifact(scatter_scalar, ((32, 32), (32, 1)), ((65536, 1), (1, 1)), ((1, 65536), (65536, 1)),
+                             ((), ()))
+    [scatter] = [text for text, *_ in artifact.kernels.values() if "atomic_add" in text]
+    assert "pid = tl.program_id(0).to(tl.int64)" in scatter, scatter
+
+
 def test_a_value_averaged_over_its_spatial_dims_keeps_eager_layout():
     """A squeeze-excite block averages an activation over H x W: in eager's NCHW layout those are contiguous rows,
     summed in the kernel that computes the value; stored channels-last, EfficientNet took 3 launches for each."""

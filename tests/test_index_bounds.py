@@ -36,6 +36,32 @@ def test_out_of_bounds_index_raises(name):
     torch.testing.assert_close(compiled(w, torch.tensor(good)), fn(w, torch.tensor(good)))
 
 
+INDEX_ARG_OPS = {   # op -> (function of (w, i); whether eager counts a negative index from the end)
+    "index_add": (lambda w, i: w.index_add(0, i, torch.ones(len(i), 3), alpha=2), False),
+    "index_copy": (lambda w, i: w.index_copy(0, i, torch.ones(len(i), 3)), False),
+    "index_fill": (lambda w, i: w.index_fill(0, i, 5.0), True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_ARG_OPS))
+def test_a_negative_index_of_index_add_copy_fill_is_eagers(name):
+    """index_add and index_copy raise on a negative index, index_fill counts it from the end: kiln's index_add
+    and index_copy took theirs from the end (a fresh reader's review: a value where eager raises)."""
+    fn, wraps = INDEX_ARG_OPS[name]
+    w, i = torch.randn(ROWS, 3), torch.tensor([2, -1])
+    compiled = kiln_compile(fn)
+    if wraps:
+        torch.testing.assert_close(compiled(w, i), fn(w, i))
+    else:
+        with pytest.raises(IndexError):
+            fn(w, i)
+        with pytest.raises(IndexError, match="index -1 is out of bounds"):
+            compiled(w, i)
+    torch.testing.assert_close(compiled(w, torch.tensor([2, 9])), fn(w, torch.tensor([2, 9])))
+    with pytest.raises(IndexError):
+        compiled(w, torch.tensor([2, ROWS]))
+
+
 @pytest.mark.parametrize("name", ["embedding", "gather", "index_select"])
 def test_negative_index_raises_where_eager_raises(name):
     fn, _, good = OPS[name]

@@ -478,8 +478,11 @@ class TritonKernel(KernelWriter):
         return N is not None and N <= self.xblock
 
     def small_indices(self):
-        """int32 index math is enough when every buffer this kernel touches has < 2**31 elements."""
-        sizes = [self.graph_numel(n) for n in self.args]
+        """int32 index math is enough when every buffer this kernel touches has < 2**31 elements, and so does the
+        space it runs over: a scatter's updates or a broadcast's elements may outnumber every buffer's, and an
+        index flattened over them (a scatter's run of updates into its copies) overflowed int32 to a negative
+        address (a fresh reader's review, bench/NOTES.md 97)."""
+        sizes = [self.graph_numel(n) for n in self.args] + [ir.static_numel([self.kernel.numel, self.kernel.rnumel])]
         return all(s is not None and s < 2 ** 31 for s in sizes)
 
     def graph_numel(self, name):

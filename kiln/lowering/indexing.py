@@ -363,6 +363,26 @@ def lower_index_reduce(out, x, dim, index, src, reduce, include_self=True):
                            include_self)
 
 
+@register(aten.index_add.default, aten.index_copy.default)
+def lower_index_add(out, x, dim, index, src, alpha=1):
+    """x with src's slice i added (index_copy: written) at slice index[i] along dim. A negative index raises, as
+    eager's does: x[i] counts it from the end, and the decomposition through index_put gave a value where eager
+    raises (a fresh reader's review, bench/NOTES.md 97)."""
+    if not x.sizes:
+        return NotImplemented
+    dim %= len(x.sizes)
+    add = current().current_node.target is aten.index_add.default
+    dtype = opmath(out.dtype)
+
+    def value(idx):
+        v = as_value(src, idx, src.sizes, dtype)
+        return ops.mul(v, ops.constant(alpha, dtype)) if add and alpha != 1 else v
+
+    def target(idx):   # source slice i goes to slice index[i]
+        return [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]
+    return scatter(out, x, src.sizes, value, target, "sum" if add else None)
+
+
 @register(aten.diagonal_scatter.default)
 def lower_diagonal_scatter(out, x, src, offset=0, dim1=0, dim2=1):
     """x with src written along a diagonal: the elements on it load src, the others x."""

@@ -308,6 +308,12 @@ def along(dim, index, x_sizes):
     return lambda idx: [indirect(index.load(idx), x_sizes[d]) if d == dim else i for d, i in enumerate(idx)]
 
 
+def into_slices(dim, index, x_sizes):
+    """Scatter targets of whole slices (index_add, index_copy, index_reduce): source slice i along dim goes to
+    slice index[i] of x."""
+    return lambda idx: [indirect(index.load([i]), x_sizes[d]) if d == dim else i for d, i in enumerate(idx)]
+
+
 def src_value(src, sizes, dtype):
     """The value a scatter writes at idx: src (a tensor, or a scalar) there."""
     return lambda idx: as_value(src, idx, sizes, dtype)
@@ -356,11 +362,8 @@ def lower_scatter_reduce(out, x, dim, index, src, reduce, include_self=True):
 @register(aten.index_reduce.default)
 def lower_index_reduce(out, x, dim, index, src, reduce, include_self=True):
     dim %= max(len(x.sizes), 1)
-
-    def target(idx):   # source slice i goes to slice index[i]
-        return [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]
-    return scatter_reduced(out, x, src.sizes, src_value(src, src.sizes, opmath(out.dtype)), target, reduce,
-                           include_self)
+    return scatter_reduced(out, x, src.sizes, src_value(src, src.sizes, opmath(out.dtype)),
+                           into_slices(dim, index, x.sizes), reduce, include_self)
 
 
 @register(aten.index_add.default, aten.index_copy.default)
@@ -377,10 +380,7 @@ def lower_index_add(out, x, dim, index, src, alpha=1):
     def value(idx):
         v = as_value(src, idx, src.sizes, dtype)
         return ops.mul(v, ops.constant(alpha, dtype)) if add and alpha != 1 else v
-
-    def target(idx):   # source slice i goes to slice index[i]
-        return [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]
-    return scatter(out, x, src.sizes, value, target, "sum" if add else None)
+    return scatter(out, x, src.sizes, value, into_slices(dim, index, x.sizes), "sum" if add else None)
 
 
 @register(aten.diagonal_scatter.default)

@@ -168,7 +168,8 @@ class Placement:
 
     def row_steps(self, x, r):
         """(step along r, step along x) in elements of the load that walks a reduction's row (kernel vars x and r)
-        its tiles are shaped for, or None: the first that also moves along x, else the first. A load that moves
+        its tiles are shaped for, or None: the first that moves along x by the same step at each probed row, else
+        the first (as lowering's `reductions.row_walking_reads`, which picks the split). A load that moves
         along the row alone (a layer norm's row mean, the same for every output column) is a vector the caches
         serve; the block of outputs x rows is what costs (a layer norm's weight gradient tiled for its row
         vectors read the [4096, 1024] gradient a column a program: 143 us in BART, 8x its bytes). Probed
@@ -182,7 +183,7 @@ class Placement:
                 continue
             x_steps = {ir.step_at(e, {x: i, r: 0}, x) for i in range(3)}
             steps = ir.step_at(e, {x: 0, r: 0}, r), x_steps.pop() if len(x_steps) == 1 else None
-            if steps[1] != 0:
+            if steps[1] not in (0, None):
                 return steps
             found.append(steps)
         return found[0] if found else None

@@ -212,6 +212,20 @@ def test_a_column_sum_reading_row_vectors_first_is_tiled_for_its_columns():
     assert int(xblock) >= 8, xblock
 
 
+def test_a_column_sums_tile_does_not_depend_on_its_operands_order():
+    """A sum over rows of a row vector, a matrix broadcast along a short inner dim (its step along the outputs
+    differs from output to output) and a full block: lowering and codegen both shape it for the block, whichever
+    operand comes first (a fresh reader's review found codegen tiling one order for the broadcast matrix)."""
+    r, w, g = ((8192, 1, 1), (1, 1, 1)), ((8192, 256, 1), (256, 1, 1)), ((8192, 256, 2), (512, 2, 1))
+    tiles = set()
+    orders = ((lambda r, w, g: (r * w * g).sum(0), (r, w, g)), (lambda r, g, w: (r * g * w).sum(0), (r, g, w)))
+    for fn, layouts in orders:
+        wrapper = cuda_artifact(fn, *layouts).wrapper_source
+        name = launches(wrapper)[0][0]
+        tiles.add(re.search(name + r"\(.*, (\d+), (\d+)\)\n", wrapper).groups())
+    assert len(tiles) == 1, tiles
+
+
 class PostNormLayer(nn.Module):
     """BART-large's layer without its attention: a residual add then a layer norm, twice."""
     def __init__(self, d=1024, ffn=4096):

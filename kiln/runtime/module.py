@@ -200,13 +200,15 @@ def load(artifact, opts, times, profiler=None, generated=True):
 
 
 def load_cpp(artifact, opts):
-    from kiln.codegen import cpp, cpp_products
     from kiln.runtime import cpp_build
     if not artifact.kernels:
         return {}
-    link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir) \
-        if artifact.special_functions else []
+    link = []   # (codegen's modules imported only where needed: a warm start loads built kernels, ~25 ms of imports)
+    if artifact.special_functions:
+        from kiln.codegen import cpp
+        link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir)
     if artifact.links_blas:
+        from kiln.codegen import cpp_products
         link = link + cpp_products.link_flags()
     return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
 

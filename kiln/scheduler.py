@@ -169,14 +169,14 @@ class Placement:
     def row_steps(self, x, r):
         """(step along r, step along x) in elements of the load that walks a reduction's row (kernel vars x and r)
         its tiles are shaped for, or None: the first that moves along x by the same step at each probed row, else
-        the first (as lowering's `reductions.row_walking_reads`, which picks the split). A load that moves
+        the first (as lowering's `reductions.memory_steps`, which picks the split). A load that moves
         along the row alone (a layer norm's row mean, the same for every output column) is a vector the caches
         serve; the block of outputs x rows is what costs (a layer norm's weight gradient tiled for its row
         vectors read the [4096, 1024] gradient a column a program: 143 us in BART, 8x its bytes). Probed
         numerically: index expressions may hold divisions that hide a unit stride from symbolic inspection; the x
         step is given only if it is the same at each probed row."""
         remap = self.remap()
-        found = []
+        first = None
         for _, e in self.node.buf.analysis.loads:
             e = remap(e)
             if not e.has(r) or e.free_symbols - {x, r}:
@@ -185,8 +185,8 @@ class Placement:
             steps = ir.step_at(e, {x: 0, r: 0}, r), x_steps.pop() if len(x_steps) == 1 else None
             if steps[1] not in (0, None):
                 return steps
-            found.append(steps)
-        return found[0] if found else None
+            first = first or steps
+        return first
 
     def remap_at(self, at):
         """remap() with the kernel's vars then substituted by at: its index where its value is recomputed."""

@@ -31,11 +31,15 @@ def cuda_artifact(fn, *layouts, graph="inference", saved_from=1, dtype=torch.flo
     with mode:
         args = [torch.empty_strided(sizes, strides, device="cuda", dtype=dtype) for sizes, strides in layouts]
         gm = make_fx(lambda *a: as_tuple(fn(*a)), decomposition_table=decompositions or kiln_decompositions())(*args)
-        opts = Options.make(options={"target": "triton", "trace": None, **(options or {})})
-        forward = graph == "forward"
-        artifact, _ = capture.generate(gm, args, opts, f"g_{graph}", GraphTrace(None, "g"),
-                                       saved_from if forward else None, None, forward, {}, {})
-    return artifact
+        return generated(gm, args, graph, saved_from, options)
+
+
+def generated(gm, args, graph, saved_from, options=None):
+    """kiln's artifact for an ATen graph on fake CUDA args (in their fake mode), as cuda_artifact describes."""
+    opts = Options.make(options={"target": "triton", "trace": None, **(options or {})})
+    forward = graph == "forward"
+    return capture.generate(gm, args, opts, f"g_{graph}", GraphTrace(None, "g"), saved_from if forward else None,
+                            None, forward, {}, {})[0]
 
 
 def cuda_training_artifacts(module, *shapes):
@@ -46,6 +50,7 @@ def cuda_training_artifacts(module, *shapes):
 
     def partition(joint, inputs, **kwargs):
         graphs["forward"], graphs["backward"] = capture.partition(joint, inputs, **kwargs)
+        graphs["saved_from"] = kwargs["num_fwd_outputs"]   # (the forward's outputs after these are saved activations)
         return graphs["forward"], graphs["backward"]
     with mode:
         inputs = [torch.empty(shape, requires_grad=True) for shape in shapes]
@@ -61,10 +66,7 @@ def cuda_training_artifacts(module, *shapes):
         with mode:
             args = [torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device="cuda")
                     for v in (n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder")]
-            gm = make_fx(gm)(*args)
-            opts = Options.make(options={"target": "triton", "trace": None})
-            artifacts.append(capture.generate(gm, args, opts, f"g_{kind}", GraphTrace(None, "g"), None, None,
-                                              False, {}, {})[0])
+            artifacts.append(generated(make_fx(gm)(*args), args, kind, graphs["saved_from"]))
     return artifacts
 
 
@@ -76,6 +78,11 @@ def launches(wrapper):
     """(kernel, number of programs) of each launch, in order."""
     found = re.findall(r"(kernel_\w+)\((.*?), \w+[,)]", wrapper)
     return [(name, eval(grid)) for name, grid in found]
+
+
+def tile(wrapper, name):
+    """(XBLOCK, RBLOCK) of kernel name's first launch in wrapper."""
+    return tuple(int(v) for v in re.search(name + r"\(.*, (\d+), (\d+)\)\n", wrapper).groups())
 
 
 def channels_last(n, c, h, w):
@@ -208,8 +215,8 @@ def test_a_column_sum_reading_row_vectors_first_is_tiled_for_its_columns():
     artifact = cuda_artifact(weight_gradient, row, matrix, row, matrix)
     sums = launches(artifact.wrapper_source)
     assert len(sums) == 2, sums   # the pieces' partial sums, then their combine
-    xblock, _ = re.search(sums[0][0] + r"\(.*, (\d+), (\d+)\)\n", artifact.wrapper_source).groups()
-    assert int(xblock) >= 8, xblock
+    xblock, _ = tile(artifact.wrapper_source, sums[0][0])
+    assert xblock >= 8, xblock
 
 
 def test_a_column_sums_tile_does_not_depend_on_its_operands_order():
@@ -221,8 +228,7 @@ def test_a_column_sums_tile_does_not_depend_on_its_operands_order():
     orders = ((lambda r, w, g: (r * w * g).sum(0), (r, w, g)), (lambda r, g, w: (r * g * w).sum(0), (r, g, w)))
     for fn, layouts in orders:
         wrapper = cuda_artifact(fn, *layouts).wrapper_source
-        name = launches(wrapper)[0][0]
-        tiles.add(re.search(name + r"\(.*, (\d+), (\d+)\)\n", wrapper).groups())
+        tiles.add(tile(wrapper, launches(wrapper)[0][0]))
     assert len(tiles) == 1, tiles
 
 
@@ -244,9 +250,9 @@ def test_no_reduction_of_a_post_norm_layer_walks_a_column_a_program():
     column a program, every load striding 4 KB along the row (143 us a call in BART-large, 8x its bytes). No
     kernel of the step's forward or backward gives a program one output while striding along its row."""
     for artifact in cuda_training_artifacts(PostNormLayer(), (8, 512, 1024)):
-        for name, args in re.findall(r"(kernel_\w+)\((.*)\)\n", artifact.wrapper_source):
-            source, xblock = artifact.kernels[name][0], args.split(",")[-2].strip()
-            assert not (xblock == "1" and "rbase" in source and re.search(r"\b\d+\*r0\b", source)), source
+        for name, _ in launches(artifact.wrapper_source):
+            source, (xblock, _) = artifact.kernels[name][0], tile(artifact.wrapper_source, name)
+            assert not (xblock == 1 and "rbase" in source and re.search(r"\b\d+\*r0\b", source)), source
 
 
 def test_a_small_tables_gradient_is_summed_in_copies_of_it():

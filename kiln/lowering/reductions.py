@@ -128,31 +128,25 @@ def make_reduction(out, x, dims, reduction_type, src_dtype=None, dtype=None):
 
 def memory_steps(x, dims):
     """How a computed value's read that walks its rows moves in memory, per dim (its strides describe the value as
-    eager would lay it out, not the buffer it reads): row_walking_reads' first, [] where no read walks them."""
-    return next(row_walking_reads(x, dims), [])
+    eager would lay it out, not the buffer it reads), [] where no read walks them: the first read that walks the
+    rows (moves along a reduced dim) and also moves along a kept dim, else the first that walks them. Such a read
+    moves a block of outputs x rows, where one that moves along the row alone (a layer norm's row mean or scale in
+    its weight gradient, the same for every output column) is a short vector the caches serve: the layout of the
+    block is the one to reduce in. (The first read alone decided it: BART's layer-norm weight gradients, [4096,
+    1024] summed over the 4096 rows, were reduced as contiguous rows, a column a program.)"""
+    walking = [steps for steps in read_steps(x) if any(steps[d] != 0 and x.sizes[d] != 1 for d in dims)]
+    kept = [d for d in range(len(x.sizes)) if d not in dims and x.sizes[d] != 1]
+    return min(walking, key=lambda steps: not any(steps[d] != 0 for d in kept), default=[])
 
 
 def neighbouring_rows_adjacent(x, dims):
     """Whether neighbouring rows of x are adjacent in memory (channels-last, a bias gradient): the read that walks
-    the rows (row_walking_reads' first) steps by one along a kept dim. A computed value is judged by what it loads: a
-    batch norm's backward reduces an activation's gradient computed in the same kernel, and taken for contiguous
-    rows, ResNet's channels-last ones ran on 2 programs (550 us where a split reduction takes 60)."""
-    for steps in row_walking_reads(x, dims):
-        unit = [d for d, (st, n) in enumerate(zip(steps, x.sizes)) if st == 1 and n != 1]
-        # (a window's read steps by one along the row too: its rows are contiguous, as codegen tiles them)
-        return bool(unit) and not any(d in dims for d in unit)
-    return False
-
-
-def row_walking_reads(x, dims):
-    """The steps of x's reads that walk its rows (move along a reduced dim), those that also move along a kept dim
-    first. Such a read moves a block of outputs x rows, where one that moves along the row alone (a layer norm's
-    row mean or scale in its weight gradient, the same for every output column) is a short vector the caches serve:
-    the layout of the block is the one to reduce in. (The first read alone decided it: BART's layer-norm weight
-    gradients, [4096, 1024] summed over the 4096 rows, were reduced as contiguous rows, a column a program.)"""
-    walking = [steps for steps in read_steps(x) if any(steps[d] != 0 and x.sizes[d] != 1 for d in dims)]
-    kept = [d for d in range(len(x.sizes)) if d not in dims and x.sizes[d] != 1]
-    yield from sorted(walking, key=lambda steps: not any(steps[d] != 0 for d in kept))
+    the rows (memory_steps) steps by one along a kept dim. A computed value is judged by what it loads: a batch
+    norm's backward reduces an activation's gradient computed in the same kernel, and taken for contiguous rows,
+    ResNet's channels-last ones ran on 2 programs (550 us where a split reduction takes 60)."""
+    unit = [d for d, (st, n) in enumerate(zip(memory_steps(x, dims), x.sizes)) if st == 1 and n != 1]
+    # (a window's read steps by one along the row too: its rows are contiguous, as codegen tiles them)
+    return bool(unit) and not any(d in dims for d in unit)
 
 
 IDENTITY = {"sum": 0, "prod": 1, "max": float("-inf"), "min": float("inf"), "any": False, "all": True}

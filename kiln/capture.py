@@ -675,7 +675,7 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
             from kiln.codegen.triton import persistent_rows   # Triton is imported where a graph needs it
             rows_in_registers = functools.partial(persistent_rows, lowering)
         sched = schedule(lowering.buffers, output_names, shared_launches=triton, rows_in_registers=rows_in_registers,
-                         transposed_producers=triton)
+                         transposed_producers=triton, size_hints=lowering.size_hints)
         trace.fusion(sched.decisions)
         times["scheduling"] = time.perf_counter() - started - times["lowering"]
         where["stage"] = "codegen"

@@ -430,6 +430,14 @@ def is_static(expr):
     return isinstance(expr, (int, sympy.Integer)) or (isinstance(expr, sympy.Expr) and expr.is_number)
 
 
+def at_hints(expr, hints):
+    """expr with each size symbol named in hints ({name: value}, the sizes a graph was traced with) replaced by its
+    value; index variables and sizes without a hint stay. For choices that only shape the code (how a reduction
+    walks memory, its split, its tiles), which a kernel traced at these sizes keeps, correct at any size."""
+    expr = sympy.sympify(expr)
+    return expr.xreplace({s: hints[s.name] for s in expr.free_symbols if s.name in hints})
+
+
 def static_numel(sizes, default=None):
     n = product(sizes)
     return int(n) if is_static(n) else default

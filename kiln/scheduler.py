@@ -166,9 +166,9 @@ class Placement:
             out += [(n, src_remap(e)) for n, e in src.node.buf.analysis.loads if only is None or n == only]
         return out
 
-    def row_steps(self, x, r):
+    def row_steps(self, x, r, size_hints):
         """(step along r, step along x) in elements of the load that walks a reduction's row (kernel vars x and r)
-        its tiles are shaped for, or None: the first that moves along x by the same step at each probed row, else
+        its tiles are shaped for, symbolic sizes at their hints, or None: the first that moves along x by the same step at each probed row, else
         the first (as lowering's `reductions.memory_steps`, which picks the split). A load that moves
         along the row alone (a layer norm's row mean, the same for every output column) is a vector the caches
         serve; the block of outputs x rows is what costs (a layer norm's weight gradient tiled for its row
@@ -178,7 +178,7 @@ class Placement:
         remap = self.remap()
         first = None
         for _, e in self.node.buf.analysis.loads:
-            e = remap(e)
+            e = ir.at_hints(remap(e), size_hints)
             if not e.has(r) or e.free_symbols - {x, r}:
                 continue
             x_steps = {ir.step_at(e, {x: i, r: 0}, x) for i in range(3)}
@@ -201,7 +201,8 @@ class Kernel:
     so that both code generators get a contiguous inner loop without index division."""
     product = None   # a FusedProduct: the product whose tiles this kernel computes and consumes (max-autotune)
 
-    def __init__(self, node):
+    def __init__(self, node, size_hints):
+        self.size_hints = size_hints   # {size symbol's name: its value in the trace} (ir.at_hints)
         self.placements = []
         self.is_reduction = node.is_reduction
         self.scatter = node.scatter     # a scatter kernel holds its scatter alone
@@ -242,7 +243,7 @@ class Kernel:
 
     def row_steps(self):
         """How its first reduction walks its rows (Placement.row_steps), which its tiles are shaped for."""
-        found = (p.row_steps(self.x, self.r) for p in self.placements if p.node.is_reduction)
+        found = (p.row_steps(self.x, self.r, self.size_hints) for p in self.placements if p.node.is_reduction)
         return next((steps for steps in found if steps is not None), None)
 
     def walks_rows_alike(self, node):
@@ -250,7 +251,7 @@ class Kernel:
         launch even with no data in common (a batch norm sums the pieces of its split mean and variance in two
         such reductions)."""
         placement, _ = self.place(node) if node.is_reduction and self.is_reduction else (None, None)
-        steps = placement.row_steps(self.x, self.r) if placement is not None else None
+        steps = placement.row_steps(self.x, self.r, self.size_hints) if placement is not None else None
         return steps is not None and steps == self.row_steps()
 
     def place(self, node):
@@ -451,7 +452,7 @@ def rebase_to_reduction(kernel, node, transposed=False):
     """A pointwise kernel joining a reduction over its outputs: re-place every node on (N, R). transposed: a
     node whose outer dims the reduction reduces (a bias gradient's rows) may be placed as the reduction reads it
     (placed_as_read), where the code generator's tiles keep such reads coalesced (Triton's)."""
-    trial = Kernel(node)
+    trial = Kernel(node, kernel.size_hints)
     as_read = placed_as_read(kernel, node, trial) if transposed else {}
     for p in kernel.placements:
         if p.node.name in as_read:
@@ -551,12 +552,14 @@ def waits_for_background_reads(steps, readers, buf):
 
 
 def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lambda kernel: False,
-             transposed_producers=False):
+             transposed_producers=False, size_hints=None):
     """The buffers in kernels and extern calls. shared_launches: kernels may share a launch (Triton's);
     rows_in_registers(kernel): whether a reduction kernel holds its whole rows in registers (Triton's persistent
     ones), so that a later segment reads an earlier one's values without a store; transposed_producers: a
-    reduction over a pointwise kernel's outer dims may take that kernel in (rebase_to_reduction)."""
-    steps, decisions, home = [], [], {}
+    reduction over a pointwise kernel's outer dims may take that kernel in (rebase_to_reduction); size_hints:
+    {size symbol's name: its traced value}, at which a reduction's walk through memory is judged under dynamic
+    shapes."""
+    steps, decisions, home, size_hints = [], [], {}, size_hints or {}
 
     def decide(node, kernel_label, fused, other, reason):
         decisions.append({"node": node, "kernel": kernel_label, "fused": fused, "with": other, "reason": reason})
@@ -636,7 +639,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             decide(node.name, label, True, step.nodes[0].name, why)
             break
         if chosen is None:
-            kernel = Kernel(node)
+            kernel = Kernel(node, size_hints)
             placement, _ = kernel.place(node)
             kernel.add(placement, [])
             steps.append(kernel)

@@ -45,6 +45,23 @@ def test_three_batch_sizes_one_compile(name):
     assert delta["graphs_fallback"] == 0
 
 
+def test_long_rows_of_a_symbolic_length_are_split_and_right_at_every_length():
+    """A few columns summed over a symbolic number of rows, traced at 70001: split into pieces as a static row of
+    that length is (each program a piece, then the pieces combined), the pieces masked where the row ends, so the
+    one compile is right at lengths shorter than the piece count and at ones no piece count divides. Symbolic
+    rows were never split (a training step's weight gradients under dynamic shapes, summed over batch x tokens
+    in one program per few columns)."""
+    fn = lambda x, w: ((x * w).sum(0), x.amax(0))   # noqa: E731
+    compiled = kiln_compile(fn, dynamic=True)
+    delta = StatsDelta()
+    w = make_tensor((3,))
+    for rows in (70001, 5, 2 * 65536 + 7):
+        x = make_tensor((rows, 3))
+        compare_results(compiled(x, w), fn(x, w), fn(x.double(), w.double()), what=f"{rows} rows")
+    assert delta["graphs_compiled"] == 1, repr(delta)
+    assert delta["kernels_generated"] == 2, repr(delta)   # the pieces' sums and maxima, then their combine
+
+
 def test_dynamic_mlp_one_compile():
     model = WORKLOADS["mlp"].make_module("cpu", torch.float32, "tiny")
     model64 = copy.deepcopy(model).double()

@@ -9,7 +9,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch._functorch.aot_autograd import aot_module_simplified
+from torch._dynamo.source import ConstantSource
 from torch._subclasses.fake_tensor import FakeTensorMode
+from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
 from torch.fx.experimental.proxy_tensor import make_fx
 
 from kiln import capture
@@ -42,18 +44,22 @@ def generated(gm, args, graph, saved_from, options=None):
                             None, forward, {}, {})[0]
 
 
-def cuda_training_artifacts(module, *shapes):
+def cuda_training_artifacts(module, *shapes, symbolic_dims=()):
     """kiln's (forward, backward) for a module's training step on CUDA inputs of these shapes, as AOTAutograd
     partitions it for kiln. The step is traced on fake CPU tensors (autograd needs a device this build has), then
-    each graph again on fake CUDA tensors."""
-    mode, graphs = FakeTensorMode(allow_non_fake_inputs=True), {}
+    each graph again on fake CUDA tensors. symbolic_dims: the inputs' dims traced as symbolic sizes (as
+    dynamic=True traces them), these shapes their hints."""
+    mode, graphs = FakeTensorMode(allow_non_fake_inputs=True, shape_env=ShapeEnv()), {}
+    real = [torch.empty(shape) for shape in shapes]   # (made outside the mode: from_tensor makes them symbolic)
 
     def partition(joint, inputs, **kwargs):
         graphs["forward"], graphs["backward"] = capture.partition(joint, inputs, **kwargs)
         graphs["saved_from"] = kwargs["num_fwd_outputs"]   # (the forward's outputs after these are saved activations)
         return graphs["forward"], graphs["backward"]
     with mode:
-        inputs = [torch.empty(shape, requires_grad=True) for shape in shapes]
+        inputs = [mode.from_tensor(x, source=ConstantSource(f"input{i}"), symbolic_context=StatelessSymbolicContext(
+            [DimDynamic.DYNAMIC if d in symbolic_dims else DimDynamic.STATIC for d in range(x.dim())]))
+            .requires_grad_() for i, x in enumerate(real)]
         aot_module_simplified(module, inputs, fw_compiler=lambda g, _: g, bw_compiler=lambda g, _: g,
                               decompositions=kiln_decompositions(), partition_fn=partition)
     artifacts = []
@@ -65,6 +71,7 @@ def cuda_training_artifacts(module, *shapes):
         gm.recompile()
         with mode:
             args = [torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device="cuda")
+                    if isinstance(v, torch.Tensor) else v
                     for v in (n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder")]
             artifacts.append(generated(make_fx(gm)(*args), args, kind, graphs["saved_from"]))
     return artifacts
@@ -253,6 +260,23 @@ def test_no_reduction_of_a_post_norm_layer_walks_a_column_a_program():
         for name, _ in launches(artifact.wrapper_source):
             source, (xblock, _) = artifact.kernels[name][0], tile(artifact.wrapper_source, name)
             assert not (xblock == 1 and "rbase" in source and re.search(r"\b\d+\*r0\b", source)), source
+
+
+def test_column_sums_over_symbolic_rows_are_split_and_tiled_as_at_their_hint():
+    """Under dynamic shapes a transformer's rows (batch x tokens) are a symbolic size. The post-norm layer's
+    weight and bias gradients, column sums over those rows, were neither split (symbolic sizes had no piece
+    count) nor tiled for rows interleaved in memory (loads whose index held a size symbol were left out of that
+    judgement): each program summed 8 columns over all 4096 rows. At their hints they take the static step's
+    pieces and tiles, their pieces masked where the rows end."""
+    def reduction_tiles(artifact):
+        wrapper = artifact.wrapper_source
+        names = re.findall(r"^ *(kernel_\w+)\(", wrapper, re.M)
+        return {tile(wrapper, name) for name in names if "rbase" in artifact.kernels[name][0]}
+    shape = (8, 512, 1024)
+    _, static = cuda_training_artifacts(PostNormLayer(), shape)
+    _, dynamic = cuda_training_artifacts(PostNormLayer(), shape, symbolic_dims=(0, 1))
+    assert re.search(r"_empty_cuda\(\([^)]*\bs\d+", dynamic.wrapper_source)   # (its rows are symbolic)
+    assert reduction_tiles(dynamic) == reduction_tiles(static), dynamic.wrapper_source
 
 
 def test_a_small_tables_gradient_is_summed_in_copies_of_it():

@@ -117,9 +117,7 @@ class GraphLowering(torch.fx.Interpreter):
     def size_hint(self, expr):
         """expr's value if static, else its value at the sizes the graph was traced with (None where a symbol has
         no hint): for tile sizes, and for sizes the trace found to be 1 (broadcasts)."""
-        expr = sympy.sympify(expr)
-        hints = {s: self.size_hints[s.name] for s in expr.free_symbols if s.name in self.size_hints}
-        return ir.static_numel([expr.xreplace(hints)])
+        return ir.static_numel([ir.at_hints(expr, self.size_hints)])
 
     def new_name(self, prefix="buf"):
         self._names += 1

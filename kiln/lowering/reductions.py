@@ -184,8 +184,11 @@ FEW_OUTPUTS = 16384
 
 
 def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
-    """Few long rows leave the machine idle: split each row into this many pieces (1: don't)."""
-    n, r = ir.static_numel(out_sizes), ir.static_numel(rsizes)
+    """Few long rows leave the machine idle: split each row into this many pieces (1: don't). Symbolic sizes count
+    at their hints: the pieces are masked at the row's end (split_reduction), right for any length, and a
+    training step whose rows are batch x tokens under dynamic shapes otherwise summed each weight's gradient over
+    them in one program per few columns."""
+    n, r = (current().size_hint(ir.product(sizes)) for sizes in (out_sizes, rsizes))
     want, shortest, longest_whole, fewest_whole, most_whole = SPLITS.get((device.type, interleaved),
                                                                          (32, 4096, 1 << 16, 32, None))
     if reduction_type not in IDENTITY or n is None or r is None or r < longest_whole:
@@ -195,7 +198,8 @@ def split_count(out_sizes, rsizes, reduction_type, device, interleaved):
     most = r // shortest
     if interleaved and min(want // max(n, 1), most) < FEW_PIECES and n * most < FEW_OUTPUTS:
         most = max(most, min(FEW_PIECES, FEW_OUTPUTS // max(n, 1), r // max(1, shortest // 2)))
-    return dividing(r, max(1, min(want // max(n, 1), most)), most)
+    splits = max(1, min(want // max(n, 1), most))
+    return dividing(r, splits, most) if ir.static_numel(rsizes) is not None else splits
 
 
 def dividing(r, splits, most):

@@ -174,7 +174,8 @@ def as_lazy(value):
 def read_steps(value):
     """How far each memory read of value moves along each of its dims, in elements: a view's strides; for a computed
     value, one list per load (probed from index 0: divisions of reshaped views hide steps from symbolic
-    inspection), leaving out loads through computed indices. A generator: callers look for the first of a kind."""
+    inspection; symbolic sizes at their hints), leaving out loads through computed indices. A generator: callers
+    look for the first of a kind."""
     for _, steps in load_steps(value):
         yield steps
 
@@ -188,6 +189,7 @@ def load_steps(value):
     idx = probe.analysis.vars[0]
     origin = {v: 0 for v in idx}
     for name, e in dict.fromkeys(probe.analysis.loads):
+        e = ir.at_hints(e, current().size_hints)
         if e.free_symbols <= set(idx):
             yield name, ir.steps_at(e, origin, idx)
 

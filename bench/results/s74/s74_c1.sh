@@ -1,5 +1,5 @@
 #!/bin/bash
-# written in session 73 for the next session's first call (one H200): fp32 training rows of the suite's models not
+# session 74, call 1 (one H200; written in session 73 as s74_next.sh): fp32 training rows of the suite's models not
 # measured since the row-walking-read change (e8c8121, eed74a2; NOTES 98), one process, alternating rounds; the
 # models whose layer norms' or batch norms' weight gradients it may retile first.
 export PYTHONPATH=. PYTHONUNBUFFERED=1; start=$(date +%s)

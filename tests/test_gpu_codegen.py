@@ -87,6 +87,11 @@ def launches(wrapper):
     return [(name, eval(grid)) for name, grid in found]
 
 
+def launched(wrapper):
+    """The kernels a wrapper launches, in order (launches() without the grids, which may name size symbols)."""
+    return re.findall(r"^ *(kernel_\w+)\(", wrapper, re.M)
+
+
 def tile(wrapper, name):
     """(XBLOCK, RBLOCK) of kernel name's first launch in wrapper."""
     return tuple(int(v) for v in re.search(name + r"\(.*, (\d+), (\d+)\)\n", wrapper).groups())
@@ -270,13 +275,28 @@ def test_column_sums_over_symbolic_rows_are_split_and_tiled_as_at_their_hint():
     pieces and tiles, their pieces masked where the rows end."""
     def reduction_tiles(artifact):
         wrapper = artifact.wrapper_source
-        names = re.findall(r"^ *(kernel_\w+)\(", wrapper, re.M)
-        return {tile(wrapper, name) for name in names if "rbase" in artifact.kernels[name][0]}
+        return {tile(wrapper, name) for name in launched(wrapper) if "rbase" in artifact.kernels[name][0]}
     shape = (8, 512, 1024)
     _, static = cuda_training_artifacts(PostNormLayer(), shape)
     _, dynamic = cuda_training_artifacts(PostNormLayer(), shape, symbolic_dims=(0, 1))
     assert re.search(r"_empty_cuda\(\([^)]*\bs\d+", dynamic.wrapper_source)   # (its rows are symbolic)
     assert reduction_tiles(dynamic) == reduction_tiles(static), dynamic.wrapper_source
+
+
+class TransposedCopy(nn.Module):
+    def forward(self, x):
+        return ((x.t() * 2).contiguous(),)
+
+
+def test_a_transposing_copy_of_a_symbolic_size_takes_square_tiles():
+    """A kernel that reads along one dim and writes along the other (a transpose made contiguous) takes square
+    tiles, through which Triton transposes in shared memory. With the read rows' length symbolic, the read's index
+    held the size symbol and was left out of that test: its tiles were rows of the output, each element loaded
+    s0 elements from the last. At the size's hint it is seen."""
+    for symbolic_dims in ((), (1,)):
+        forward, _ = cuda_training_artifacts(TransposedCopy(), (1024, 3000), symbolic_dims=symbolic_dims)
+        [name] = launched(forward.wrapper_source)
+        assert tile(forward.wrapper_source, name) == (64, 64), (symbolic_dims, forward.wrapper_source)
 
 
 def test_a_small_tables_gradient_is_summed_in_copies_of_it():

@@ -325,6 +325,25 @@ def test_a_scatter_over_more_updates_than_int32_counts_indexes_in_int64():
     assert "pid = tl.program_id(0).to(tl.int64)" in scatter, scatter
 
 
+def test_a_reduction_over_more_than_int32_counts_walks_its_rows_in_int64():
+    """A column sum and a cumulative sum over 40000 rows of 65536 (2.6e9 elements; fake tensors, no memory): the
+    kernels' x0 was int64 but their r0 int32, and 65536*r0 wrapped to a negative offset from row 32768 on, where
+    the scan stored its results (a fresh reader's review). Every index variable of such a kernel is int64."""
+    layout = ((40000, 65536), (65536, 1))
+    for fn in (lambda x: x.sum(0), lambda x: x.cumsum(0)):
+        [(source, *_)] = cuda_artifact(fn, layout).kernels.values()
+        assert "rbase = tl.arange(0, RBLOCK)[None, :].to(tl.int64)" in source, source
+        assert "x0 = (tl.program_id(0).to(tl.int64) * XBLOCK" in source, source
+
+
+def test_a_pointwise_kernel_over_few_long_rows_indexes_in_int64():
+    """A sum of [4, 10**9] and a transposed [10**9, 4] (fake): every program on the 4 rows, x0 = 0..3 times the
+    rows' stride 10**9 passed 2**31 in int32, where the program's own r0 was already int64."""
+    artifact = cuda_artifact(lambda x, y: x + y.t(), ((4, 10**9), (10**9, 1)), ((10**9, 4), (4, 1)))
+    [(source, *_)] = artifact.kernels.values()
+    assert re.search(r"x0 = .*\.to\(tl\.int64\)", source), source
+
+
 def test_a_value_averaged_over_its_spatial_dims_keeps_eager_layout():
     """A squeeze-excite block averages an activation over H x W: in eager's NCHW layout those are contiguous rows,
     summed in the kernel that computes the value; stored channels-last, EfficientNet took 3 launches for each."""

@@ -416,12 +416,14 @@ class TritonKernel(KernelWriter):
                 f"    # {', '.join(k.origins())}", *self.size_hints()]
         xmask, rmask = self.bound_masks()
         if k.is_reduction or k.scan:
+            # (both int64 where indices are: x0 only, and a column sum's 65536*r0 over 40000 rows wrapped in int32
+            # to a negative offset, which a scan's store wrote through; a fresh reader's review)
             head += [f"    x0 = ({pid}{wide} * XBLOCK + tl.arange(0, XBLOCK))[:, None]",
-                     xmask, "    rbase = tl.arange(0, RBLOCK)[None, :]"]
+                     xmask, f"    rbase = tl.arange(0, RBLOCK)[None, :]{wide}"]
             if self.persistent:
                 head += ["    r0 = rbase", rmask]
         elif self.single_xblock():   # every program on the same rows: no division to find its tile
-            head += pid_line + ["    x0 = tl.arange(0, XBLOCK)[:, None]",
+            head += pid_line + [f"    x0 = tl.arange(0, XBLOCK)[:, None]{wide}",
                                 "    r0 = (pid * RBLOCK + tl.arange(0, RBLOCK))[None, :]", xmask, rmask]
         else:
             head += ["    rblocks = tl.cdiv(R, RBLOCK)", *pid_line,

@@ -168,11 +168,11 @@ class Placement:
 
     def row_steps(self, x, r, size_hints):
         """(step along r, step along x) in elements of the load that walks a reduction's row (kernel vars x and r)
-        its tiles are shaped for, symbolic sizes at their hints, or None: the first that moves along x by the same step at each probed row, else
-        the first (as lowering's `reductions.memory_steps`, which picks the split). A load that moves
-        along the row alone (a layer norm's row mean, the same for every output column) is a vector the caches
-        serve; the block of outputs x rows is what costs (a layer norm's weight gradient tiled for its row
-        vectors read the [4096, 1024] gradient a column a program: 143 us in BART, 8x its bytes). Probed
+        its tiles are shaped for, symbolic sizes at their hints, or None: the first that moves along x by the same
+        step at each probed row, else the first (as lowering's `reductions.memory_steps`, which picks the split).
+        A load that moves along the row alone (a layer norm's row mean, the same for every output column) is a
+        vector the caches serve; the block of outputs x rows is what costs (a layer norm's weight gradient tiled
+        for its row vectors read the [4096, 1024] gradient a column a program: 143 us in BART, 8x its bytes). Probed
         numerically: index expressions may hold divisions that hide a unit stride from symbolic inspection; the x
         step is given only if it is the same at each probed row."""
         remap = self.remap()

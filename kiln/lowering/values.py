@@ -187,9 +187,9 @@ def load_steps(value):
         return
     probe = probe_buffer(value)
     idx = probe.analysis.vars[0]
-    origin = {v: 0 for v in idx}
+    origin, hints = {v: 0 for v in idx}, current().size_hints
     for name, e in dict.fromkeys(probe.analysis.loads):
-        e = ir.at_hints(e, current().size_hints)
+        e = ir.at_hints(e, hints)
         if e.free_symbols <= set(idx):
             yield name, ir.steps_at(e, origin, idx)
 

@@ -1,6 +1,7 @@
 """Compile time (issue 23): identical kernels are built once."""
 import copy
 import gc
+import os
 import re
 
 import pytest
@@ -81,6 +82,28 @@ def test_a_warm_start_loads_the_graph_instead_of_compiling_it(monkeypatch, tmp_p
     assert len(entries(folder)) == 1
     assert stats["graphs_from_cache"] == 1 and stats.get("seconds_lowering", 0) == 0
     torch.testing.assert_close(second, blocks(x, w), rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(second, first, rtol=0, atol=0)
+
+
+@pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton", reason="the C++ module's BLAS calls")
+def test_a_module_calling_blas_builds_without_linking_libtorch(monkeypatch, tmp_path):
+    """A C++ module whose products call BLAS itself (codegen.cpp_products) is not linked against libtorch_cpu
+    (reading its 400 MB took over half of a transformer graph's build): its BLAS pointers are bound at load, also
+    where the graph comes from the warm-start store."""
+    from kiln.codegen import cpp_products
+    from kiln.runtime import cpp_build
+    if cpp_products.blas_library() is None:
+        pytest.skip("this torch exports no BLAS functions")
+    flags = []
+    build = cpp_build.build
+    monkeypatch.setattr(cpp_build, "build", lambda source, cache_dir, extra_flags=(), rebuild=False: flags.append(
+        (" ".join(extra_flags), "kiln_bind_blas" in source)) or build(source, cache_dir, extra_flags, rebuild))
+    cached(monkeypatch, tmp_path)
+    x, w = torch.randn(8, 32), torch.randn(32, 32)
+    (first, second), stats = run_twice(blocks, [x, w], monkeypatch)
+    assert stats["graphs_from_cache"] == 1
+    assert any(binds for _, binds in flags) and not any("torch_cpu" in f for f, _ in flags), flags
+    torch.testing.assert_close(first, blocks(x, w), rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(second, first, rtol=0, atol=0)
 
 

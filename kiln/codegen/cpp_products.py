@@ -10,6 +10,10 @@ and the wrapper launches it as it launches a kernel: the same library, the same 
 
 Only for static sizes, float32 at the "highest" matmul precision (else ATen calls oneDNN's bf16/tf32 products)
 and float64, and only where libtorch_cpu exports the functions; otherwise the product stays ATen's call.
+
+The module is not linked against libtorch_cpu: reading that library's 400 MB at link time took 0.25-0.35 s of a
+0.5 s build on the 2-core CPU (a transformer's graph). It calls BLAS through pointers that the loader binds, once
+the library is loaded, to the functions of the libtorch_cpu this process runs (`bind_blas`).
 """
 import ctypes
 import functools
@@ -43,15 +47,30 @@ def blas_library():
         return None
 
 
-def link_flags():
-    folder = blas_library()
-    return ["-L" + folder, "-ltorch_cpu", "-Wl,-rpath," + folder]
+BIND = "kiln_bind_blas"   # the module's function that takes the BLAS functions' addresses, in BLAS's order
 
 
 def declarations():
-    return 'extern "C" {\n' + "".join(
-        f"void {f}(const char*, const char*, const int*, const int*, const int*, const {t}*, const {t}*, const int*, "
-        f"const {t}*, const int*, const {t}*, {t}*, const int*);\n" for f, t in BLAS.values()) + "}\n"
+    """The module's pointers to BLAS's functions, named as the functions (calls read as calls to them), and the
+    function that binds them."""
+    pointers = "".join(
+        f"static void (*{f})(const char*, const char*, const int*, const int*, const int*, const {t}*, const {t}*, "
+        f"const int*, const {t}*, const int*, const {t}*, {t}*, const int*);\n" for f, t in BLAS.values())
+    params = ", ".join(f"void* {f}address" for f, _ in BLAS.values())
+    binds = " ".join(f"{f} = (decltype({f})){f}address;" for f, _ in BLAS.values())
+    return f'{pointers}extern "C" void {BIND}({params}) {{ {binds} }}\n'
+
+
+@functools.cache
+def blas_addresses():
+    lib = ctypes.CDLL(os.path.join(blas_library(), "libtorch_cpu.so"))   # (loaded already: dlopen's own handle)
+    return [ctypes.cast(getattr(lib, f), ctypes.c_void_p) for f, _ in BLAS.values()]
+
+
+def bind_blas(fns):
+    """Point a loaded module's BLAS pointers at libtorch_cpu's functions (fns: the module's functions, less the
+    binding one after)."""
+    fns.pop(BIND)(*blas_addresses())
 
 
 def static(xs):

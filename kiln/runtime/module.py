@@ -42,7 +42,7 @@ class Artifact:
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
     products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
-    links_blas: bool = False    # cpp: calls BLAS for library products (codegen.cpp_products)
+    links_blas: bool = False    # cpp: calls BLAS for library products, bound at load (codegen.cpp_products)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""
@@ -207,10 +207,13 @@ def load_cpp(artifact, opts):
     if artifact.special_functions:
         from kiln.codegen import cpp
         link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir)
-    if artifact.links_blas:
-        from kiln.codegen import cpp_products
-        link = link + cpp_products.link_flags()
-    return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
+    if not artifact.links_blas:
+        return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
+    from kiln.codegen import cpp_products
+    fns = cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir,
+                         {**artifact.kernels, cpp_products.BIND: ([None] * len(cpp_products.BLAS), [])}, link)
+    cpp_products.bind_blas(fns)
+    return fns
 
 
 def load_triton(artifact, opts, generated):

@@ -362,7 +362,7 @@ class TritonKernel(KernelWriter):
     def unit_stride(self, expr, var, other):
         """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically), symbolic
         sizes at their hints (a transposing copy of [1024, s0] read each row's elements s0 apart otherwise)."""
-        expr = ir.at_hints(expr, self.graph.size_hints)
+        expr = ir.at_hints(expr, self.kernel.size_hints)
         if not expr.has(var) or expr.free_symbols - {var, other}:
             return False
         return all(ir.step_at(expr, {var: i, other: 0}, var) == 1 for i in range(3))

@@ -42,7 +42,7 @@ class Artifact:
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
     products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
-    links_blas: bool = False    # cpp: calls BLAS for library products, bound at load (codegen.cpp_products)
+    calls_blas: bool = False    # cpp: calls BLAS for library products, bound at load (codegen.cpp_products)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""
@@ -95,7 +95,7 @@ def build_cpp(lowering, sched, opts, name, trace):
                                  {n: b for n, (_, b, _) in signatures.items()}, opts.trace_profile,
                                  special_functions=bool(kernels) and cpp.uses_special_functions(texts.values()),
                                  launched_externs=set(products), merge=merge)
-    artifact.links_blas = bool(products)
+    artifact.calls_blas = bool(products)
     artifact.kernel_source += "".join(f"\n{text}\n" for text, _, _ in runs.values())
     artifact.kernels.update({f: ([None] * count, symbols) for f, (_, count, symbols) in runs.items()})
     return artifact, profiler
@@ -207,7 +207,7 @@ def load_cpp(artifact, opts):
     if artifact.special_functions:
         from kiln.codegen import cpp
         link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir)
-    if not artifact.links_blas:
+    if not artifact.calls_blas:
         return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
     from kiln.codegen import cpp_products
     fns = cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir,

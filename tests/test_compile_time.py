@@ -61,10 +61,12 @@ def entries(folder):
 
 def run_twice(fn, args, monkeypatch, train=False):
     """fn compiled, then compiled again after Dynamo forgets it (a warm start): both results, and the stats of the
-    second compile."""
+    second compile. The first graph's kernel library is closed before the second loads it (its functions
+    collected), so that the warm start maps it anew, as a new process does."""
     results = []
     for _ in range(2):
         torch._dynamo.reset()
+        gc.collect()
         kiln.reset_stats()
         inputs = [a.detach().clone().requires_grad_(train) if a.is_floating_point() else a for a in args]
         out = kiln.compile(fn, options={"strict": True})(*inputs)
@@ -101,16 +103,11 @@ def test_a_module_calling_blas_builds_without_linking_libtorch(monkeypatch, tmp_
         (" ".join(extra_flags), "kiln_bind_blas" in source)) or build(source, cache_dir, extra_flags, rebuild))
     cached(monkeypatch, tmp_path)
     x, w = torch.randn(8, 32), torch.randn(32, 32)
-    results = []
-    for _ in range(2):
-        torch._dynamo.reset()
-        gc.collect()   # the first graph's library closed (its functions collected), so the second load maps it anew
-        kiln.reset_stats()
-        results.append(kiln.compile(blocks, options={"strict": True})(x, w))
-    assert kiln.stats()["graphs_from_cache"] == 1
+    (first, second), stats = run_twice(blocks, [x, w], monkeypatch)
+    assert stats["graphs_from_cache"] == 1
     assert any(binds for _, binds in flags) and not any("torch_cpu" in f for f, _ in flags), flags
-    torch.testing.assert_close(results[0], blocks(x, w), rtol=1e-4, atol=1e-4)
-    torch.testing.assert_close(results[1], results[0], rtol=0, atol=0)
+    torch.testing.assert_close(first, blocks(x, w), rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(second, first, rtol=0, atol=0)
 
 
 def test_a_training_step_from_the_cache_keeps_its_gradients(monkeypatch, tmp_path):

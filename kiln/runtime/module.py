@@ -207,12 +207,13 @@ def load_cpp(artifact, opts):
     if artifact.special_functions:
         from kiln.codegen import cpp
         link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir)
-    if not artifact.calls_blas:
-        return cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, artifact.kernels, link)
-    from kiln.codegen import cpp_products
-    fns = cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir,
-                         {**artifact.kernels, cpp_products.BIND: ([None] * len(cpp_products.BLAS), [])}, link)
-    cpp_products.bind_blas(fns)
+    signatures = artifact.kernels
+    if artifact.calls_blas:
+        from kiln.codegen import cpp_products
+        signatures = {**signatures, cpp_products.BIND: ([None] * len(cpp_products.BLAS), [])}
+    fns = cpp_build.load(artifact.kernel_source, opts.kernel_cache_dir, signatures, link)
+    if artifact.calls_blas:
+        cpp_products.bind_blas(fns)
     return fns
 
 

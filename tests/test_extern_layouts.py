@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from conftest import kiln_compile, run_and_compare
-from kiln.lowering import graph
+from kiln.lowering import extern_calls
 
 B, N, H, D = 2, 5, 2, 16
 
@@ -38,7 +38,7 @@ def test_fused_qkv_attention_dynamic():
 
 def test_wrapper_restrides_an_unplanned_layout(monkeypatch):
     """Without the plan from fake tensors, the wrapper's check alone keeps the result right."""
-    monkeypatch.setattr(graph, "propagated_strides", lambda *args: None)
+    monkeypatch.setattr(extern_calls, "propagated_strides", lambda *args: None)
     run_and_compare(fused_qkv_attention, [torch.randn(B, N, 3 * H * D)])
 
 
@@ -62,7 +62,7 @@ def test_only_torch_ops_run_on_fake_tensors_to_find_output_strides(own):
     refs = [ir.TensorRef(ir.Buffer(name, ir.Layout(torch.float32, torch.device("cpu"), sizes, strides)), sizes, strides,
                          sympy.Integer(0)) for name, sizes, strides in (("a", [4, 5], [1, 4]), ("b", [5, 6], [6, 1]))]
     target = OpThen(kilns_function, None, "kiln's") if own else OpThen(torch.ops.aten.mm.default, None, "mm")
-    strides = graph.propagated_strides(meta, target, refs, {})
+    strides = extern_calls.propagated_strides(meta, target, refs, {})
     assert (strides, calls) == ((None, []) if own else ([[6, 1]], []))
 
 

@@ -28,7 +28,7 @@ outside with no tensor viewing it, `t.untyped_storage()` kept alone, is not seen
 A graph is recorded once per shape (dynamic=True), at most MAX_RECORDINGS times for shapes and inputs that
 moved, and as many again after held outputs; past that, new shapes run without a graph, with one warning. Graphs
 that cannot be recorded run as compiled, with one log line saying why (CPU tensors, a capture that fails). Random
-draws take their seeds from a tensor drawn on the device at each call (lowering.graph.Seeds), by torch's
+draws take their seeds from a tensor drawn on the device at each call (lowering.seeds_and_constants.Seeds), by torch's
 generator, which CUDA graphs replay with fresh offsets: a replayed dropout draws a new mask."""
 import bisect
 import collections

@@ -11,7 +11,7 @@ import os
 import pytest
 import torch
 
-from kiln.tools import coverage
+from kiln.tools import coverage, coverage_summaries
 
 pytest.importorskip("expecttest")   # torch.testing._internal's op_db needs it
 
@@ -46,35 +46,35 @@ CI_RUNS = [(CI_OPS, "float32", 2), (CI_OPS_ALL_DTYPES, "bfloat16,int64,bool", 1)
 @pytest.fixture(scope="module")
 def ci_records(tmp_path_factory):
     out = tmp_path_factory.mktemp("coverage")
-    expected = coverage.load_expected()
+    expected = coverage_summaries.load_expected()
     for ops, dtypes, samples in CI_RUNS:
         argv = ["--backend", "kiln", "--ops", ",".join(ops), "--dtypes", dtypes, "--max-samples", str(samples),
                 "--out", str(out)]
         assert coverage.main(argv) == 0
     if expected:
         assert coverage.main(["--backend", "kiln", "--samples", ",".join(sorted(expected)), "--out", str(out)]) == 0
-    return coverage.load_records(str(out), "kiln")
+    return coverage_summaries.load_records(str(out), "kiln")
 
 
 def describe(records):
-    return "\n".join(f"  {coverage.sample_key(r['op'], r['dtype'], r['index'])} {r['cls']}: {r.get('detail')}"
+    return "\n".join(f"  {coverage_summaries.sample_key(r['op'], r['dtype'], r['index'])} {r['cls']}: {r.get('detail')}"
                      for r in records)
 
 
 def test_ci_subset_has_no_unexpected_failures(ci_records):
-    unexpected, _ = coverage.check_expected(ci_records, coverage.load_expected())
+    unexpected, _ = coverage_summaries.check_expected(ci_records, coverage_summaries.load_expected())
     assert not unexpected, "wrong answers or errors (fix them; a wrong answer is the worst bug):\n" + \
         describe(unexpected)
 
 
 def test_expected_failures_still_fail(ci_records):
-    _, fixed = coverage.check_expected(ci_records, coverage.load_expected())
-    assert not fixed, f"these now pass: remove them from {coverage.DEFAULT_EXPECTED}\n" + describe(fixed)
+    _, fixed = coverage_summaries.check_expected(ci_records, coverage_summaries.load_expected())
+    assert not fixed, f"these now pass: remove them from {coverage_summaries.DEFAULT_EXPECTED}\n" + describe(fixed)
 
 
 def test_expected_failures_were_run(ci_records):
-    ran = {coverage.sample_key(r["op"], r["dtype"], r["index"]) for r in ci_records}
-    missing = sorted(set(coverage.load_expected()) - ran)
+    ran = {coverage_summaries.sample_key(r["op"], r["dtype"], r["index"]) for r in ci_records}
+    missing = sorted(set(coverage_summaries.load_expected()) - ran)
     assert not missing, f"listed samples that no longer exist (remove them): {missing}"
 
 
@@ -82,7 +82,7 @@ def test_ci_subset_is_mostly_native(ci_records):
     """Every CI op ran, Dynamo gave kiln a graph for most samples, and nearly all compile natively: a
     regression guard for lowerings (a new fallback shows up here before the full sweep)."""
     assert {r["op"] for r in ci_records} >= set(CI_OPS)
-    tested = [r for r in ci_records if r["cls"] in coverage.TESTED]
+    tested = [r for r in ci_records if r["cls"] in coverage_summaries.TESTED]
     assert len(tested) >= 0.9 * len(ci_records)
     not_native = [r for r in tested if r["cls"] != "native" and r["op"] not in ALLOWED_NOT_NATIVE]
     assert not not_native, "samples that are no longer native:\n" + describe(not_native)
@@ -105,25 +105,25 @@ def test_pick_indices():
 def test_expected_list_parses_and_checks(tmp_path):
     path = tmp_path / "expected.txt"
     path.write_text("# comment\nadd:float32:3 mismatch  # why\n\nsin:int64:0 error\n")
-    expected = coverage.load_expected(str(path))
+    expected = coverage_summaries.load_expected(str(path))
     assert expected == {"add:float32:3": "mismatch", "sin:int64:0": "error"}
     records = [{"op": "add", "dtype": "float32", "index": 3, "cls": "native"},
                {"op": "sin", "dtype": "int64", "index": 0, "cls": "error"},
                {"op": "mul", "dtype": "float32", "index": 0, "cls": "mismatch"},
                {"op": "mul", "dtype": "float32", "index": 1, "cls": "no_graph"}]
-    unexpected, fixed = coverage.check_expected(records, expected)
+    unexpected, fixed = coverage_summaries.check_expected(records, expected)
     assert [r["op"] for r in unexpected] == ["mul"]
     assert [r["op"] for r in fixed] == ["add"]
     path.write_text("add:float32:3 mismatch torch=2.11  # one torch version only\n")
-    assert coverage.load_expected(str(path), ["2.11.0+cu130"]) == {"add:float32:3": "mismatch"}
-    assert coverage.load_expected(str(path), ["2.13.0+cpu"]) == {}
+    assert coverage_summaries.load_expected(str(path), ["2.11.0+cu130"]) == {"add:float32:3": "mismatch"}
+    assert coverage_summaries.load_expected(str(path), ["2.13.0+cpu"]) == {}
     path.write_text("add:float32:3 native\n")
     with pytest.raises(ValueError):
-        coverage.load_expected(str(path))
+        coverage_summaries.load_expected(str(path))
 
 
 def test_the_committed_expected_list_parses():
-    coverage.load_expected()
+    coverage_summaries.load_expected()
 
 
 def test_values_differ():
@@ -152,7 +152,7 @@ def test_summary_from_records(tmp_path):
                for i, c in enumerate(["native", "native", "partial", "no_graph", "mismatch"])]
     (raw / "shard1of1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     (raw / "shard1of1.meta.json").write_text(json.dumps({"args": "x", "wall_s": 1.0}))
-    results = coverage.write_summaries(str(tmp_path), expected_path=None)
+    results = coverage_summaries.write_summaries(str(tmp_path), expected_path=None)
     text = (tmp_path / "summary-kiln.md").read_text()
     assert "50.0% of 4 tested samples native" in text
     assert "| add | 2 | 1 |  | 1 | 1 |" in text

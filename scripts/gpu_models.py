@@ -37,6 +37,13 @@ from kiln.tools.bench import (_compile, _compile_time, _interleaved_times, _make
                               _own_recompile_budget, _peak_memory, _references)
 from kiln.tools.workloads import suite_workloads, workload  # noqa: E402
 
+def _put_peaks(row, label, peak):
+    """The allocator's peak, and the bytes requested at the peak of requests (bench.Peak says why both)."""
+    row[f"{label}_peak_mib"] = (peak.allocated or 0) / 2 ** 20
+    if peak.requested is not None:
+        row[f"{label}_requested_peak_mib"] = peak.requested / 2 ** 20
+
+
 def run_model(name, a):
     train, device, autocast = a.train, a.device, "bfloat16" if a.amp else None
     dtype = torch.float32 if train or device == "cpu" else torch.bfloat16
@@ -50,7 +57,7 @@ def run_model(name, a):
         torch.cuda.empty_cache()   # the fp64 model's memory goes back to the jobs running beside this one
     row = {"model": name, "mode": f"{'train' if train else 'inference'} {'amp-bf16' if autocast else str(dtype)[6:]}"}
     steps = {"eager": _make_step(copy.deepcopy(module), inputs, train, autocast)}
-    row["eager_peak_mib"] = (_peak_memory(steps["eager"], device) or 0) / 2 ** 20
+    _put_peaks(row, "eager", _peak_memory(steps["eager"], device))
     count_launches = a.launches and device == "cuda"
     if count_launches:
         row["eager_launches"] = launches(steps["eager"])
@@ -66,7 +73,7 @@ def run_model(name, a):
             row[f"{backend}_where"] = where(e)
             continue
         row[f"{backend}_accuracy"] = accuracy.accuracy_error(result, eager, fp64, nudged=nudged) or "ok"
-        row[f"{backend}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+        _put_peaks(row, backend, _peak_memory(step, device))
         if count_launches:
             row[f"{backend}_launches"] = launches(step)
         if backend.startswith("kiln"):
@@ -120,7 +127,7 @@ def markdown(rows):
     cols = ["model", "mode", "eager_ms", *(f"{b}_speedup" for b in backends), *(f"{b}_vs_inductor" for b in kilns),
             *(f"{b}_accuracy" for b in kilns), "eager_launches", *(f"{b}_launches" for b in backends),
             *(f"{b}_compile_s" for b in backends), "eager_peak_mib", *(f"{b}_peak_mib" for b in backends),
-            "kiln_fallback_ops", "kiln_graphs_fallback"]
+            "eager_requested_peak_mib", *(f"{b}_requested_peak_mib" for b in backends), "kiln_fallback_ops", "kiln_graphs_fallback"]
 
     def cell(v):
         return f"{v:.3g}" if isinstance(v, float) else ("" if v is None else str(v))

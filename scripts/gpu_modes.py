@@ -178,7 +178,7 @@ def measure(row, module, inputs, device, variants):
             step = _make_step(make(own), inputs, False)
             _, row[f"{label}_compile_s"] = _compile_time(step, device)
             if base is None:
-                row[f"{label}_peak_mib"] = (_peak_memory(step, device) or 0) / 2 ** 20
+                row[f"{label}_peak_mib"] = (_peak_memory(step, device).allocated or 0) / 2 ** 20
             else:
                 row.update({f"{label}_{k}": v for k, v in lifetime_memory(step, base).items()})
             # (after the memory: the check's float64 copies of a model's logits were most of s57's and s58's peaks)

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import typing
 import traceback
 from pathlib import Path
 
@@ -165,24 +166,36 @@ def _status_bytes(field):
         return next(int(line.split()[1]) * 1024 for line in f if line.startswith(field + ":"))
 
 
-def _peak_memory(step, device) -> int | None:
-    """How far memory rises above its level before one call, at the peak: allocated bytes on CUDA, resident
-    bytes on the CPU (None where /proc cannot reset the resident peak)."""
+class Peak(typing.NamedTuple):
+    """How far memory rose above its level before one call. allocated: the allocator's bytes, which count a
+    whole cached block where a smaller request took it unsplit (a large block is split only where more than 1
+    MiB would remain), so they depend on where the pool's earlier frees left its gaps; requested: the bytes the
+    call's tensors asked for, the same in every process (bench/NOTES.md 105). On the CPU, resident bytes, and
+    no requested figure."""
+    allocated: int | None
+    requested: int | None
+
+
+def _peak_memory(step, device) -> Peak:
+    """One call's Peak: on CUDA from the caching allocator's statistics, on the CPU from the resident peak
+    (None where /proc cannot reset it)."""
     if device == "cuda":
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
-        before = torch.cuda.memory_allocated()
+        before = torch.cuda.memory_stats()
         step()
         torch.cuda.synchronize()
-        return torch.cuda.max_memory_allocated() - before
+        after = torch.cuda.memory_stats()
+        return Peak(*(after[f"{kind}_bytes.all.peak"] - before[f"{kind}_bytes.all.current"]
+                      for kind in ("allocated", "requested")))
     try:
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # resets VmHWM, the peak resident size, to the current one
     except OSError:
-        return None
+        return Peak(None, None)
     before = _status_bytes("VmRSS")
     step()
-    return _status_bytes("VmHWM") - before
+    return Peak(_status_bytes("VmHWM") - before, None)
 
 
 def _prewarm(device):
@@ -226,7 +239,7 @@ def _cold(spec):
     _prewarm(device)
     _own_recompile_budget(0)   # (frames past Dynamo's default limit would run eagerly)
     module, inputs = _build(spec)
-    eager_peak = _peak_memory(_make_step(copy.deepcopy(module), inputs, train, autocast), device)
+    eager_peak = _peak_memory(_make_step(copy.deepcopy(module), inputs, train, autocast), device).allocated
     if backend.startswith("kiln"):   # (also "kiln@max-autotune")
         import kiln
         kiln.reset_stats()
@@ -235,7 +248,7 @@ def _cold(spec):
         fp64, eager, nudged = _references(module, inputs, train, autocast)
         result, compile_s = _compile_time(step, device)
     cold = {"compile_cold_s": compile_s, "accuracy_error": accuracy.accuracy_error(result, eager, fp64, nudged=nudged),
-            "peak_mem_bytes": _peak_memory(step, device), "eager_peak_mem_bytes": eager_peak}
+            "peak_mem_bytes": _peak_memory(step, device).allocated, "eager_peak_mem_bytes": eager_peak}
     if backend.startswith("kiln"):
         stats = kiln.stats()
         cold.update(kernels=stats["kernels_generated"], fallback_ops=stats["fallback_ops"],

@@ -37,14 +37,15 @@ PRODUCTS = {aten.mm.default: ((None, 0, 1), False), aten.addmm.default: ((0, 1, 
 
 
 @functools.cache
-def blas_library():
-    """The directory of libtorch_cpu where it exports both BLAS functions, else None."""
-    folder = os.path.join(os.path.dirname(torch.__file__), "lib")
+def blas_addresses():
+    """The addresses of libtorch_cpu's BLAS functions, in BLAS's order, where it exports both, else None."""
     try:
-        lib = ctypes.CDLL(os.path.join(folder, "libtorch_cpu.so"))
-        return folder if all(hasattr(lib, f) for f, _ in BLAS.values()) else None
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))   # (loaded already)
     except OSError:
         return None
+    if not all(hasattr(lib, f) for f, _ in BLAS.values()):
+        return None
+    return [ctypes.cast(getattr(lib, f), ctypes.c_void_p) for f, _ in BLAS.values()]
 
 
 BIND = "kiln_bind_blas"   # the module's function that takes the BLAS functions' addresses, in BLAS's order
@@ -59,12 +60,6 @@ def declarations():
     params = ", ".join(f"void* {f}address" for f, _ in BLAS.values())
     binds = " ".join(f"{f} = (decltype({f})){f}address;" for f, _ in BLAS.values())
     return f'{pointers}extern "C" void {BIND}({params}) {{ {binds} }}\n'
-
-
-@functools.cache
-def blas_addresses():
-    lib = ctypes.CDLL(os.path.join(blas_library(), "libtorch_cpu.so"))   # (loaded already: dlopen's own handle)
-    return [ctypes.cast(getattr(lib, f), ctypes.c_void_p) for f, _ in BLAS.values()]
 
 
 def bind_blas(fns):
@@ -118,7 +113,7 @@ def product_call(step):
     """(function name, C text, the buffers it takes pointers to) of an extern product the module can call BLAS
     for, else None."""
     form = PRODUCTS.get(library_op(step.target))
-    if form is None or step.fallback or len(step.outputs) != 1 or step.outputs[0] is None or blas_library() is None:
+    if form is None or step.fallback or len(step.outputs) != 1 or step.outputs[0] is None or blas_addresses() is None:
         return None
     (bias_at, a_at, b_at), batched = form
     out = step.outputs[0].layout

@@ -37,6 +37,7 @@ from kiln.tools.bench import (_compile, _compile_time, _interleaved_times, _make
                               _own_recompile_budget, _peak_memory, _references)
 from kiln.tools.workloads import suite_workloads, workload  # noqa: E402
 
+
 def _put_peaks(row, label, peak):
     """The allocator's peak, and the bytes requested at the peak of requests (bench.Peak says why both)."""
     row[f"{label}_peak_mib"] = (peak.allocated or 0) / 2 ** 20
@@ -127,7 +128,8 @@ def markdown(rows):
     cols = ["model", "mode", "eager_ms", *(f"{b}_speedup" for b in backends), *(f"{b}_vs_inductor" for b in kilns),
             *(f"{b}_accuracy" for b in kilns), "eager_launches", *(f"{b}_launches" for b in backends),
             *(f"{b}_compile_s" for b in backends), "eager_peak_mib", *(f"{b}_peak_mib" for b in backends),
-            "eager_requested_peak_mib", *(f"{b}_requested_peak_mib" for b in backends), "kiln_fallback_ops", "kiln_graphs_fallback"]
+            "eager_requested_peak_mib", *(f"{b}_requested_peak_mib" for b in backends),
+            "kiln_fallback_ops", "kiln_graphs_fallback"]
 
     def cell(v):
         return f"{v:.3g}" if isinstance(v, float) else ("" if v is None else str(v))

@@ -33,8 +33,8 @@ import subprocess
 import sys
 import tempfile
 import time
-import typing
 import traceback
+import typing
 from pathlib import Path
 
 import torch

@@ -60,3 +60,27 @@ def test_dynamo_restarts_pass_through_kiln():
         torch.testing.assert_close(result, module(*inputs))
     assert kiln.stats()["graphs_fallback"] == before["graphs_fallback"]
     assert kiln.stats()["graphs_compiled"] > before["graphs_compiled"]
+
+
+def test_timm_models_with_a_fixed_input_size_are_built_for_the_size_images(monkeypatch):
+    """timm's ViT and DeiT fix their input size in their config (position embeddings for 224 x 224), so at the
+    tiny and quick sizes (64 x 64) they failed on their first call; the others take any size. A stand-in timm
+    records what each model was built with (timm itself is not installed where torchvision does not load)."""
+    import sys
+    import types
+
+    from kiln.tools.models import TIMM_MODELS, timm_models
+    built = {}
+
+    def create_model(name, **kwargs):
+        built[name] = kwargs
+        return torch.nn.Identity()
+    fixed = {"vit_base_patch16_224", "deit_tiny_patch16_224"}
+    models = types.SimpleNamespace(get_pretrained_cfg=lambda name: types.SimpleNamespace(
+        fixed_input_size=name in fixed, input_size=(3, 224, 224)))
+    monkeypatch.setitem(sys.modules, "timm", types.SimpleNamespace(create_model=create_model, models=models))
+    for w in timm_models():
+        w.make_module("cpu", torch.float32, "tiny")
+    assert set(built) == set(TIMM_MODELS.values())
+    for name, kwargs in built.items():
+        assert kwargs.get("img_size") == (64 if name in fixed else None), (name, kwargs)

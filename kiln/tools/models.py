@@ -58,7 +58,11 @@ IMAGES = ("pixel_values",)
 def timm_model(name):
     def build(size):
         timm = importlib.import_module("timm")
-        return Logits(timm.create_model(name, pretrained=False, drop_rate=0.0, drop_path_rate=0.0))
+        # a model whose config fixes its input size (ViT and DeiT: their position embeddings) is built for the
+        # size's images; the others take any size as they are
+        cfg = timm.models.get_pretrained_cfg(name)
+        fixed = dict(img_size=size["hw"]) if cfg is not None and cfg.fixed_input_size else {}
+        return Logits(timm.create_model(name, pretrained=False, drop_rate=0.0, drop_path_rate=0.0, **fixed))
     return build
 
 

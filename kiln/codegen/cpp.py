@@ -280,6 +280,7 @@ class CppKernel(KernelWriter):
         self.masks = []           # the conditions of the masked bodies being written, outermost first
         self.guarded = False      # whether the masked body being written does something only its mask allows
         self.symbolic_stretch = False
+        self.invariant_conditions = False   # whether a condition is computed before a vectorized loop that selects on it
 
     def load(self, name, index):
         h = self.hoist
@@ -386,6 +387,7 @@ class CppKernel(KernelWriter):
         if h is not None and self.scope is h.body and not h.varies(reads):
             h.outer.lines[h.at:h.at] = ["    " * h.outer.indent + line for line in lines]
             h.at += len(lines)
+            self.invariant_conditions |= any(line.startswith("bool ") for line in lines)
             return
         for line in lines:
             self.scope.line(line)
@@ -510,7 +512,7 @@ class CppKernel(KernelWriter):
                 self.pointwise_loop(members, R)
         parallel = f"if(({N}) * ({R}) >= {PARALLEL_MIN_ELEMENTS})"
         lines = [f"// {k.name}: {', '.join(k.origins())}"]
-        lines.append(f'extern "C" void {k.name}({self.signature()}) {{')
+        lines.append(f'extern "C" {NO_THREADING if self.invariant_conditions else ""}void {k.name}({self.signature()}) {{')
         if rows:
             lines += [f"    #pragma omp parallel for {parallel}", f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{"]
         else:
@@ -719,6 +721,13 @@ class CppKernel(KernelWriter):
         self.scope.line(f"if ({value} {better} {best.name} || ({value} != {value} && {best.name} == {best.name})) "
                         f"{{ {best.name} = {value}; {acc.name} = r0; }}")
 
+
+# A vectorized loop that selects on conditions computed before it (a window's taps over padded rows: each tap's
+# bounds along h and w) stayed scalar and branchy: g++'s partial redundancy elimination and its dominator pass's
+# jump threading copy the loop body along the conditions' combinations, and the copies no longer if-convert. timm
+# ResNet-18's stem ReLU + max-pool (9 taps, 2 x 64 x 16 x 16 out) took 681 us a call where eager takes 44; with
+# both passes off for that function, 22 us (bench/NOTES.md 107).
+NO_THREADING = '__attribute__((optimize("no-tree-pre", "no-tree-dominator-opts"))) '
 
 TEMP_DECLARATION = re.compile(r"\s*\w+ (tmp\d+) = ")
 

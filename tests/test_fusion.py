@@ -366,19 +366,26 @@ def test_a_masked_load_that_may_leave_its_buffer_is_read_where_the_mask_holds_or
     assert re.search(rf"int64_t {address} = \(\w+\) \? x0 - 1 : 0;", source), source
 
 
+def stem_max_pool_kernel(x, trace_dir):
+    """The C++ source of a ReLU + 3x3 max-pool (stride 2, padding 1: ResNet's stem) of x, compiled through kiln
+    and checked against eager."""
+    model = torch.nn.Sequential(torch.nn.ReLU(), torch.nn.MaxPool2d(3, 2, 1))
+    with torch.no_grad():
+        compiled = kiln.compile(model, options={"strict": True, "trace": str(trace_dir)})
+        compare_results(compiled(x), model(x))
+    (source,) = [p.read_text() for p in trace_dir.glob("*/kernel*max_pool2d*.cpp")]
+    return source
+
+
 @pytest.mark.skipif(os.environ.get("KILN_TARGET") == "triton", reason="C++ kernels' loops")
 def test_a_max_pool_over_channels_last_rows_is_one_vectorized_loop_without_branches_in_cpp(tmp_path):
     """A max-pool of a ReLU over channels-last rows (ResNet's stem): each window tap's mask (the padding) does not
     change along the row of channels, g++ vectorizes no load under such a mask, and the loop ran scalar (84 us
     in frozen ResNet's graph on the 2-core CPU, 14 after). Each tap is read from an address selected in bounds
     and its value selected by the mask: no branch in the loop."""
-    model = torch.nn.Sequential(torch.nn.ReLU(), torch.nn.MaxPool2d(3, 2, 1))
     x = make_tensor((2, 16, 15, 15)).contiguous(memory_format=torch.channels_last)
     x[0, 3, 0, 0] = float("nan")   # (NaN is the maximum where eager's is)
-    with torch.no_grad():
-        compiled = kiln.compile(model, options={"strict": True, "trace": str(tmp_path)})
-        compare_results(compiled(x), model(x))
-    (source,) = [p.read_text() for p in tmp_path.glob("*/kernel*max_pool2d*.cpp")]
+    source = stem_max_pool_kernel(x, tmp_path)
     loop = source.split("#pragma omp simd", 1)[1]
     # (the middle tap, never in the padding, reads its address directly: KernelWriter.decided)
     assert "if (" not in loop and len(re.findall(r"in_ptr0\[\w+ \+ r0\]", loop)) == 8 and \
@@ -395,12 +402,8 @@ def test_a_max_pool_over_64_channels_vectorizes_in_g_plus_plus(tmp_path):
     import subprocess
 
     from kiln.runtime import cpp_build
-    model = torch.nn.Sequential(torch.nn.ReLU(), torch.nn.MaxPool2d(3, 2, 1))
-    x = make_tensor((2, 64, 32, 32)).contiguous(memory_format=torch.channels_last)
-    with torch.no_grad():
-        compiled = kiln.compile(model, options={"strict": True, "trace": str(tmp_path / "trace")})
-        compare_results(compiled(x), model(x))
-    (source,) = [p.read_text() for p in (tmp_path / "trace").glob("*/kernel*max_pool2d*.cpp")]
+    source = stem_max_pool_kernel(make_tensor((2, 64, 32, 32)).contiguous(memory_format=torch.channels_last),
+                                  tmp_path / "trace")
     unit, text = tmp_path / "kernel.cpp", cpp.PRELUDE + "\n" + source
     unit.write_text(text)
     loop_line = text[:text.index("for (int64_t r0")].count("\n") + 1

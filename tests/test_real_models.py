@@ -76,8 +76,8 @@ def test_timm_models_with_a_fixed_input_size_are_built_for_the_size_images(monke
         built[name] = kwargs
         return torch.nn.Identity()
     fixed = {"vit_base_patch16_224", "deit_tiny_patch16_224"}
-    models = types.SimpleNamespace(get_pretrained_cfg=lambda name: types.SimpleNamespace(
-        fixed_input_size=name in fixed, input_size=(3, 224, 224)))
+    models = types.SimpleNamespace(
+        get_pretrained_cfg=lambda name: types.SimpleNamespace(fixed_input_size=name in fixed))
     monkeypatch.setitem(sys.modules, "timm", types.SimpleNamespace(create_model=create_model, models=models))
     for w in timm_models():
         w.make_module("cpu", torch.float32, "tiny")

@@ -10,6 +10,7 @@ import copy
 import dataclasses
 import functools
 import logging
+import math
 
 import sympy
 
@@ -18,9 +19,12 @@ from kiln import ir
 log = logging.getLogger("kiln.fusion")
 
 LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion), besides its latest input's
-# An independent node joins an earlier kernel (one launch fewer; a conv weight's relayout joins the one
-# before) only when its output is this small: it is then held from that kernel on, not freed sooner.
-HOIST_MAX_BYTES = 16 << 20
+# Independent nodes join an earlier kernel or launch (one launch fewer; a conv weight's relayout joins the one
+# before) only while their outputs, together, are this small: each is then held from there on, not freed sooner.
+# (At 16 MB a node, counted alone, timm ResNet-18's three 9.4 MB relayouts of 512 x 512 weights were made together
+# and held 28 MB; on the CPU glibc returned the freed 28 MB to the system and faulted it in again at every call,
+# 10.3k page faults a call against Inductor's 5.5k: 0.83x Inductor's inference, bench/NOTES.md 108.)
+HOIST_MAX_BYTES = 4 << 20
 SMALL_KERNEL = 1 << 20   # elements: a pointwise kernel this small takes about as long as its launch on a GPU
 # Independent nodes share a kernel's loop only while together they read at most this many buffers: with no data
 # shared, one body gains nothing over parts of one launch, and each stream holds registers (an optimizer step's
@@ -214,6 +218,8 @@ class Kernel:
             self.numel = ir.product(node.sizes[:-1])
             self.rnumel = node.sizes[-1] if node.sizes else sympy.Integer(1)
         self.name = None
+        self.hoisted = 0         # bytes it stores earlier than their own place: of independent later nodes
+        #                          joined to it, and all it stores once it joins an earlier launch (HOIST_MAX_BYTES)
         self.labels = []         # its step number, once scheduled (a launch group's: its parts')
         self.stores = set()      # buffers written to memory
         self.aliases = {}        # stored values whose memory another stored one holds: name -> that one's name
@@ -364,6 +370,7 @@ class LaunchGroup(Kernel):
         self.aliases = {m: n for k in parts for m, n in k.aliases.items()}
         self.is_reduction, self.scatter, self.scan, self.alone = False, None, None, False
         self.labels = [i for k in parts for i in k.labels]
+        self.hoisted = sum(k.hoisted for k in parts)
         self.name = kernel_name(self.labels, self)
 
 
@@ -410,13 +417,14 @@ def share_launches(steps, decide):
         """The index of the nearest pointwise launch before the steps since, which a small kernel independent of
         them all joins: a batch norm's per-channel 1 / sqrt(var + eps), computed from the graph's inputs after a
         convolution, took a launch of its own. Its output is then allocated before those steps (at most
-        SMALL_KERNEL elements, within HOIST_MAX_BYTES). None where a step between writes what it reads, reads what
-        it writes, or may write what it does not name (an eager fallback, a collective), or on another device."""
+        SMALL_KERNEL elements; those joining one launch so store at most HOIST_MAX_BYTES together). None where a
+        step between writes what it reads, reads what it writes, or may write what it does not name (an eager
+        fallback, a collective), or on another device."""
         for j in range(len(out) - 1, -1, -1):
             s = out[j]
             if pointwise(s):
                 return j if len(launch_parts(s)) < MAX_LAUNCH_PARTS and not clash(step, s) and \
-                    device_of(s) == device_of(step) else None
+                    device_of(s) == device_of(step) and s.hoisted + stored_bytes(step) <= HOIST_MAX_BYTES else None
             if isinstance(s, ir.ExternKernel) and (s.fallback or s.completes or s.reads_in_background) or \
                     clash(step, s):
                 return None
@@ -436,12 +444,19 @@ def share_launches(steps, decide):
         j = earlier_launch(step) if pointwise(step) and small(step) and not pointwise(prev) else None
         if j is not None:
             joined = out[j]
+            step.hoisted += stored_bytes(step)
             out[j] = LaunchGroup(launch_parts(joined) + [step])
             decide(step.name, out[j].name, True, joined.name, "small, and independent of the steps since this "
                    "earlier kernel: it joins that kernel's launch")
             continue
         out.append(step)
     return out
+
+
+def stored_bytes(kernel):
+    """The bytes a kernel stores (inf where a size is not known)."""
+    sizes = [n.nbytes for n in kernel.nodes if n.name in kernel.stores]
+    return math.inf if None in sizes else sum(sizes)
 
 
 def fmt(e):
@@ -465,6 +480,7 @@ def rebase_to_reduction(kernel, node, transposed=False):
         if isinstance(deps, str):
             return None
         trial.add(q, deps)
+    trial.hoisted = kernel.hoisted
     return trial
 
 
@@ -607,7 +623,8 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                        f"no shared data, and together they would read {together} buffers (at most "
                        f"{MAX_HORIZONTAL_READS} share a loop)")
                 continue
-            held_long = k != len(steps) - 1 and (node.nbytes is None or node.nbytes > HOIST_MAX_BYTES)
+            held_long = k != len(steps) - 1 and \
+                (node.nbytes is None or step.hoisted + node.nbytes > HOIST_MAX_BYTES)
             if not related and (held_long or step.is_reduction and not step.walks_rows_alike(node)):
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
                        "no shared data; moving it earlier would hold a large output longer" if held_long
@@ -633,6 +650,8 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             target.add(placement, deps)
             steps[k] = target
             chosen = k
+            if not related and k != len(steps) - 1:
+                target.hoisted += node.nbytes
             why = reason if related else f"{reason} (horizontal: independent work in one launch)"
             if node.reads & produced:
                 why = f"{reason}; consumes {', '.join(sorted(node.reads & produced))} in registers"

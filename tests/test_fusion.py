@@ -98,6 +98,19 @@ def test_small_independent_op_joins_an_earlier_kernel_across_a_library_call():
     assert kernels == 1
 
 
+def test_independent_outputs_joining_an_earlier_kernel_are_small_together(monkeypatch):
+    """a, b and c share nothing with the mm before them, and each alone is within HOIST_MAX_BYTES (lowered to
+    two of their outputs here): a and b join x.sin()'s kernel, c keeps its own (on Triton, its own launch too),
+    so that no more than HOIST_MAX_BYTES is made before it is needed (counted per output, timm ResNet-18's three
+    9.4 MB weight relayouts were made together and held 28 MB, which glibc faulted in afresh at every CPU call)."""
+    from kiln import scheduler
+    x, y = make_tensor((24, 40)), make_tensor((40, 8))
+    a, b, c = (make_tensor((24, 40)) for _ in range(3))
+    monkeypatch.setattr(scheduler, "HOIST_MAX_BYTES", 2 * a.nbytes)
+    kernels, _ = compiled_kernels(lambda x, y, a, b, c: (x.sin() @ y, a.cos(), b.cos(), c.cos()), x, y, a, b, c)
+    assert kernels == 2
+
+
 def test_small_independent_kernels_share_a_launch_on_triton():
     """Two kernels over different iteration spaces, neither reading what the other writes: Triton launches them
     as one (programs split between them); C++ runs them one after the other."""

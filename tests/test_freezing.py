@@ -461,6 +461,24 @@ def test_frozen_cpu_convolutions_run_with_packed_weights(built):
 
 
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_a_frozen_1x1_convolution_with_a_large_weight_runs_packed(built, monkeypatch):
+    """Over few pixels, a 1x1 convolution whose frozen weight has at least PACKED_WEIGHT_FROM elements is oneDNN's
+    packed call, not a product (MKL's sgemm would pack the weight again at every call); with a smaller weight, the
+    product. (The bound is lowered to 64 x 64 weights here.)"""
+    from kiln.lowering import conv_products
+    monkeypatch.setattr(conv_products, "PACKED_WEIGHT_FROM", 64 * 64)
+    x = torch.randn(2, 64, 2, 2)
+    for channels, packed in ((64, True), (32, False)):
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.ReLU(), torch.nn.Conv2d(64, channels, 1)).eval()   # (x computed)
+        first, second, expected = run(model, x, freezing=True)
+        torch.testing.assert_close(first, expected)
+        torch.testing.assert_close(second, expected)
+        source = built[-1].wrapper_source
+        assert ("weight packed once" in source) == packed and ("as a product" in source) != packed, source
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
 def test_a_folded_weight_read_only_through_its_packed_copy_is_let_go(built, monkeypatch):
     """A convolution's folded weight that the wrapper reads only through a copy lowering made of it (oneDNN's packed
     weight here, cuDNN's channels-last one on the GPU) is held by neither the wrapper, the constants kept for a

@@ -50,6 +50,19 @@ MATMUL_CONVOLUTION_DEVICES = {"cpu"}
 MATMUL_CONVOLUTION_DTYPES = {torch.float32}
 MATMUL_CONVOLUTION_UP_TO = 1 << 22   # multiply-adds
 WINDOWS_UP_TO = 1 << 15   # elements of a window matrix gathered
+# A frozen weight this large (elements) makes a convolution oneDNN's call with the weight packed once, product or
+# not: MKL's sgemm packs both operands at every call, and with few pixels the weight's packing is most of the
+# product's time. On the 2-core CPU (bench/results/s78/conv1x1_grid*.txt, addmm against the packed call): 1 MiB
+# weights at 8 rows, 1.06-1.49x faster packed; 4 MiB 1.6-2.6x; 800 KiB and below the product faster (0.4-0.9x at
+# up to 32 rows), oneDNN's call costing ~25 us whatever its size. timm ConvNeXt's last stage (8 rows, 320 x 1280
+# weights) took 110-160 us a product against Inductor's 79-96 (bench/NOTES.md 108).
+PACKED_WEIGHT_FROM = 1 << 18
+
+
+def packs_rather_than_multiplies(weight):
+    """Whether a convolution that could run as a product runs as oneDNN's packed call where its weight is frozen,
+    though the product would not gather windows: a weight of at least PACKED_WEIGHT_FROM elements."""
+    return math.prod(static_ints(weight.sizes)) >= PACKED_WEIGHT_FROM
 
 
 def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, dilation, transposed, output_padding,

@@ -9,7 +9,7 @@ from torch._subclasses.fake_tensor import unset_fake_temporarily
 from kiln import ir
 from kiln.ir import ops, sym
 from kiln.lowering.conv_products import (convolution_backward_product, convolution_product, copies_windows,
-                                         runs_as_matmul)
+                                         packs_rather_than_multiplies, runs_as_matmul)
 from kiln.lowering.pointwise import opmath, pointwise_value
 from kiln.lowering.pooling import unrolled_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register, same_strides,
@@ -105,9 +105,9 @@ def convolve(out, x, weight, *args):
     if not laid_out:
         x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
     # (a frozen weight's packed call is as fast as the product where the product must first copy the windows:
-    # ResNet's frozen downsampling convolutions, bench/NOTES.md 67)
-    packed = packed_convolution(g, out, x, weight, *args) if not laid_out and (as_matmul is None or copies) \
-        else None
+    # ResNet's frozen downsampling convolutions, bench/NOTES.md 67; and faster where the weight is large, 108)
+    packed = packed_convolution(g, out, x, weight, *args) \
+        if not laid_out and (as_matmul is None or copies or packs_rather_than_multiplies(weight)) else None
     if packed is not None:
         return packed
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call (and a product

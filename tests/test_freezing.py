@@ -479,6 +479,30 @@ def test_a_frozen_1x1_convolution_with_a_large_weight_runs_packed(built, monkeyp
 
 
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_a_frozen_linear_with_a_large_weight_runs_packed_and_follows_its_weight(built, monkeypatch):
+    """A product with a frozen matrix of at least PACKED_WEIGHT_FROM elements (lowered to 48 x 64 here) is oneDNN's
+    call with the matrix packed once, with a bias (nn.Linear's addmm) or without; a smaller one stays a product.
+    Written in place after compiling, the weight is packed again (the refresh) before the next call."""
+    from kiln.lowering import conv_products
+    monkeypatch.setattr(conv_products, "PACKED_WEIGHT_FROM", 48 * 64)
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 48), torch.nn.ReLU(), torch.nn.Linear(48, 64, bias=False),
+                                torch.nn.ReLU(), torch.nn.Linear(64, 8)).eval()
+    x = torch.randn(5, 64)
+    first, second, expected = run(model, x, freezing=True)
+    torch.testing.assert_close(first, expected)
+    torch.testing.assert_close(second, expected)
+    calls = re.findall(r"# (mkldnn\._linear_pointwise[^\n]*)", built[-1].wrapper_source)
+    assert calls == ["mkldnn._linear_pointwise (weight packed once)"] * 2, built[-1].wrapper_source
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad():
+        compiled(x)
+        model[0].weight.mul_(-2)
+        model[2].weight.add_(1)
+        torch.testing.assert_close(compiled(x), model(x))
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
 def test_a_folded_weight_read_only_through_its_packed_copy_is_let_go(built, monkeypatch):
     """A convolution's folded weight that the wrapper reads only through a copy lowering made of it (oneDNN's packed
     weight here, cuDNN's channels-last one on the GPU) is held by neither the wrapper, the constants kept for a

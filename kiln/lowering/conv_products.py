@@ -50,18 +50,20 @@ MATMUL_CONVOLUTION_DEVICES = {"cpu"}
 MATMUL_CONVOLUTION_DTYPES = {torch.float32}
 MATMUL_CONVOLUTION_UP_TO = 1 << 22   # multiply-adds
 WINDOWS_UP_TO = 1 << 15   # elements of a window matrix gathered
-# A frozen weight this large (elements) makes a convolution oneDNN's call with the weight packed once, product or
-# not: MKL's sgemm packs both operands at every call, and with few pixels the weight's packing is most of the
-# product's time. On the 2-core CPU (bench/results/s78/conv1x1_grid*.txt, addmm against the packed call): 1 MiB
+# A frozen weight this large (elements) makes a convolution, or a linear, oneDNN's call with the weight packed once
+# rather than a product: MKL's sgemm packs both operands at every call, and with few pixels the weight's packing is
+# most of the product's time. On the 2-core CPU (bench/results/s78/conv1x1_grid*.txt, addmm against the packed call): 1 MiB
 # weights at 8 rows, 1.06-1.49x faster packed; 4 MiB 1.6-2.6x; 800 KiB and below the product faster (0.4-0.9x at
 # up to 32 rows), oneDNN's call costing ~25 us whatever its size. timm ConvNeXt's last stage (8 rows, 320 x 1280
-# weights) took 110-160 us a product against Inductor's 79-96 (bench/NOTES.md 108).
+# weights) took 110-160 us a product against Inductor's 79-96 (bench/NOTES.md 108). Linears: oneDNN's product of a
+# packed 1-9 MiB weight took 0.40-0.67x MKL's time at 2-128 rows (s78/linear_packed_micro.txt).
 PACKED_WEIGHT_FROM = 1 << 18
 
 
 def packs_rather_than_multiplies(weight):
-    """Whether a convolution that could run as a product runs as oneDNN's packed call where its weight is frozen,
-    though the product would not gather windows: a weight of at least PACKED_WEIGHT_FROM elements."""
+    """Whether a frozen weight is large enough that oneDNN's call with it packed once runs in place of MKL's
+    product: a 1x1 convolution's (where the product would not gather windows) or a linear's weight of at least
+    PACKED_WEIGHT_FROM elements."""
     return math.prod(static_ints(weight.sizes)) >= PACKED_WEIGHT_FROM
 
 

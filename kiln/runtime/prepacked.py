@@ -44,6 +44,42 @@ class PackedConvolution:
         return "mkldnn._convolution_pointwise (weight packed once)"
 
 
-def packs_convolutions(device, dtype):
-    """Whether a frozen convolution on device in dtype runs as a PackedConvolution."""
+class PackedLinear:
+    """A product of a matrix and a frozen one on the CPU through oneDNN, the frozen matrix [K, N] reordered once into
+    oneDNN's layout for products of `rows` rows. MKL's sgemm, which ATen and kiln's C++ call, packs both matrices
+    at every call; on the 2-core CPU (AMD) oneDNN's product of a packed 1 MiB-9 MiB weight took 0.40-0.67x MKL's
+    time (bench/results/s78/linear_packed_micro.txt). Called by the wrapper with the (dense) matrix and the bias;
+    `pack` makes the weight again from the frozen one (a refresh, kiln.freezing)."""
+
+    def __init__(self, matrix, rows):
+        self.rows = rows
+        self.pack(matrix)
+
+    def pack(self, matrix):
+        self.weight = torch.ops.mkldnn._reorder_linear_weight(matrix.t().contiguous(), self.rows)
+
+    def __call__(self, x, bias):
+        return torch.ops.mkldnn._linear_pointwise(x, self.weight, bias, "none", [], "")
+
+    def tried(self, matrix, biased):
+        """Whether oneDNN runs this product and returns what ATen's does, checked once while lowering (as
+        PackedConvolution.tried)."""
+        g = torch.Generator().manual_seed(0)
+        x = torch.randn(self.rows, matrix.shape[0], generator=g)
+        bias = torch.randn(matrix.shape[1], generator=g) if biased else None
+        try:
+            y = self(x, bias)
+        except RuntimeError:
+            return False
+        expected = x @ matrix if bias is None else torch.addmm(bias, x, matrix)
+        if y.shape != expected.shape or not y.is_contiguous():
+            return False
+        return y.numel() == 0 or bool((y - expected).abs().max() <= 1e-3 * (1 + expected.abs().max()))
+
+    def __repr__(self):
+        return "mkldnn._linear_pointwise (weight packed once)"
+
+
+def packs_weights(device, dtype):
+    """Whether a frozen convolution or product on device in dtype runs as a PackedConvolution or PackedLinear."""
     return device.type == "cpu" and dtype == torch.float32 and torch.backends.mkldnn.is_available()

@@ -20,10 +20,11 @@ log = logging.getLogger("kiln.fusion")
 
 LOOKBACK = 8          # how many earlier kernels a node may join (sibling fusion), besides its latest input's
 # Independent nodes join an earlier kernel or launch (one launch fewer; a conv weight's relayout joins the one
-# before) only while their outputs, together, are this small: each is then held from there on, not freed sooner.
-# (At 16 MB a node, counted alone, timm ResNet-18's three 9.4 MB relayouts of 512 x 512 weights were made together
-# and held 28 MB; on the CPU glibc returned the freed 28 MB to the system and faulted it in again at every call,
-# 10.3k page faults a call against Inductor's 5.5k: 0.83x Inductor's inference, bench/NOTES.md 108.)
+# before) only while what they store, with all that later kernels store early, is this small: each is then held
+# from there on, not freed sooner. (At 16 MB a node, counted alone, timm ResNet-18's three 9.4 MB relayouts of
+# 512 x 512 weights were made together and held 28 MB; on the CPU glibc returned the freed 28 MB to the system and
+# faulted it in again at every call, 10.3k page faults a call against Inductor's 5.5k: 0.83x Inductor's
+# inference, bench/NOTES.md 108.)
 HOIST_MAX_BYTES = 4 << 20
 SMALL_KERNEL = 1 << 20   # elements: a pointwise kernel this small takes about as long as its launch on a GPU
 # Independent nodes share a kernel's loop only while together they read at most this many buffers: with no data
@@ -424,7 +425,8 @@ def share_launches(steps, decide):
             s = out[j]
             if pointwise(s):
                 return j if len(launch_parts(s)) < MAX_LAUNCH_PARTS and not clash(step, s) and \
-                    device_of(s) == device_of(step) and s.hoisted + stored_bytes(step) <= HOIST_MAX_BYTES else None
+                    device_of(s) == device_of(step) and made_early(out[j:]) + stored_bytes(step) <= HOIST_MAX_BYTES \
+                    else None
             if isinstance(s, ir.ExternKernel) and (s.fallback or s.completes or s.reads_in_background) or \
                     clash(step, s):
                 return None
@@ -444,13 +446,19 @@ def share_launches(steps, decide):
         j = earlier_launch(step) if pointwise(step) and small(step) and not pointwise(prev) else None
         if j is not None:
             joined = out[j]
-            step.hoisted += stored_bytes(step)
+            step.hoisted = stored_bytes(step)   # (all it stores is now made early)
             out[j] = LaunchGroup(launch_parts(joined) + [step])
             decide(step.name, out[j].name, True, joined.name, "small, and independent of the steps since this "
                    "earlier kernel: it joins that kernel's launch")
             continue
         out.append(step)
     return out
+
+
+def made_early(steps):
+    """The bytes that the kernels among steps store earlier than their own places (Kernel.hoisted): a node joining
+    the first of them is held beside them all."""
+    return sum(s.hoisted for s in steps if isinstance(s, Kernel))
 
 
 def stored_bytes(kernel):
@@ -624,7 +632,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                        f"{MAX_HORIZONTAL_READS} share a loop)")
                 continue
             held_long = k != len(steps) - 1 and \
-                (node.nbytes is None or step.hoisted + node.nbytes > HOIST_MAX_BYTES)
+                (node.nbytes is None or made_early(steps[k:]) + node.nbytes > HOIST_MAX_BYTES)
             if not related and (held_long or step.is_reduction and not step.walks_rows_alike(node)):
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),
                        "no shared data; moving it earlier would hold a large output longer" if held_long

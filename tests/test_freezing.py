@@ -502,6 +502,58 @@ def test_a_frozen_linear_with_a_large_weight_runs_packed_and_follows_its_weight(
         torch.testing.assert_close(compiled(x), model(x))
 
 
+class LinearOfStridedBias(torch.nn.Module):
+    """Linears whose biases are not dense: a column of a matrix parameter, a one-element parameter expanded, and the
+    input's own first column."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.w = torch.nn.Parameter(torch.randn(64, 64) / 8)
+        self.columns = torch.nn.Parameter(torch.randn(64, 2))
+        self.scalar = torch.nn.Parameter(torch.tensor([0.5]))
+
+    def forward(self, x):
+        y = F.linear(x, self.w, self.columns[:, 0]) + F.linear(x, self.w, self.scalar.expand(64))
+        return y + F.linear(x, self.w, x[0])
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_a_frozen_linears_bias_reaches_onednn_dense(built, monkeypatch):
+    """oneDNN's packed product reads its bias as dense: a strided or expanded bias is copied dense first (read as it
+    lay, a column of a matrix gave results off by 5, an expanded scalar NaNs read past its storage)."""
+    from kiln.lowering import conv_products
+    monkeypatch.setattr(conv_products, "PACKED_WEIGHT_FROM", 64 * 64)
+    model, x = LinearOfStridedBias().eval(), torch.randn(64, 64)
+    first, second, expected = run(model, x, freezing=True)
+    torch.testing.assert_close(first, expected)
+    torch.testing.assert_close(second, expected)
+    assert built[-1].wrapper_source.count("mkldnn._linear_pointwise (weight packed once)") == 3, \
+        built[-1].wrapper_source
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+@pytest.mark.parametrize("freezing", [False, True], ids=["unfrozen", "frozen"])
+def test_products_at_onednns_bf16_precision_stay_atens(built, monkeypatch, freezing):
+    """Set through torch's newer per-backend API, oneDNN's bf16 float32 precision makes torch's older
+    get_float32_matmul_precision raise: kiln reads both (its graph cache's key, its BLAS and packed products), and
+    leaves such products to ATen, which computes them as the user asked."""
+    from kiln.lowering import conv_products
+    monkeypatch.setattr(conv_products, "PACKED_WEIGHT_FROM", 64 * 64)
+    torch.manual_seed(0)
+    model, x = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.ReLU(), torch.nn.Linear(64, 8)).eval(), \
+        torch.randn(5, 64)
+    torch.backends.mkldnn.matmul.fp32_precision = "bf16"
+    try:
+        first, second, expected = run(model, x, freezing=freezing)
+    finally:
+        torch.backends.mkldnn.matmul.fp32_precision = "none"
+    torch.testing.assert_close(first, expected)
+    torch.testing.assert_close(second, expected)
+    source = built[-1].wrapper_source
+    assert "packed once" not in source and "blas_" not in source, source
+
+
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
 def test_a_folded_weight_read_only_through_its_packed_copy_is_let_go(built, monkeypatch):
     """A convolution's folded weight that the wrapper reads only through a copy lowering made of it (oneDNN's packed

@@ -110,6 +110,16 @@ def test_independent_outputs_joining_an_earlier_kernel_are_small_together(monkey
     kernels, _ = compiled_kernels(lambda x, y, a, b, c: (x.sin() @ y, a.cos(), b.cos(), c.cos()), x, y, a, b, c)
     assert kernels == 2
 
+    # nor, refused by the latest such kernel, do they join kernels further back: with the bound at one output,
+    # a joins the last sin's kernel, and b and c share one of their own (not the two sins' before it)
+    def layers(x, w, a, b, c):
+        for _ in range(4):
+            x = x.sin() @ w
+        return x, a.cos(), b.cos(), c.cos()
+    monkeypatch.setattr(scheduler, "HOIST_MAX_BYTES", a.nbytes)
+    kernels, _ = compiled_kernels(layers, x, make_tensor((40, 40)) / 7, a, b, c)
+    assert kernels == 5
+
 
 def test_small_independent_kernels_share_a_launch_on_triton():
     """Two kernels over different iteration spaces, neither reading what the other writes: Triton launches them

@@ -26,6 +26,7 @@ import torch
 
 from kiln import ir
 from kiln.lowering.values import OpThen
+from kiln.runtime.prepacked import float32_products_exact
 
 aten = torch.ops.aten
 
@@ -118,7 +119,7 @@ def product_call(step):
     (bias_at, a_at, b_at), batched = form
     out = step.outputs[0].layout
     if out.device.type != "cpu" or out.dtype not in BLAS or \
-            out.dtype == torch.float32 and torch.get_float32_matmul_precision() != "highest":
+            out.dtype == torch.float32 and not float32_products_exact():
         return None
     scales = dict(step.kwargs)
     alpha, beta = scales.pop("alpha", 1), scales.pop("beta", 1)

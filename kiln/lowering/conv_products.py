@@ -52,19 +52,20 @@ MATMUL_CONVOLUTION_UP_TO = 1 << 22   # multiply-adds
 WINDOWS_UP_TO = 1 << 15   # elements of a window matrix gathered
 # A frozen weight this large (elements) makes a convolution, or a linear, oneDNN's call with the weight packed once
 # rather than a product: MKL's sgemm packs both operands at every call, and with few pixels the weight's packing is
-# most of the product's time. On the 2-core CPU (bench/results/s78/conv1x1_grid*.txt, addmm against the packed call): 1 MiB
-# weights at 8 rows, 1.06-1.49x faster packed; 4 MiB 1.6-2.6x; 800 KiB and below the product faster (0.4-0.9x at
-# up to 32 rows), oneDNN's call costing ~25 us whatever its size. timm ConvNeXt's last stage (8 rows, 320 x 1280
-# weights) took 110-160 us a product against Inductor's 79-96 (bench/NOTES.md 108). Linears: oneDNN's product of a
-# packed 1-9 MiB weight took 0.40-0.67x MKL's time at 2-128 rows (s78/linear_packed_micro.txt).
+# most of the product's time. On the 2-core CPU (bench/results/s78/conv1x1_grid*.txt, addmm against the packed
+# call): 1 MiB weights at 8 rows, 1.06-1.49x faster packed; 4 MiB 1.6-2.6x; 800 KiB and below the product faster
+# (0.4-0.9x at up to 32 rows), oneDNN's call costing ~25 us whatever its size. timm ConvNeXt's last stage (8 rows,
+# 320 x 1280 weights) took 110-160 us a product against Inductor's 79-96 (bench/NOTES.md 108). Linears: oneDNN's
+# product of a packed 1-9 MiB weight took 0.40-0.67x MKL's time at 2-128 rows (s78/linear_packed_micro.txt).
 PACKED_WEIGHT_FROM = 1 << 18
 
 
 def packs_rather_than_multiplies(weight):
     """Whether a frozen weight is large enough that oneDNN's call with it packed once runs in place of MKL's
-    product: a 1x1 convolution's (where the product would not gather windows) or a linear's weight of at least
-    PACKED_WEIGHT_FROM elements."""
-    return math.prod(static_ints(weight.sizes)) >= PACKED_WEIGHT_FROM
+    product: the weight of a convolution whose product would not gather windows (a 1x1 one without a stride, or one
+    whose window covers its whole input), or of a linear, with at least PACKED_WEIGHT_FROM elements (static sizes)."""
+    sizes = static_ints(weight.sizes)
+    return sizes is not None and math.prod(sizes) >= PACKED_WEIGHT_FROM
 
 
 def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, dilation, transposed, output_padding,

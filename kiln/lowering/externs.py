@@ -14,7 +14,7 @@ from kiln.lowering.pointwise import opmath, pointwise_value
 from kiln.lowering.pooling import unrolled_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register, same_strides,
                                   static_ints, View)
-from kiln.runtime.prepacked import PackedConvolution, PackedLinear, packs_weights
+from kiln.runtime.prepacked import float32_products_exact, PackedConvolution, PackedLinear, packs_weights
 from kiln.runtime.transposed_copy import copy_transposed
 
 aten = torch.ops.aten
@@ -351,15 +351,16 @@ def lower_addmm(out, bias, a, b, **scales):
 
 def packed_product(out, a, matrix, bias):
     """An inference graph's product a @ matrix (+ bias over its columns) where matrix is a view of a frozen
-    constant large enough (conv_products.packs_rather_than_multiplies), as a PackedLinear (the matrix in oneDNN's layout, made
-    now), on a device and dtype that packs weights, at the "highest" float32 matmul precision (at another oneDNN
-    computes in bf16 or tf32), with static sizes; else None. A conv net's classifier head (timm ConvNeXt's 320 x
-    1000: 154 us a call as MKL's product, Inductor's packed one 104) and a transformer's projections."""
+    constant large enough (conv_products.packs_rather_than_multiplies), as a PackedLinear (the matrix in oneDNN's
+    layout, made now), on a device and dtype that packs weights, at float32 precision
+    (prepacked.float32_products_exact: otherwise oneDNN computes in bf16 or tf32), with static sizes; else None.
+    A conv net's classifier head (timm ConvNeXt's 320 x 1000: 154 us a call as MKL's product, Inductor's packed one
+    104) and a transformer's projections."""
     g = current()
     frozen = g.frozen_view(matrix)
     rows = static_ints(a.sizes)
     if not g.inference or frozen is None or rows is None or not packs_rather_than_multiplies(matrix) or \
-            not packs_weights(out.device, out.dtype) or torch.get_float32_matmul_precision() != "highest":
+            not packs_weights(out.device, out.dtype) or not float32_products_exact():
         return None
     with unset_fake_temporarily():
         linear = PackedLinear(frozen, rows[0])
@@ -368,6 +369,8 @@ def packed_product(out, a, matrix, bias):
     g.made_from_frozen(matrix, linear.pack, "packed")
     node = g.current_node
     fx_a, fx_bias = (node.args[0], None) if bias is None else (node.args[1], node.args[0])
+    if bias is not None:   # (oneDNN reads the bias as dense, as packed_convolution's)
+        bias = g.share(fx_bias, bias, g.realize_strided(bias, [sympy.Integer(1)]))
     return g.extern(linear, (a, bias), {}, fallback=False, arg_nodes=(fx_a, fx_bias),
                     out_strides=[[sym(out.shape[1]), sympy.Integer(1)]])
 

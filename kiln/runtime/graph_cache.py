@@ -57,7 +57,7 @@ def key(gm, example_inputs, opts, kind, *facts, lifted=()):
     add(f"kiln graph cache {VERSION}", kiln_source_digest(), torch.__version__, sys.version, platform.machine())
     add(kind, *facts, opts.target, opts.debug, opts.tunes, opts.dependent_launch,
         torch.are_deterministic_algorithms_enabled(),
-        torch.get_float32_matmul_precision(), sorted((k, v) for k, v in os.environ.items()
+        matmul_precisions(), sorted((k, v) for k, v in os.environ.items()
                                                       if k.startswith("KILN_") and k not in NOT_CODE))
     storages = {}
     for x in example_inputs:
@@ -174,6 +174,17 @@ def partitioner_flags():
     fusion options of Inductor's configuration, as the partitioner module holds it (kiln never imports it)."""
     from torch._functorch import partitioners
     return repr(getattr(getattr(partitioners, "inductor_config", None), "post_grad_fusion_options", None))
+
+
+def matmul_precisions():
+    """torch's float32 matmul precision through both its APIs: the older one's (None where it raises, as it does
+    once the newer per-backend one was used), and oneDNN's and cuBLAS's own."""
+    try:
+        legacy = torch.get_float32_matmul_precision()
+    except RuntimeError:
+        legacy = None
+    return legacy, *(getattr(getattr(backend, "matmul", None), "fp32_precision", None)
+                     for backend in (torch.backends.mkldnn, torch.backends.cuda))
 
 
 def autocast_state():

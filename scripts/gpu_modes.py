@@ -286,19 +286,29 @@ def freezing_row(name, device):
     module = w.make_module(device, dtype, size)
     inputs = w.make_inputs(device, dtype, size)
 
-    def inductor(freezing):
+    def under_flag(compiler, freezing):
+        """compiler's callable, run with Inductor's freezing flag as this variant needs it at every call: the flag
+        is read whenever a frame compiles, and measure's Dynamo reset before each variant makes every earlier one
+        compile again in the timing rounds (under the last variant's flag, till session 78: with the flag on, Dynamo
+        hands kiln's graphs their parameters as constants, which kiln's own freezing does not find, so kiln's two
+        rows ran alike; and Inductor's two variants, equal compilers, shared their compiled frames)."""
         def make(m):
-            inductor_config.freezing = freezing   # (read when the first call compiles, in this variant's turn)
-            return torch.compile(m)
+            compiled = compiler(m)
+
+            def call(*args):
+                inductor_config.freezing = freezing
+                return compiled(*args)
+            return call
         return make
     try:
         row = measure({"model": name, "device": device, "batch": w.sizes[size]["batch"]}, module, inputs, device, {
             "eager": (lambda m: m, nothing),
-            "kiln": (lambda m: kiln.compile(m), nothing),
-            "kiln_frozen": (lambda m: kiln.compile(m, options={"freezing": True}),
+            "kiln": (under_flag(kiln.compile, False), nothing),
+            "kiln_frozen": (under_flag(lambda m: kiln.compile(m, options={"freezing": True}), False),
                             lambda: {"ops_folded": kiln.stats().get("frozen_ops_folded", 0)}),
-            "inductor": (inductor(False), nothing),
-            "inductor_frozen": (inductor(True), nothing)})
+            # (options as the flag: else the two compilers compare equal, and one shares the other's compiled frames)
+            "inductor": (under_flag(lambda m: torch.compile(m, options={"freezing": False}), False), nothing),
+            "inductor_frozen": (under_flag(lambda m: torch.compile(m, options={"freezing": True}), True), nothing)})
     finally:
         inductor_config.freezing = False
     if "kiln_frozen_ms" in row and "inductor_frozen_ms" in row:

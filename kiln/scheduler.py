@@ -631,7 +631,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                        f"no shared data, and together they would read {together} buffers (at most "
                        f"{MAX_HORIZONTAL_READS} share a loop)")
                 continue
-            held_long = k != len(steps) - 1 and \
+            held_long = not related and k != len(steps) - 1 and \
                 (node.nbytes is None or made_early(steps[k:]) + node.nbytes > HOIST_MAX_BYTES)
             if not related and (held_long or step.is_reduction and not step.walks_rows_alike(node)):
                 decide(node.name, label, False, ",".join(n.name for n in step.nodes[:3]),

@@ -1,6 +1,8 @@
 """Library calls with a frozen operand in the library's own layout, made once (options={"freezing": True})."""
 import torch
 
+from kiln.runtime.graph_cache import matmul_precisions
+
 
 class PackedConvolution:
     """A 2-D convolution on the CPU through oneDNN, its weight reordered once into oneDNN's blocked layout for
@@ -87,10 +89,8 @@ def float32_products_exact():
     """Whether CPU libraries compute float32 products in float32, not in bf16 or tf32: torch's matmul precision
     "highest", or, where the caller set it through the newer per-backend API (then the older one raises), oneDNN's
     fp32_precision "none" or "ieee"."""
-    try:
-        return torch.get_float32_matmul_precision() == "highest"
-    except RuntimeError:
-        return torch.backends.mkldnn.matmul.fp32_precision in ("none", "ieee")
+    legacy, onednn, _ = matmul_precisions()
+    return legacy == "highest" if legacy is not None else onednn in ("none", "ieee")
 
 
 def packs_weights(device, dtype):

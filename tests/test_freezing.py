@@ -502,6 +502,48 @@ def test_a_frozen_linear_with_a_large_weight_runs_packed_and_follows_its_weight(
         torch.testing.assert_close(compiled(x), model(x))
 
 
+class GeluAfterProducts(torch.nn.Module):
+    """Products read by a GELU: a 1x1 convolution and a linear of a 4-D input (a view between the product and its
+    GELU), each read by the GELU alone; a 3x3 convolution read by a GELU and by a sum; a linear read by a function
+    that is not quite the GELU; and a 1x1 convolution whose GELU is the graph's output."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.pointwise, self.linear = torch.nn.Conv2d(32, 64, 1), torch.nn.Linear(64, 64)
+        self.conv, self.other, self.last = torch.nn.Conv2d(64, 64, 3, padding=1), torch.nn.Linear(64, 64), \
+            torch.nn.Conv2d(64, 32, 1)
+
+    def forward(self, x):
+        y = F.gelu(self.pointwise(x))
+        z = F.gelu(self.linear(y.permute(0, 2, 3, 1).contiguous()))
+        w = self.conv(z.permute(0, 3, 1, 2))
+        q = self.other((F.gelu(w) + w.sum()).permute(0, 2, 3, 1))
+        return F.gelu(self.last((q * 0.5 * (1 + torch.erf(q * 0.7))).permute(0, 3, 1, 2)))
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_a_gelu_reading_a_frozen_product_alone_is_applied_by_onednn(built, monkeypatch):
+    """A frozen product (a 1x1 convolution, a linear, through views too) whose output a GELU alone reads is oneDNN's
+    packed call with the GELU applied as it writes (a post-op), from PACKED_ACTIVATED_WEIGHT_FROM elements (lowered
+    to 32 x 64 here): the same values as eager's, NaN and infinities included. An output read by more than the
+    GELU, or by another function, keeps its own kernel; the 1x1 convolutions are oneDNN's linears over the pixels."""
+    from kiln.lowering import conv_products
+    monkeypatch.setattr(conv_products, "PACKED_ACTIVATED_WEIGHT_FROM", 32 * 64)
+    model, x = GeluAfterProducts().eval(), torch.randn(2, 32, 4, 4)
+    for special in (None, float("nan"), float("inf"), -float("inf")):
+        if special is not None:
+            x[1, 3, 2, 1] = special
+        first, second, expected = run(model, x, freezing=True)
+        torch.testing.assert_close(first, expected, equal_nan=True)
+        torch.testing.assert_close(second, expected, equal_nan=True)
+        assert first.stride() == expected.stride()
+    calls = re.findall(r"# (mkldnn\._\w+_pointwise[^\n]*)", built[-1].wrapper_source)
+    assert sorted(calls) == ["mkldnn._convolution_pointwise (weight packed once)"] + \
+        ["mkldnn._linear_pointwise (weight packed once, gelu applied)"] * 3, built[-1].wrapper_source
+    assert "erf" in built[-1].wrapper_source   # (the 3x3 convolution's GELU and the other function)
+
+
 class LinearOfStridedBias(torch.nn.Module):
     """Linears whose biases are not dense: a column of a matrix parameter, a one-element parameter expanded, and the
     input's own first column."""

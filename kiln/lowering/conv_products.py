@@ -58,14 +58,20 @@ WINDOWS_UP_TO = 1 << 15   # elements of a window matrix gathered
 # 320 x 1280 weights) took 110-160 us a product against Inductor's 79-96 (bench/NOTES.md 108). Linears: oneDNN's
 # product of a packed 1-9 MiB weight took 0.40-0.67x MKL's time at 2-128 rows (s78/linear_packed_micro.txt).
 PACKED_WEIGHT_FROM = 1 << 18
+# From this many elements where the call also applies an activation that kiln would otherwise run as a kernel of its
+# own (a GELU: kiln.lowering.post_ops). oneDNN's linear with the GELU against MKL's product and the GELU, on the
+# 2-core CPU (bench/results/s79/gelu_postop_grid.txt): 16k-element weights 0.89x (8 rows) to 1.26x (32), 1.04-1.12x
+# at 128-2048 rows; 64k ones 1.09-1.79x; 4k ones 0.76-0.98x up to 512 rows.
+PACKED_ACTIVATED_WEIGHT_FROM = 1 << 14
 
 
-def packs_rather_than_multiplies(weight):
+def packs_rather_than_multiplies(weight, activated=False):
     """Whether a frozen weight is large enough that oneDNN's call with it packed once runs in place of MKL's
     product: the weight of a convolution whose product would not gather windows (a 1x1 one without a stride, or one
-    whose window covers its whole input), or of a linear, with at least PACKED_WEIGHT_FROM elements (static sizes)."""
+    whose window covers its whole input), or of a linear, with at least PACKED_WEIGHT_FROM elements (static sizes),
+    or PACKED_ACTIVATED_WEIGHT_FROM where the call applies an activation (`activated`)."""
     sizes = static_ints(weight.sizes)
-    return sizes is not None and math.prod(sizes) >= PACKED_WEIGHT_FROM
+    return sizes is not None and math.prod(sizes) >= (PACKED_ACTIVATED_WEIGHT_FROM if activated else PACKED_WEIGHT_FROM)
 
 
 def runs_as_matmul(dtype, device, in_sizes, out_sizes, weight, stride, padding, dilation, transposed, output_padding,

@@ -10,11 +10,13 @@ from kiln import ir
 from kiln.ir import ops, sym
 from kiln.lowering.conv_products import (convolution_backward_product, convolution_product, copies_windows,
                                          packs_rather_than_multiplies, runs_as_matmul)
+from kiln.lowering import post_ops
 from kiln.lowering.pointwise import opmath, pointwise_value
 from kiln.lowering.pooling import unrolled_convolution
 from kiln.lowering.values import (channels_last_strides, current, Lazy, LOWERINGS, OpThen, register, same_strides,
                                   static_ints, View)
-from kiln.runtime.prepacked import float32_products_exact, PackedConvolution, PackedLinear, packs_weights
+from kiln.runtime.prepacked import (float32_products_exact, NO_ACTIVATION, PackedConvolution, PackedLinear,
+                                    packs_weights)
 from kiln.runtime.transposed_copy import copy_transposed
 
 aten = torch.ops.aten
@@ -106,8 +108,8 @@ def convolve(out, x, weight, *args):
         x = g.share(g.current_node.args[0], x, g.realize_strided(x, channels_last_strides(x.sizes)))
     # (a frozen weight's packed call is as fast as the product where the product must first copy the windows:
     # ResNet's frozen downsampling convolutions, bench/NOTES.md 67; and faster where the weight is large, 108)
-    packed = packed_convolution(g, out, x, weight, *args) \
-        if not laid_out and (as_matmul is None or copies or packs_rather_than_multiplies(weight)) else None
+    packed = None if laid_out else \
+        packed_convolution(g, out, x, weight, *args, multiplies=as_matmul is not None and not copies)
     if packed is not None:
         return packed
     # the weight too: cuDNN would otherwise relayout it in a copy kernel of its own on every call (and a product
@@ -121,25 +123,55 @@ def convolve(out, x, weight, *args):
                     out_strides=[channels_last_strides([sym(s) for s in out.shape])])
 
 
-def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups,
+                       multiplies):
     """An inference graph's convolution of a frozen weight, as a PackedConvolution (the weight in oneDNN's layout,
-    made now) where the device and dtype have one (prepacked.packs_weights) and the sizes are static; else
-    None. (oneDNN could apply a relu or hardtanh in the same call, as Inductor's CPU freezing has it do, but its
-    relu makes a NaN 0 and its hardtanh makes it the lower bound, where eager's keep the NaN: not done.)"""
+    made now) where the device and dtype have one (prepacked.packs_weights) and the sizes are static, and where its
+    product would not multiply the input's own rows (`multiplies`) or the weight is large enough for oneDNN's call
+    (packs_rather_than_multiplies); else None. A 1x1 convolution without stride, padding or groups is a
+    PackedLinear over the pixels' rows (channels-last, x's own memory): at the same sizes, oneDNN's linear took
+    0.63-1.0x its convolution's time, ~10 us less a call (bench/results/s79/pointwise_conv_grid.txt). A GELU alone
+    reading the output is applied in the call (post_ops). (oneDNN could apply a relu or hardtanh too, as Inductor's
+    CPU freezing has it do, but its relu makes a NaN 0 and its hardtanh makes it the lower bound, where eager's keep
+    the NaN: not done.)"""
     frozen = g.frozen_view(weight)
     sizes, conv_args = static_ints(x.sizes), [static_ints(a) for a in (stride, padding, dilation)]
     if not g.inference or transposed or frozen is None or sizes is None or None in conv_args or \
             not isinstance(groups, int) or not packs_weights(out.device, out.dtype):
         return None
+    post = post_ops.post_op(g.current_node)
+    if multiplies and not packs_rather_than_multiplies(weight, post is not None):
+        return None
+    activation = post.activation if post is not None else NO_ACTIVATION
+    n, c, h, w = sizes
+    k = static_ints(weight.sizes)[0]
+    pointwise = static_ints(weight.sizes)[2:] == (1, 1) and groups == 1 and \
+        all(list(a) == [v, v] for a, v in zip(conv_args[:2], (1, 0)))
     with unset_fake_temporarily():
-        conv = PackedConvolution(frozen, *(list(a) for a in conv_args), groups, list(sizes))
-        if not conv.tried(frozen, bias is not None, list(out.shape)):
-            return None
-    g.made_from_frozen(weight, conv.pack, "packed")
+        if pointwise:
+            matrix = View(weight.buffer, [weight.sizes[1], weight.sizes[0]], [weight.strides[1], weight.strides[0]],
+                          weight.offset)
+            call = PackedLinear(g.frozen_view(matrix), n * h * w, activation)
+            tried = call.tried(g.frozen_view(matrix), bias is not None)
+        else:
+            matrix = weight
+            call = PackedConvolution(frozen, *(list(a) for a in conv_args), groups, list(sizes), activation)
+            tried = call.tried(frozen, bias is not None, list(out.shape))
+    if not tried:
+        return None
+    g.made_from_frozen(matrix, call.pack, "packed")
+    post_ops.apply(g, post)
     if bias is not None:   # (oneDNN reads the bias as dense: a column of a matrix, an expanded scalar, would not be)
         bias = g.share(g.current_node.args[2], bias, g.realize_strided(bias, [sympy.Integer(1)]))
-    return g.extern(conv, (x, bias), {}, fallback=False,
-                    out_strides=[channels_last_strides([sym(s) for s in out.shape])])
+    out_sizes = [sym(s) for s in out.shape]
+    if not pointwise:
+        return g.extern(call, (x, bias), {}, fallback=False, out_strides=[channels_last_strides(out_sizes)])
+    # (x is dense channels-last: convolve stored it so)
+    pixels = View(x.buffer, [sympy.Integer(n * h * w), sympy.Integer(c)], [sympy.Integer(c), sympy.Integer(1)],
+                  x.offset)
+    rows = g.extern(call, (pixels, bias), {}, fallback=False, arg_nodes=(None, g.current_node.args[2]),
+                    metas=out.new_empty((n * h * w, k)), out_strides=[[sympy.Integer(k), sympy.Integer(1)]])
+    return View(rows.buffer, out_sizes, channels_last_strides(out_sizes), rows.offset)
 
 
 def reads_input_as_laid_out(x, out):
@@ -355,18 +387,22 @@ def packed_product(out, a, matrix, bias):
     layout, made now), on a device and dtype that packs weights, at float32 precision
     (prepacked.float32_products_exact: otherwise oneDNN computes in bf16 or tf32), with static sizes; else None.
     A conv net's classifier head (timm ConvNeXt's 320 x 1000: 154 us a call as MKL's product, Inductor's packed one
-    104) and a transformer's projections."""
+    104) and a transformer's projections. A GELU alone reading the output is applied in the call (post_ops)."""
     g = current()
     frozen = g.frozen_view(matrix)
     rows = static_ints(a.sizes)
-    if not g.inference or frozen is None or rows is None or not packs_rather_than_multiplies(matrix) or \
-            not packs_weights(out.device, out.dtype) or not float32_products_exact():
+    if not g.inference or frozen is None or rows is None or not packs_weights(out.device, out.dtype) or \
+            not float32_products_exact():
+        return None
+    post = post_ops.post_op(g.current_node)
+    if not packs_rather_than_multiplies(matrix, post is not None):
         return None
     with unset_fake_temporarily():
-        linear = PackedLinear(frozen, rows[0])
+        linear = PackedLinear(frozen, rows[0], post.activation if post is not None else NO_ACTIVATION)
         if not linear.tried(frozen, bias is not None):
             return None
     g.made_from_frozen(matrix, linear.pack, "packed")
+    post_ops.apply(g, post)
     node = g.current_node
     fx_a, fx_bias = (node.args[0], None) if bias is None else (node.args[1], node.args[0])
     if bias is not None:   # (oneDNN reads the bias as dense, as packed_convolution's)

@@ -57,6 +57,9 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         self.size_hints = {}          # symbolic size name -> its value in the traced example (see size_hint)
         self._names = 0
         self._named = {}              # name -> graph input, frozen constant or buffer (see buffer)
+        # fx node -> its argument whose value it takes: the nodes of an activation that a library call applied as
+        # it wrote its output (post_ops.py), which compute nothing more
+        self.passes_on = {}
         self.current_node = None
 
     def buffer(self, name):
@@ -102,7 +105,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
     # -- fx.Interpreter hooks
     def run_node(self, n):
         self.current_node = n
-        value = super().run_node(n)
+        value = self.env[self.passes_on[n]] if n in self.passes_on else super().run_node(n)
         if isinstance(value, Lazy) and value.strides is None:
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
         if isinstance(value, Lazy) and self.worth_storing(n, value):

@@ -1,7 +1,22 @@
 """Library calls with a frozen operand in the library's own layout, made once (options={"freezing": True})."""
+from typing import Callable, NamedTuple
+
 import torch
 
 from kiln.runtime.graph_cache import matmul_precisions
+
+
+class Activation(NamedTuple):
+    """An activation oneDNN applies as it writes a call's output (a post-op: kiln.lowering.post_ops): its name,
+    scalars and algorithm in oneDNN's fusion API, and eager's op computing the same values (`tried` compares)."""
+    attr: str
+    scalars: list
+    algorithm: str
+    eager: Callable
+
+
+NO_ACTIVATION = Activation("none", [], None, lambda y: y)
+GELU = Activation("gelu", [], "none", torch.nn.functional.gelu)   # (the erf GELU: algorithm "none")
 
 
 class PackedConvolution:
@@ -10,9 +25,9 @@ class PackedConvolution:
     quick conv nets' sizes (bench/NOTES.md 65). Called by the wrapper with the (channels-last) input and the bias; returns
     the output channels-last. `pack` makes the weight again from the frozen one (a refresh, kiln.freezing)."""
 
-    def __init__(self, weight, stride, padding, dilation, groups, input_sizes):
+    def __init__(self, weight, stride, padding, dilation, groups, input_sizes, activation=NO_ACTIVATION):
         self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, groups
-        self.input_sizes = input_sizes
+        self.input_sizes, self.activation = input_sizes, activation
         self.pack(weight)
 
     def pack(self, weight):
@@ -21,7 +36,7 @@ class PackedConvolution:
 
     def __call__(self, x, bias):
         y = torch.ops.mkldnn._convolution_pointwise(x, self.weight, bias, self.padding, self.stride, self.dilation,
-                                                    self.groups, "none", [], None)
+                                                    self.groups, *self.activation[:3])
         return y.contiguous(memory_format=torch.channels_last)   # (a no-op: oneDNN's output for NHWC input is NHWC)
 
     def tried(self, weight, biased, out_sizes):
@@ -36,12 +51,12 @@ class PackedConvolution:
             y = self(x.contiguous(memory_format=torch.channels_last), bias)
         except RuntimeError:
             return False
-        expected = torch.convolution(x, weight, bias, self.stride, self.padding, self.dilation, False, [0, 0],
-                                     self.groups)
+        expected = self.activation.eager(
+            torch.convolution(x, weight, bias, self.stride, self.padding, self.dilation, False, [0, 0], self.groups))
         return y.is_contiguous(memory_format=torch.channels_last) and close(y, expected)
 
     def __repr__(self):
-        return "mkldnn._convolution_pointwise (weight packed once)"
+        return f"mkldnn._convolution_pointwise (weight packed once{applies(self.activation)})"
 
 
 class PackedLinear:
@@ -52,15 +67,15 @@ class PackedLinear:
     makes it dense) and the bias (dense: oneDNN reads it so, lowering copies it); `pack` makes the weight again from
     the frozen one (a refresh, kiln.freezing)."""
 
-    def __init__(self, matrix, rows):
-        self.rows = rows
+    def __init__(self, matrix, rows, activation=NO_ACTIVATION):
+        self.rows, self.activation = rows, activation
         self.pack(matrix)
 
     def pack(self, matrix):
         self.weight = torch.ops.mkldnn._reorder_linear_weight(matrix.t().contiguous(), self.rows)
 
     def __call__(self, x, bias):
-        return torch.ops.mkldnn._linear_pointwise(x, self.weight, bias, "none", [], "")
+        return torch.ops.mkldnn._linear_pointwise(x, self.weight, bias, *self.activation[:3])
 
     def tried(self, matrix, biased):
         """Whether oneDNN runs this product and returns what ATen's does, checked once while lowering (as
@@ -72,11 +87,15 @@ class PackedLinear:
             y = self(x, bias)
         except RuntimeError:
             return False
-        expected = x @ matrix if bias is None else torch.addmm(bias, x, matrix)
+        expected = self.activation.eager(x @ matrix if bias is None else torch.addmm(bias, x, matrix))
         return y.is_contiguous() and close(y, expected)
 
     def __repr__(self):
-        return "mkldnn._linear_pointwise (weight packed once)"
+        return f"mkldnn._linear_pointwise (weight packed once{applies(self.activation)})"
+
+
+def applies(activation):
+    return "" if activation is NO_ACTIVATION else f", {activation.attr} applied"
 
 
 def close(y, expected):

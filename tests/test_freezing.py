@@ -1,5 +1,6 @@
 """options={"freezing": True}: inference graphs hold parameters and buffers as constants (kiln.freezing)."""
 import copy
+from functools import partial
 import logging
 import os
 import re
@@ -502,35 +503,39 @@ def test_a_frozen_linear_with_a_large_weight_runs_packed_and_follows_its_weight(
         torch.testing.assert_close(compiled(x), model(x))
 
 
-class GeluAfterProducts(torch.nn.Module):
-    """Products read by a GELU: a 1x1 convolution and a linear of a 4-D input (a view between the product and its
-    GELU), each read by the GELU alone; a 3x3 convolution read by a GELU and by a sum; a linear read by a function
-    that is not quite the GELU; and a 1x1 convolution whose GELU is the graph's output."""
+class ActivationsAfterProducts(torch.nn.Module):
+    """Products read by activations: a 1x1 convolution read by a GELU alone, linears of a 4-D input (a view between
+    the product and its activation) read by a tanh GELU, a SiLU and a hardswish alone; a 3x3 convolution read by a
+    GELU and by a sum; a linear read by a function that is not quite the GELU, another by a ReLU; and a 1x1
+    convolution whose GELU is the graph's output."""
 
     def __init__(self):
         super().__init__()
         torch.manual_seed(0)
-        self.pointwise, self.linear = torch.nn.Conv2d(32, 64, 1), torch.nn.Linear(64, 64)
-        self.conv, self.other, self.last = torch.nn.Conv2d(64, 64, 3, padding=1), torch.nn.Linear(64, 64), \
+        self.pointwise, self.conv, self.last = torch.nn.Conv2d(32, 64, 1), torch.nn.Conv2d(64, 64, 3, padding=1), \
             torch.nn.Conv2d(64, 32, 1)
+        self.linears = torch.nn.ModuleList(torch.nn.Linear(64, 64) for _ in range(5))
 
     def forward(self, x):
-        y = F.gelu(self.pointwise(x))
-        z = F.gelu(self.linear(y.permute(0, 2, 3, 1).contiguous()))
-        w = self.conv(z.permute(0, 3, 1, 2))
-        q = self.other((F.gelu(w) + w.sum()).permute(0, 2, 3, 1))
-        return F.gelu(self.last((q * 0.5 * (1 + torch.erf(q * 0.7))).permute(0, 3, 1, 2)))
+        y = F.gelu(self.pointwise(x)).permute(0, 2, 3, 1).contiguous()
+        for linear, activation in zip(self.linears, (partial(F.gelu, approximate="tanh"), F.silu, F.hardswish)):
+            y = activation(linear(y))
+        w = self.conv(y.permute(0, 3, 1, 2))
+        q = self.linears[3]((F.gelu(w) + w.sum()).permute(0, 2, 3, 1))
+        q = F.relu(self.linears[4](q * 0.5 * (1 + torch.erf(q * 0.7))))
+        return F.gelu(self.last(q.permute(0, 3, 1, 2)))
 
 
 @pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
-def test_a_gelu_reading_a_frozen_product_alone_is_applied_by_onednn(built, monkeypatch):
-    """A frozen product (a 1x1 convolution, a linear, through views too) whose output a GELU alone reads is oneDNN's
-    packed call with the GELU applied as it writes (a post-op), from PACKED_ACTIVATED_WEIGHT_FROM elements (lowered
-    to 32 x 64 here): the same values as eager's, NaN and infinities included. An output read by more than the
-    GELU, or by another function, keeps its own kernel; the 1x1 convolutions are oneDNN's linears over the pixels."""
+def test_an_activation_reading_a_frozen_product_alone_is_applied_by_onednn(built, monkeypatch):
+    """A frozen product (a 1x1 convolution, a linear, through views too) whose output an activation alone reads (a
+    GELU, a tanh GELU, a SiLU, a hardswish) is oneDNN's packed call with the activation applied as it writes (a
+    post-op), from PACKED_ACTIVATED_WEIGHT_FROM elements (lowered to 32 x 64 here): the same values as eager's,
+    NaN and infinities included. An output read by more than the activation, by another function, or by a ReLU
+    (whose post-op makes a NaN 0) keeps its own kernel; the 1x1 convolutions are oneDNN's linears over the pixels."""
     from kiln.lowering import conv_products
     monkeypatch.setattr(conv_products, "PACKED_ACTIVATED_WEIGHT_FROM", 32 * 64)
-    model, x = GeluAfterProducts().eval(), torch.randn(2, 32, 4, 4)
+    model, x = ActivationsAfterProducts().eval(), torch.randn(2, 32, 4, 4)
     for special in (None, float("nan"), float("inf"), -float("inf")):
         if special is not None:
             x[1, 3, 2, 1] = special
@@ -539,9 +544,20 @@ def test_a_gelu_reading_a_frozen_product_alone_is_applied_by_onednn(built, monke
         torch.testing.assert_close(second, expected, equal_nan=True)
         assert first.stride() == expected.stride()
     calls = re.findall(r"# (mkldnn\._\w+_pointwise[^\n]*)", built[-1].wrapper_source)
-    assert sorted(calls) == ["mkldnn._convolution_pointwise (weight packed once)"] + \
-        ["mkldnn._linear_pointwise (weight packed once, gelu applied)"] * 3, built[-1].wrapper_source
-    assert "erf" in built[-1].wrapper_source   # (the 3x3 convolution's GELU and the other function)
+    assert sorted(calls) == ["mkldnn._convolution_pointwise (weight packed once)"] + [
+        f"mkldnn._linear_pointwise (weight packed once, {a} applied)"
+        for a in ["gelu (tanh)", "gelu", "gelu", "hardswish", "swish"]], built[-1].wrapper_source
+    assert "erf" in built[-1].wrapper_source and "relu" in built[-1].wrapper_source
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+def test_only_post_ops_that_compute_eagers_values_are_applied():
+    """oneDNN's post-ops are checked against eager's functions on NaN, infinities and other special values: its
+    GELUs, SiLU and hardswish agree; its ReLU and hardtanh make a NaN a number and do not."""
+    from kiln.runtime import prepacked
+    assert all(prepacked.agrees_with_eager(a) for a in prepacked.ACTIVATIONS)
+    assert not prepacked.agrees_with_eager(prepacked.Activation("relu", (), None, F.relu))
+    assert not prepacked.agrees_with_eager(prepacked.Activation("hardtanh", (0.0, 6.0), None, F.relu6))
 
 
 class LinearOfStridedBias(torch.nn.Module):

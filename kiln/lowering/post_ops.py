@@ -1,20 +1,23 @@
 """Activations that a library call applies as it writes its output (oneDNN's post-ops), found in the ATen graph.
 
-A frozen product whose output is read by a GELU alone (a conv net's or a transformer's MLP) is one oneDNN call that
-writes the GELU's values: kiln would otherwise store the product and read it back in a GELU kernel of its own. Only
-activations whose post-op computes what eager's op computes, NaN and infinities included, are taken: oneDNN's ReLU
-and hardtanh make a NaN 0 where eager's keep it (packed_convolution's note), so those stay kiln's kernels.
+A frozen product whose output is read by an activation alone (a conv net's or a transformer's MLP: a GELU, a SiLU)
+is one oneDNN call that writes the activation's values: kiln would otherwise store the product and read it back in
+a kernel of its own. Only activations whose post-op computes what eager's op computes, NaN and infinities included,
+are taken (prepacked.agrees_with_eager): oneDNN's ReLU and hardtanh make a NaN 0 where eager's keep it.
 
-The activation's nodes are those of torch's decomposition (kiln.decompositions decomposes gelu): each is lowered as
-passing on the value of one of its arguments (GraphLowering.passes_on), so that the last one's value is the call's.
+An activation is found as kiln's decompositions spell it, the graph kiln lowers being traced with them: each
+activation's pattern is its eager function traced with the same table, matched node for node from its input. Each
+matched node is then lowered as passing on the value of its first argument (GraphLowering.passes_on), so that the
+last one's value is the call's.
 """
+import functools
+
 import torch
 
-from kiln.runtime.prepacked import GELU
+from kiln.runtime.prepacked import ACTIVATIONS, agrees_with_eager
 
 aten = torch.ops.aten
 
-M_SQRT1_2 = 0.7071067811865476
 VIEWS = (aten.view.default, aten._unsafe_view.default, aten.reshape.default)
 
 
@@ -26,45 +29,57 @@ class PostOp:
         self.activation, self.passes_on = activation, passes_on
 
 
-def only_user(n):
-    users = list(n.users)
-    return users[0] if len(users) == 1 else None
+@functools.cache
+def pattern(activation):
+    """The nodes of activation.eager's ATen graph, as kiln's decompositions spell it, in program order: its input
+    (a placeholder) first."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from kiln.decompositions import kiln_decompositions
+    graph = make_fx(lambda x: activation.eager(x), decomposition_table=kiln_decompositions(inference=True))(
+        torch.randn(4)).graph
+    return [n for n in graph.nodes if n.op != "output"]
 
 
-def is_call(n, target, *args):
-    """Whether fx node n is target(*args), no keyword arguments; a float in args matches an equal int or float."""
-    return n.op == "call_function" and n.target is target and not n.kwargs and len(n.args) == len(args) and \
-        all(a is b if isinstance(b, torch.fx.Node) else
-            not isinstance(a, (torch.fx.Node, bool)) and isinstance(a, (int, float)) and a == b
-            for a, b in zip(n.args, args))
+def same_argument(a, p, matched):
+    """Whether a graph node's argument a is the pattern's argument p: the matched node, or an equal literal."""
+    if isinstance(p, torch.fx.Node):
+        return matched.get(p) is a
+    if isinstance(p, (list, tuple)):
+        return isinstance(a, (list, tuple)) and len(a) == len(p) and all(map(same_argument, a, p, [matched] * len(p)))
+    return not isinstance(a, torch.fx.Node) and isinstance(a, bool) == isinstance(p, bool) and a == p
 
 
-def erf_gelu(x):
-    """The PostOp of x * 0.5 * (1 + erf(x * M_SQRT1_2)), the GELU as torch's decomposition spells it, where those
-    nodes are x's only users and each but the last has one user, within the GELU; else None."""
-    users = list(x.users)
-    halves = [u for u in users if is_call(u, aten.mul.Tensor, x, 0.5)]
-    scaled = [u for u in users if is_call(u, aten.mul.Tensor, x, M_SQRT1_2)]
-    if len(users) != 2 or len(halves) != 1 or len(scaled) != 1:
+def match(activation, x):
+    """The PostOp of activation applied to fx node x, where x's users are exactly its pattern's nodes and each of
+    those but the last is read within the pattern alone; else None."""
+    nodes = pattern(activation)
+    matched = {nodes[0]: x}
+    for p in nodes[1:]:
+        first = next(a for a in p.args if isinstance(a, torch.fx.Node))
+        found = [u for u in matched[first].users if u.op == "call_function" and u.target is p.target and
+                 u not in matched.values() and len(u.args) == len(p.args) and u.kwargs.keys() == p.kwargs.keys() and
+                 all(same_argument(a, b, matched) for a, b in zip(u.args, p.args)) and
+                 all(same_argument(u.kwargs[k], v, matched) for k, v in p.kwargs.items())]
+        if not found:
+            return None
+        matched[p] = found[0]
+    inside, last = set(matched.values()), matched[nodes[-1]]
+    if any(u not in inside for n in inside if n is not last for u in n.users):
         return None
-    half, scaled = halves[0], scaled[0]
-    erf = only_user(scaled)
-    one_plus = erf and only_user(erf)
-    last = one_plus and only_user(one_plus)
-    if erf is None or not is_call(erf, aten.erf.default, scaled) or one_plus is None or \
-            not (is_call(one_plus, aten.add.Tensor, erf, 1) or is_call(one_plus, aten.add.Tensor, 1, erf)) or \
-            last is None or only_user(half) is not last or \
-            not (is_call(last, aten.mul.Tensor, half, one_plus) or is_call(last, aten.mul.Tensor, one_plus, half)):
-        return None
-    return PostOp(GELU, {half: x, scaled: x, erf: scaled, one_plus: erf, last: half})
+    return PostOp(activation, {n: next(a for a in n.args if isinstance(a, torch.fx.Node))
+                               for p, n in matched.items() if p is not nodes[0]})
 
 
 def post_op(node):
     """The PostOp of the activation that alone reads fx node node's value (itself or through views), or None."""
     x = node
-    while only_user(x) is not None and only_user(x).target in VIEWS:
-        x = only_user(x)
-    return erf_gelu(x)
+    while len(x.users) == 1 and next(iter(x.users)).target in VIEWS:
+        x = next(iter(x.users))
+    for activation in ACTIVATIONS:
+        found = match(activation, x)
+        if found is not None and agrees_with_eager(activation):
+            return found
+    return None
 
 
 def apply(g, post_op):

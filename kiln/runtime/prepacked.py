@@ -1,7 +1,10 @@
 """Library calls with a frozen operand in the library's own layout, made once (options={"freezing": True})."""
+import functools
 from typing import Callable, NamedTuple
 
 import torch
+import torch.nn.functional as F
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln.runtime.graph_cache import matmul_precisions
 
@@ -10,13 +13,45 @@ class Activation(NamedTuple):
     """An activation oneDNN applies as it writes a call's output (a post-op: kiln.lowering.post_ops): its name,
     scalars and algorithm in oneDNN's fusion API, and eager's op computing the same values (`tried` compares)."""
     attr: str
-    scalars: list
+    scalars: tuple
     algorithm: str
     eager: Callable
 
 
-NO_ACTIVATION = Activation("none", [], None, lambda y: y)
-GELU = Activation("gelu", [], "none", torch.nn.functional.gelu)   # (the erf GELU: algorithm "none")
+NO_ACTIVATION = Activation("none", (), None, lambda y: y)
+# the activations kiln has oneDNN apply, where agrees_with_eager (its ReLU and hardtanh would not)
+ACTIVATIONS = (Activation("gelu", (), "none", F.gelu),
+               Activation("gelu", (), "tanh", functools.partial(F.gelu, approximate="tanh")),
+               Activation("swish", (1.0,), None, F.silu),
+               Activation("hardswish", (), None, F.hardswish))
+# where they are checked: NaN, infinities, zeros, subnormals, large values, around the bends
+SPECIAL_VALUES = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 1e-40, -1e-40, 1e30, -1e30, 88.7, -88.7,
+                  -104.0, 3.0, -3.0, 10.0, -10.0, 0.5, -0.5, 1.0, -1.0]
+
+
+@functools.cache
+def agrees_with_eager(activation):
+    """Whether oneDNN's post-op computes activation.eager's values, NaN and infinities included, on SPECIAL_VALUES:
+    applied to the columns of a product of zeros with those values as its bias. (oneDNN's ReLU makes a NaN 0.)
+    Eager's own kernels differ at some of these: its GELU of +inf is NaN in its vectorized loop and +inf in its
+    scalar one (which a channels-last tensor's GELU may take), where oneDNN's is NaN. So a value passes where it is
+    what either loop gives: the values' vector's, or each value's alone. Asked while lowering: real tensors,
+    outside the trace's fake ones."""
+    if not torch.backends.mkldnn.is_available():
+        return False
+    with unset_fake_temporarily():
+        values = torch.tensor(SPECIAL_VALUES)
+        weight = torch.ops.mkldnn._reorder_linear_weight(torch.zeros(len(values), 4), 2)
+        try:
+            y = torch.ops.mkldnn._linear_pointwise(torch.ones(2, 4), weight, values, *activation[:3])[0]
+        except RuntimeError:
+            return False
+        vectorized, scalar = activation.eager(values), torch.cat([activation.eager(v[None]) for v in values])
+        return bool((same_value(y, vectorized) | same_value(y, scalar)).all())
+
+
+def same_value(y, expected):
+    return (y == expected) | (y.isnan() & expected.isnan()) | ((y - expected).abs() <= 1e-6 * expected.abs() + 1e-30)
 
 
 class PackedConvolution:
@@ -95,7 +130,10 @@ class PackedLinear:
 
 
 def applies(activation):
-    return "" if activation is NO_ACTIVATION else f", {activation.attr} applied"
+    """How a packed call's comment in the wrapper names the activation it applies."""
+    if activation is NO_ACTIVATION:
+        return ""
+    return f", {activation.attr}{'' if activation.algorithm in (None, 'none') else f' ({activation.algorithm})'} applied"
 
 
 def close(y, expected):

@@ -13,6 +13,7 @@ last one's value is the call's.
 import functools
 
 import torch
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln.runtime.prepacked import ACTIVATIONS, agrees_with_eager
 
@@ -32,11 +33,12 @@ class PostOp:
 @functools.cache
 def pattern(activation):
     """The nodes of activation.eager's ATen graph, as kiln's decompositions spell it, in program order: its input
-    (a placeholder) first."""
+    (a placeholder) first. (Traced on a real tensor: lowering runs within the trace's fake tensor mode.)"""
     from torch.fx.experimental.proxy_tensor import make_fx
     from kiln.decompositions import kiln_decompositions
-    graph = make_fx(lambda x: activation.eager(x), decomposition_table=kiln_decompositions(inference=True))(
-        torch.randn(4)).graph
+    with unset_fake_temporarily():
+        graph = make_fx(lambda x: activation.eager(x), decomposition_table=kiln_decompositions(inference=True))(
+            torch.randn(4)).graph
     return [n for n in graph.nodes if n.op != "output"]
 
 

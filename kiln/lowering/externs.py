@@ -130,8 +130,8 @@ def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, trans
     product would not multiply the input's own rows (`multiplies`) or the weight is large enough for oneDNN's call
     (packs_rather_than_multiplies); else None. A 1x1 convolution without stride, padding or groups is a
     PackedLinear over the pixels' rows (channels-last, x's own memory): at the same sizes, oneDNN's linear took
-    0.63-1.0x its convolution's time, ~10 us less a call (bench/results/s79/pointwise_conv_grid.txt). A GELU alone
-    reading the output is applied in the call (post_ops). (oneDNN could apply a relu or hardtanh too, as Inductor's
+    0.63-1.0x its convolution's time, ~10 us less a call (bench/results/s79/pointwise_conv_grid.txt). An activation
+    alone reading the output is applied in the call (post_ops). (oneDNN could apply a relu or hardtanh too, as Inductor's
     CPU freezing has it do, but its relu makes a NaN 0 and its hardtanh makes it the lower bound, where eager's keep
     the NaN: not done.)"""
     frozen = g.frozen_view(weight)
@@ -151,8 +151,9 @@ def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, trans
         if pointwise:
             matrix = View(weight.buffer, [weight.sizes[1], weight.sizes[0]], [weight.strides[1], weight.strides[0]],
                           weight.offset)
-            call = PackedLinear(g.frozen_view(matrix), n * h * w, activation)
-            tried = call.tried(g.frozen_view(matrix), bias is not None)
+            frozen_matrix = g.frozen_view(matrix)
+            call = PackedLinear(frozen_matrix, n * h * w, activation)
+            tried = call.tried(frozen_matrix, bias is not None)
         else:
             matrix = weight
             call = PackedConvolution(frozen, *(list(a) for a in conv_args), groups, list(sizes), activation)
@@ -387,7 +388,8 @@ def packed_product(out, a, matrix, bias):
     layout, made now), on a device and dtype that packs weights, at float32 precision
     (prepacked.float32_products_exact: otherwise oneDNN computes in bf16 or tf32), with static sizes; else None.
     A conv net's classifier head (timm ConvNeXt's 320 x 1000: 154 us a call as MKL's product, Inductor's packed one
-    104) and a transformer's projections. A GELU alone reading the output is applied in the call (post_ops)."""
+    104) and a transformer's projections. An activation alone reading the output is applied in the call
+    (post_ops)."""
     g = current()
     frozen = g.frozen_view(matrix)
     rows = static_ints(a.sizes)

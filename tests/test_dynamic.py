@@ -1,11 +1,14 @@
 """dynamic=True: one compile serves several batch sizes, each result correct."""
 import copy
+import re
 
 import pytest
+import sympy
 import torch
 import torch.nn.functional as F
 
 from conftest import StatsDelta, compare_results, kiln_compile, make_tensor, run_fwd_bwd
+from kiln import ir
 from kiln.tools.workloads import WORKLOADS
 
 BATCHES = (3, 5, 8)
@@ -268,3 +271,50 @@ def test_view_of_an_input_comes_back_as_that_view():
     for n in (5, 6, 8):
         x = torch.arange(n, dtype=torch.float32).reshape(1, n)
         torch.testing.assert_close(compiled(x), fn(x))
+
+
+def swin_windows(x, side):
+    """HF Swin's window partition and reverse of (B, side * side, C) tokens, padded to whole 4 x 4 windows."""
+    B, L, C = x.shape
+    x = x.view(B, side, -1, C)   # (the -1 is L // side: products SymPy cannot match, a*(a**2//a) against a**2)
+    pad = (4 - side % 4) % 4
+    x = F.pad(x, (0, 0, 0, pad, 0, pad))
+    n = x.shape[1] // 4
+    x = x.view(B, n, 4, n, 4, C).permute(0, 1, 3, 2, 4, 5).contiguous().view(-1, 16, C)
+    y = x.softmax(1) * 2
+    y = y.view(-1, n, n, 4, 4, C).permute(0, 1, 3, 2, 4, 5).contiguous().view(B, 4 * n, 4 * n, C)
+    return y[:, :side, :side, :].contiguous().view(B, -1, C)
+
+
+def test_windows_of_symbolic_sizes_are_indexed_dim_by_dim(built):
+    """Where SymPy cannot match a reshape's symbolic sizes, the traced sizes group its dims, each group's equal
+    products guarded. Before, one flat index over all dims was unflattened into the old ones, views deep: HF
+    Swinv2 under dynamic=True never finished compiling (FloorDiv simplifying ever larger indices), and this
+    function's loads held up to 249 divisions."""
+    compiled = kiln_compile(swin_windows, dynamic=True)
+    for side in (6, 9, 12):
+        x = make_tensor((2, side * side, 8))
+        compare_results(compiled(x, side), swin_windows(x, side), swin_windows(x.double(), side), what=f"side {side}")
+    loads = [index for module in built for index in re.findall(r"(?:in_ptr\d+\[|tl\.load\()([^\]\n]*)", module.kernel_source)]
+    assert loads and max(index.count("/") for index in loads) <= 64, max(loads, key=lambda i: i.count("/"))
+
+
+def test_a_reshape_grouped_by_the_traced_sizes_is_guarded():
+    """Dims that SymPy cannot match are grouped at the traced sizes: (a, b*c//a) against (b, c) traced at a == b
+    groups a with b, which holds only while a == b, so that equality becomes a guard (and Dynamo compiles again
+    where a later call breaks it). Without the guard, a later a != b read the wrong elements."""
+    from torch._dynamo.source import ConstantSource
+    from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
+    from kiln.lowering.graph import GraphLowering
+    from kiln.lowering.views import reshape_index
+
+    env = ShapeEnv()
+    hints = {"a": 4, "b": 4, "c": 6}
+    a, b, c = (env.create_symbol(v, ConstantSource(n), dynamic_dim=DimDynamic.DYNAMIC) for n, v in hints.items())
+    graph = GraphLowering(torch.fx.symbolic_trace(lambda x: x))
+    graph.shape_env, graph.size_hints = env, {str(s): hints[n] for s, n in zip((a, b, c), hints)}
+    i, j = sympy.symbols("i j", integer=True)
+    with graph.in_effect():
+        index = reshape_index([a, ir.FloorDiv(b * c, a)], [b, c])([i, j])
+    assert index == [i, j]   # dim by dim, not the flat index i*(b*c//a) + j unflattened
+    assert {g.expr for g in env.guards} >= {sympy.Eq(a, b)}, env.guards

@@ -55,6 +55,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
         self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
         self.size_hints = {}          # symbolic size name -> its value in the traced example (see size_hint)
+        self.shape_env = None         # the symbolic sizes' shape environment, which holds the graph's guards
         self._names = 0
         self._named = {}              # name -> graph input, frozen constant or buffer (see buffer)
         # fx node -> its argument whose value it takes: the nodes of an activation that a library call applied as
@@ -83,6 +84,15 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         """expr's value if static, else its value at the sizes the graph was traced with (None where a symbol has
         no hint): for tile sizes, and for sizes the trace found to be 1 (broadcasts)."""
         return ir.static_numel([ir.at_hints(expr, self.size_hints)])
+
+    def guard_equal(self, a, b):
+        """Make a == b (sizes equal at the traced sizes) a guard of the graph, which Dynamo checks at each call,
+        compiling again where a later call's sizes break it, as Inductor's lowering does; False where it cannot
+        (no shape environment, a size without a hint, or sizes that differ here). Only graphs with symbolic sizes
+        add guards, and those are never cached (graph_cache), so a cache hit never skips one."""
+        if self.shape_env is None or self.size_hint(a) is None or self.size_hint(a) != self.size_hint(b):
+            return False
+        return bool(self.shape_env.evaluate_expr(sympy.Eq(a, b)))
 
     def new_name(self, prefix="buf"):
         self._names += 1
@@ -142,7 +152,8 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
     def record_hints(self, sizes):
         for size in sizes:
             if isinstance(size, torch.SymInt):
-                env = size.node.shape_env   # torch 2.13 renamed var_to_val (2.11 has only the old name)
+                env = self.shape_env = size.node.shape_env
+                # (torch 2.13 renamed var_to_val; 2.11 has only the old name)
                 known = env.backed_var_to_val if hasattr(env, "backed_var_to_val") else env.var_to_val
                 self.size_hints.update({str(s): int(known[s]) for s in size.node.expr.free_symbols if s in known})
 

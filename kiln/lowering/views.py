@@ -5,7 +5,7 @@ import sympy
 import torch
 
 from kiln import ir
-from kiln.ir import ops, sym
+from kiln.ir import ops, product, sym
 from kiln.lowering.values import current, dense_meta_strides, Lazy, LoweringError, register, same_strides, View
 from kiln.lowering.pointwise import broadcast_index
 
@@ -39,14 +39,17 @@ def divides(a, b):
 def reshape_index(new_sizes, old_sizes):
     """new_idx -> old_idx for a row-major reshape, group by group so that most dims map directly.
 
-    Sizes whose products SymPy cannot match (symbolic sizes such as (a*b)//4 and a*b//((a*b)//4) from a
-    dynamic view(-1, 4)) fall back to one group: the flat index over all new dims, unflattened into the old."""
+    Where SymPy cannot match the groups' products (symbolic sizes such as a*(a**2//a) against a**2, which
+    Dynamo's own view of a padded window leaves), the traced sizes pick the groups and each group's equality
+    becomes a guard of the graph (GraphLowering.guard_equal). Without one, the fallback is one group: the flat
+    index over all new dims, unflattened into the old, whose index expressions grew past what SymPy simplifies in
+    minutes (HF Swinv2 under dynamic=True, 7 windowing views deep, never finished compiling)."""
     try:
-        groups = _reshape_groups(new_sizes, old_sizes)
+        groups = _reshape_groups(new_sizes, old_sizes, lambda a, b: a == b, divides)
     except LoweringError:
         if all(ir.is_static(s) for s in list(new_sizes) + list(old_sizes)):
             raise
-        groups = [(list(range(len(new_sizes))), list(range(len(old_sizes))))]
+        groups = _guarded_groups(new_sizes, old_sizes)
 
     def reindex(idx):
         old = [sympy.Integer(0)] * len(old_sizes)
@@ -58,7 +61,26 @@ def reshape_index(new_sizes, old_sizes):
     return reindex
 
 
-def _reshape_groups(new_sizes, old_sizes):
+def _guarded_groups(new_sizes, old_sizes):
+    """The groups the traced sizes give, each group's equal products guarded; else one group of all dims."""
+    graph = current()
+    hint = graph.size_hint
+    try:
+        if any(hint(s) is None for s in list(new_sizes) + list(old_sizes)):
+            raise LoweringError("a size without a hint")
+        groups = _reshape_groups(new_sizes, old_sizes, lambda a, b: hint(a) == hint(b),
+                                 lambda a, b: hint(a) < hint(b))
+        if all(graph.guard_equal(product([new_sizes[k] for k in gi]), product([old_sizes[k] for k in gj]))
+               for gi, gj in groups):
+            return groups
+    except LoweringError:
+        pass
+    return [(list(range(len(new_sizes))), list(range(len(old_sizes))))]
+
+
+def _reshape_groups(new_sizes, old_sizes, equal, grows_new):
+    """Consecutive dims of new and old whose sizes' products are `equal`: while a group's are not, grow its new
+    side where `grows_new(new product, old product)`, else its old side."""
     groups, i, j = [], 0, 0
     while i < len(new_sizes) or j < len(old_sizes):
         if i < len(new_sizes) and new_sizes[i] == 1:
@@ -73,8 +95,8 @@ def _reshape_groups(new_sizes, old_sizes):
             raise LoweringError(f"cannot reshape {old_sizes} to {new_sizes}")
         gi, gj, pi, pj = [i], [j], new_sizes[i], old_sizes[j]
         i, j = i + 1, j + 1
-        while pi != pj:   # grow the side whose product divides the other's
-            if divides(pi, pj) and i < len(new_sizes):
+        while not equal(pi, pj):
+            if grows_new(pi, pj) and i < len(new_sizes):
                 gi.append(i)
                 pi, i = pi * new_sizes[i], i + 1
             elif j < len(old_sizes):

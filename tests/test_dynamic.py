@@ -294,8 +294,10 @@ def test_windows_of_symbolic_sizes_are_indexed_dim_by_dim(built):
     compiled = kiln_compile(swin_windows, dynamic=True)
     for side in (6, 9, 12):
         x = make_tensor((2, side * side, 8))
-        compare_results(compiled(x, side), swin_windows(x, side), swin_windows(x.double(), side), what=f"side {side}")
-    loads = [index for module in built for index in re.findall(r"(?:in_ptr\d+\[|tl\.load\()([^\]\n]*)", module.kernel_source)]
+        compare_results(compiled(x, side), swin_windows(x, side), swin_windows(x.double(), side),
+                        what=f"side {side}")
+    load = re.compile(r"(?:in_ptr\d+\[|tl\.load\()([^\]\n]*)")   # a C++ or a Triton load's index
+    loads = [index for module in built for index in load.findall(module.kernel_source)]
     assert loads and max(index.count("/") for index in loads) <= 64, max(loads, key=lambda i: i.count("/"))
 
 

@@ -131,9 +131,9 @@ def packed_convolution(g, out, x, weight, bias, stride, padding, dilation, trans
     (packs_rather_than_multiplies); else None. A 1x1 convolution without stride, padding or groups is a
     PackedLinear over the pixels' rows (channels-last, x's own memory): at the same sizes, oneDNN's linear took
     0.63-1.0x its convolution's time, ~10 us less a call (bench/results/s79/pointwise_conv_grid.txt). An activation
-    alone reading the output is applied in the call (post_ops). (oneDNN could apply a relu or hardtanh too, as Inductor's
-    CPU freezing has it do, but its relu makes a NaN 0 and its hardtanh makes it the lower bound, where eager's keep
-    the NaN: not done.)"""
+    alone reading the output is applied in the call (post_ops). (oneDNN could apply a relu or hardtanh too, as
+    Inductor's CPU freezing has it do, but its relu makes a NaN 0 and its hardtanh makes it the lower bound, where
+    eager's keep the NaN: not done.)"""
     frozen = g.frozen_view(weight)
     sizes, conv_args = static_ints(x.sizes), [static_ints(a) for a in (stride, padding, dilation)]
     if not g.inference or transposed or frozen is None or sizes is None or None in conv_args or \

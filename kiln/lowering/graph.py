@@ -90,7 +90,8 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         compiling again where a later call's sizes break it, as Inductor's lowering does; False where it cannot
         (no shape environment, a size without a hint, or sizes that differ here). Only graphs with symbolic sizes
         add guards, and those are never cached (graph_cache), so a cache hit never skips one."""
-        if self.shape_env is None or self.size_hint(a) is None or self.size_hint(a) != self.size_hint(b):
+        hint = self.size_hint(a)
+        if self.shape_env is None or hint is None or hint != self.size_hint(b):
             return False
         return bool(self.shape_env.evaluate_expr(sympy.Eq(a, b)))
 

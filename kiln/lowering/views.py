@@ -41,9 +41,10 @@ def reshape_index(new_sizes, old_sizes):
 
     Where SymPy cannot match the groups' products (symbolic sizes such as a*(a**2//a) against a**2, which
     Dynamo's own view of a padded window leaves), the traced sizes pick the groups and each group's equality
-    becomes a guard of the graph (GraphLowering.guard_equal). Without one, the fallback is one group: the flat
-    index over all new dims, unflattened into the old, whose index expressions grew past what SymPy simplifies in
-    minutes (HF Swinv2 under dynamic=True, 7 windowing views deep, never finished compiling)."""
+    becomes a guard of the graph (GraphLowering.guard_equal). Where no guard can be made (a size without a hint,
+    no shape environment), it is one group: the flat index over all new dims, unflattened into the old, which was
+    the only way before and grew indices past what SymPy simplifies in minutes (HF Swinv2 under dynamic=True,
+    7 windowing views deep, never finished compiling)."""
     try:
         groups = _reshape_groups(new_sizes, old_sizes, lambda a, b: a == b, divides)
     except LoweringError:

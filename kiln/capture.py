@@ -664,7 +664,8 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
     where["lowering"] = lowering
     lowering.run()
     if trace.enabled:
-        trace.stage("ir", format_ir(lowering))
+        with lowering.in_effect():   # (the dump runs the buffers' loaders, which read the graph's size hints)
+            trace.stage("ir", format_ir(lowering))
     times["lowering"] = time.perf_counter() - started
     where["stage"] = "scheduling"
     output_names = {o.buffer.name for o in lowering.graph_outputs if hasattr(o, "buffer")}

@@ -11,7 +11,7 @@ import operator
 
 import sympy
 import torch
-from torch.utils._sympy.functions import FloorDiv, ModularIndexing
+from torch.utils._sympy.functions import FloorDiv, Max as TorchMax, Min as TorchMin, ModularIndexing
 
 __all__ = ["ops", "use_handler", "FloorDiv", "ModularIndexing"]
 
@@ -51,7 +51,7 @@ def at_point(expr, values):
     return expr.xreplace({s: sympy.Integer(v) for s, v in values.items()})
 
 
-_INTEGER_OPS = {sympy.Add: sum, sympy.Max: max, sympy.Min: min,
+_INTEGER_OPS = {sympy.Add: sum, sympy.Max: max, sympy.Min: min, TorchMax: max, TorchMin: min,   # (torch's, in strides)
                 sympy.Mul: lambda factors: functools.reduce(operator.mul, factors, 1),
                 FloorDiv: lambda args: args[0] // args[1], ModularIndexing: lambda args: args[0] // args[1] % args[2]}
 

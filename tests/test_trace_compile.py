@@ -123,3 +123,15 @@ def test_trace_does_not_run_the_graphs_in_place_ops(tmp_path):
     assert torch.allclose(params[0].detach(), torch.full((4,), -0.45))
     traced = "".join(p.read_text() for p in tmp_path.glob("g*/aot_forward.py"))
     assert "ATen forward graph before decompositions" in traced
+
+
+def test_trace_of_a_graph_with_symbolic_broadcast_checks(tmp_path):
+    """The trace's IR dump runs the buffers' loaders, which ask the graph being compiled for its traced sizes (a
+    symbolic size found to be 1 is a broadcast). It ran after the graph's lowering had ended, found no graph and
+    raised: with the trace on, such graphs under dynamic=True ran eagerly (HF LeViT, Swinv2)."""
+    fn = kiln.compile(lambda x: x[::2] + x[1::2], dynamic=True, options={"trace": str(tmp_path), "strict": True})
+    for n in (8, 12):
+        x = torch.randn(n, 3)
+        torch.testing.assert_close(fn(x), x[::2] + x[1::2])
+    graph = next(g for g in sorted(os.listdir(tmp_path)) if g.endswith("_inference"))
+    assert "load(" in read(os.path.join(tmp_path, graph), "ir.txt")

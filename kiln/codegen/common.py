@@ -15,6 +15,7 @@ from sympy.printing.c import C99CodePrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from torch.utils._sympy.functions import CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, ModularIndexing, TruncToInt
+from torch.utils._sympy.functions import Max as TorchMax, Min as TorchMin
 from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
 from kiln import ir
@@ -135,8 +136,8 @@ def index_bounds(expr, counts):
             corners = (lower * lo, lower * hi, upper * lo, upper * hi)
             lower, upper = min(corners), max(corners)
         return lower, upper
-    if isinstance(expr, (sympy.Max, sympy.Min)):
-        pick = max if isinstance(expr, sympy.Max) else min
+    if isinstance(expr, (sympy.Max, sympy.Min, TorchMax, TorchMin)):   # (SymPy's, or torch's own in strides)
+        pick = max if isinstance(expr, (sympy.Max, TorchMax)) else min
         return pick(lo for lo, _ in parts), pick(hi for _, hi in parts)
     if isinstance(expr, FloorDiv) and parts[1][0] == parts[1][1] > 0:
         (lo, hi), (d, _) = parts

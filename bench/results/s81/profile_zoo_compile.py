@@ -1,0 +1,32 @@
+"""cProfile of one zoo model's compile under a mode (kiln backend), to find where kiln's own time goes.
+PYTHONPATH=.:/tmp/timmlib python3 bench/results/s81/profile_zoo_compile.py MODEL MODE OUT.prof"""
+import cProfile
+import importlib.util
+import os
+import sys
+import time
+
+import torch
+
+import kiln
+
+spec = importlib.util.spec_from_file_location(
+    "zoo_check", os.path.join(os.path.dirname(__file__), "..", "s79", "zoo", "zoo_check.py"))
+zoo = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(zoo)
+
+name, mode, out = sys.argv[1:4]
+train = mode == "train"
+module = zoo.build(name, train)
+base = zoo.make_inputs(name, zoo.SPECS[name]["base"])
+compiled = kiln.compile(module, dynamic=True if mode == "dynamic" else None,
+                        options={"strict": True} | ({"freezing": True} if mode == "frozen" else {}))
+prof = cProfile.Profile()
+start = time.time()
+prof.enable()
+zoo.step(compiled, base, train)
+if mode == "dynamic":
+    zoo.step(compiled, zoo.make_inputs(name, zoo.SPECS[name]["alt"], seed=2), train)
+prof.disable()
+print(f"{name} {mode}: {time.time() - start:.1f} s", kiln.stats())
+prof.dump_stats(out)

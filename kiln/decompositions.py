@@ -106,10 +106,27 @@ def _table():
     table[aten.native_layer_norm.default] = _zero_bias_layer_norm(table[aten.native_layer_norm.default])
     for op in (aten.index_fill.int_Scalar, aten.index_fill.int_Tensor):
         table[op] = _index_fill_from_the_end(table[op])
+    for op in ROW_MAJOR_IN_EAGER:
+        table[op] = _row_major(table[op])
     table.update(_foreach_table())
     table[aten._amp_foreach_non_finite_check_and_unscale.default] = _amp_unscale
     table[aten._amp_update_scale.default] = _amp_update_scale
     return table
+
+
+# ops whose eager kernels return a row-major result whatever their inputs' layouts, where the decomposition's follows
+# an input's: a view of the result that eager allows (WavLM's position_bias.repeat(...).view(...) of a permuted
+# bias) failed to trace on it, and the graph ran eagerly
+ROW_MAJOR_IN_EAGER = [aten.repeat.default, aten.baddbmm.default]
+
+
+def _row_major(decomposition):
+    """decomposition with its result laid out row-major, as the op's eager kernel lays it out (a copy where it is
+    not: kiln fuses it into the kernel that computes it)."""
+    @functools.wraps(decomposition)
+    def row_major(*args, **kwargs):
+        return decomposition(*args, **kwargs).contiguous()
+    return row_major
 
 
 def _amp_unscale(grads, found_inf, inv_scale):

@@ -1,6 +1,7 @@
 """dynamic=True: one compile serves several batch sizes, each result correct."""
 import copy
 import itertools
+import math
 import random
 import re
 
@@ -374,3 +375,16 @@ def test_dense_layouts_are_found_as_torch_finds_them():
             offsets = sorted(sum(i * st for i, st in zip(idx, t.stride())) for idx in itertools.product(
                 *[range(s) for s in t.shape]))
             assert offsets == list(range(t.numel())), (t.shape, t.stride())
+
+
+def test_the_square_root_of_a_symbolic_size_is_a_float_of_the_graph():
+    """A scale 1 / math.sqrt(d) of a size under dynamic=True (HF BigBird's rsqrt_d) is SymPy's Pow(s, -1/2), computed
+    in the wrapper as eager's 1 / math.sqrt(s): torch's printer refused it, and the graph ran eagerly."""
+    def scaled(x, d):
+        return x * (1 / math.sqrt(d)), torch.scalar_tensor(math.sqrt(d) / 3, dtype=torch.float64)
+
+    compiled = kiln_compile(scaled, dynamic=True)
+    for n, d in ((7, 16), (10, 24), (13, 5)):
+        x = make_tensor((3, n))
+        got, want = compiled(x, d), scaled(x, d)
+        assert all(torch.equal(a, b) for a, b in zip(got, want)), (n, d)

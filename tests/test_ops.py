@@ -957,6 +957,16 @@ def test_decomposed_misc_ops(check):
                         torch.heaviside(x, y), x.clone(memory_format=torch.contiguous_format)), x, y)
 
 
+def test_views_of_results_laid_out_as_the_meta_kernels_do(check):
+    """repeat and baddbmm lay their results out row-major in eager and in their meta kernels, which Dynamo traces
+    the user's views against, where their decompositions follow a transposed input: a view of the result failed
+    to trace on kiln's (WavLM's position_bias.repeat(...).view(...)), and the graph ran eagerly.
+    (bench/results/s81/decomposition_strides.py compares every decomposition's layouts with the meta kernels'.)"""
+    x, b, p, q = make_tensor((5, 5, 4)), make_tensor((3, 5, 4)), make_tensor((3, 6, 4)), make_tensor((3, 6, 5))
+    check(lambda x, b, p, q: (x.permute(2, 0, 1).unsqueeze(0).repeat(2, 1, 1, 1).view(8, 5, 5),
+                              torch.baddbmm(b.transpose(1, 2), p.transpose(1, 2), q).view(3, -1)), x, b, p, q)
+
+
 def test_roll_is_a_rotated_index(check, check_grad, stats_delta, built):
     """roll reads (i - shift) mod n along each dim, or over the flattened tensor with no dims: shifts negative,
     past the size, repeated on one dim, on dims of size 0 and 1, through a window partition as Swin's shifted

@@ -16,12 +16,19 @@ from kiln.scheduler import Kernel
 
 class PyIndexPrinter(PythonPrinter):
     """Size expressions as Python: torch's printer knows every function symbolic shapes make (FloorDiv,
-    CeilToInt, IntTrueDiv, ToFloat, ...); 1 / s0 (a float scalar of a graph, kiln.ir) is spelled here."""
+    CeilToInt, IntTrueDiv, ToFloat, ...); 1 / s0 and the square root of a size (float scalars of a graph:
+    torch.sym_sqrt, math.sqrt(d) in BigBird, is SymPy's Pow(d, 1/2)), which torch's printer refuses, are spelled
+    here, the root as eager's math.sqrt (correctly rounded, as x ** 0.5 is not always)."""
 
     def _print_Pow(self, e):
         base, exp = e.args
         if exp.is_Integer and exp < 0:
             return f"(1 / ({self._print(base ** -exp)}))"
+        if exp.is_Rational and abs(exp) == sympy.Rational(1, 2):
+            root = f"math.sqrt({self._print(base)})"
+            return root if exp > 0 else f"(1 / {root})"
+        if not exp.is_Integer:
+            return f"(float({self._print(base)}) ** {float(exp)!r})"
         return super()._print_Pow(e)
 
 

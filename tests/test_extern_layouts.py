@@ -496,6 +496,20 @@ def test_small_convolution_runs_as_a_matrix_product(built, check, check_grad, ca
     assert not any("aten.convolution.default (channels-last)" in s for s in sources)
 
 
+def test_a_linear_and_a_convolution_of_one_product_build_one_function(built, check):
+    """A linear and a 1x1 convolution over the same rows become the same BLAS call: one function, named by its
+    body's hash. The module held it twice, once per op that made it (their comments differ), and failed to build
+    (timm MaxViT, found by the session-81 zoo sweep); the graph ran eagerly."""
+    def f(t, weight, bias):
+        image = t.reshape(1, 4, 4, 16).permute(0, 3, 1, 2)   # channels-last in memory
+        a = F.conv2d(image, weight[:, :, None, None], bias).flatten(2).transpose(1, 2)
+        return a.relu() + F.linear(t * 2, weight, bias).sigmoid()
+    check(f, torch.randn(1, 16, 16), torch.randn(32, 16), torch.randn(32))
+    defined = re.findall(r"extern \"C\" void (blas_\w+)\(", built[-1].kernel_source)
+    called = re.findall(r"(blas_\w+)\(", built[-1].wrapper_source)
+    assert len(called) == 2 and len(set(called)) == 1 and defined == called[:1], (defined, called)
+
+
 def test_convolutions_as_products_match_eager_on_random_shapes(built, check_grad):
     """conv_products' windows, products and gradients against eager's convolution and its backward, on random
     windows, strides, paddings (within the window's reach), dilations and sizes: windows that overlap, tile, skip

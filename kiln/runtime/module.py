@@ -74,8 +74,12 @@ def build_cpp(lowering, sched, opts, name, trace):
     for step, (_, text, _) in products.items():
         trace.stage("kernel", text + "\n", filename=f"{step}.cpp")
     if products:   # (the library products' functions, in the same module)
-        source = cpp_products.declarations() + source + "".join(
-            "\n" + text + "\n" for text in dict.fromkeys(text for _, text, _ in products.values()))
+        # one definition per function: the products of one body (named by its hash) from different ops differ in
+        # the comment naming their ops (a linear and a 1x1 convolution lowered as a product: a build error)
+        definitions = {}
+        for function, text, _ in products.values():
+            definitions.setdefault(function, text)
+        source = cpp_products.declarations() + source + "".join("\n" + text + "\n" for text in definitions.values())
     signatures.update({step: (function, buffers, []) for step, (function, _, buffers) in products.items()})
 
     def call(function, buffers, symbols):

@@ -235,6 +235,73 @@ timm_spec("timm_nfnet", "eca_nfnet_l0")
 timm_spec("timm_eva02", "eva02_tiny_patch14_224", hw=56, alt_hw=56)
 timm_spec("timm_fastvit", "fastvit_t8")
 
+# session 81: models not swept before
+timm_spec("timm_efficientvit_b0", "efficientvit_b0")
+timm_spec("timm_efficientvit_m0", "efficientvit_m0")
+timm_spec("timm_xcit", "xcit_nano_12_p16_224")
+timm_spec("timm_pvt_v2", "pvt_v2_b0")
+timm_spec("timm_maxvit", "maxvit_rmlp_pico_rw_256")
+timm_spec("timm_skresnet", "skresnet18")
+timm_spec("timm_hgnetv2", "hgnetv2_b0")
+timm_spec("timm_mobileone", "mobileone_s0")
+timm_spec("timm_gcvit", "gcvit_xxtiny", hw=64, alt_hw=64)
+timm_spec("timm_crossvit", "crossvit_tiny_240", hw=120, alt_hw=120)
+timm_spec("timm_volo", "volo_d1_224")
+timm_spec("timm_sequencer", "sequencer2d_s", hw=32, alt_hw=48)
+timm_spec("timm_mambaout", "mambaout_femto")
+timm_spec("timm_vit_rope", "vit_small_patch16_rope_224")
+timm_spec("timm_focalnet", "focalnet_tiny_srf")
+# (hrnet_w18_small, ese_vovnet19b_dw, cait_xxs24_224, tinynet_e, res2net50_26w_4s, dpn68 left out: time on 2 cores)
+text("deberta", "DebertaConfig", "DebertaForMaskedLM", dict(BERT, relative_attention=True, max_relative_positions=32,
+     pos_att_type=["c2p", "p2c"]))
+text("deberta_v2", "DebertaV2Config", "DebertaV2ForMaskedLM", dict(BERT, relative_attention=True, position_buckets=8,
+     pos_att_type=["p2c", "c2p"], norm_rel_ebd="layer_norm", share_att_key=True, conv_kernel_size=3))
+text("xlnet", "XLNetConfig", "XLNetLMHeadModel", dict(d_model=64, n_layer=2, n_head=4, d_inner=128, vocab_size=256,
+     **TOK))
+text("fnet", "FNetConfig", "FNetForMaskedLM", dict(hidden_size=64, num_hidden_layers=2, intermediate_size=128,
+     vocab_size=256, max_position_embeddings=64, **TOK))
+text("bigbird", "BigBirdConfig", "BigBirdForMaskedLM", dict(BERT, attention_type="block_sparse", block_size=2,
+     num_random_blocks=1))
+text("longformer", "LongformerConfig", "LongformerForMaskedLM", dict(BERT, max_position_embeddings=66,
+     attention_window=[4, 4]))
+text("canine", "CanineConfig", "CanineModel", dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+     intermediate_size=128, max_position_embeddings=64, downsampling_rate=4, num_hash_buckets=64),
+     field="last_hidden_state")
+text("ibert_quant", "IBertConfig", "IBertForMaskedLM", dict(BERT, max_position_embeddings=66, quant_mode=True))
+text("nystromformer", "NystromformerConfig", "NystromformerForMaskedLM", dict(BERT, max_position_embeddings=66,
+     num_landmarks=4, segment_means_seq_len=16, conv_kernel_size=3))
+SPECS["nystromformer"]["alt"] = (3, 16)   # (its landmark reshape fixes the sequence length)
+text("perceiver", "PerceiverConfig", "PerceiverForMaskedLM", dict(num_latents=16, d_latents=64, d_model=64,
+     num_blocks=1, num_self_attends_per_block=2, num_self_attention_heads=4, num_cross_attention_heads=4,
+     vocab_size=256, max_position_embeddings=64))
+text("rwkv", "RwkvConfig", "RwkvForCausalLM", dict(hidden_size=64, num_hidden_layers=2, attention_hidden_size=64,
+     intermediate_size=128, vocab_size=256, context_length=64, **TOK))
+text("mamba2", "Mamba2Config", "Mamba2ForCausalLM", dict(hidden_size=64, num_heads=8, head_dim=16, state_size=16,
+     n_groups=1, expand=2, chunk_size=8, num_hidden_layers=2, vocab_size=256, **TOK))
+text("longt5", "LongT5Config", "LongT5ForConditionalGeneration", dict(d_model=64, d_ff=128, num_layers=2,
+     num_heads=4, d_kv=16, vocab_size=256, encoder_attention_type="transient-global", local_radius=4,
+     global_block_size=4, **TOK_S2S), names=("input_ids", "decoder_input_ids"))
+text("prophetnet", "ProphetNetConfig", "ProphetNetForConditionalGeneration", dict(hidden_size=64, encoder_ffn_dim=128,
+     decoder_ffn_dim=128, num_encoder_layers=2, num_decoder_layers=2, num_encoder_attention_heads=4,
+     num_decoder_attention_heads=4, vocab_size=256, max_position_embeddings=64, ngram=2, num_buckets=16,
+     relative_max_distance=32, **TOK_S2S), names=("input_ids", "decoder_input_ids"))
+image("yolos", "YolosConfig", "YolosForObjectDetection", dict(VIT, image_size=[32, 32], num_detection_tokens=4),
+      alt_hw=48)
+image("dpt", "DPTConfig", "DPTForDepthEstimation", dict(VIT, num_hidden_layers=4, backbone_out_indices=[0, 1, 2, 3],
+      neck_hidden_sizes=[16, 32, 64, 64], fusion_hidden_size=32, reassemble_factors=[4, 2, 1, 0.5]), alt_hw=48,
+      field="predicted_depth")
+image("glpn", "GLPNConfig", "GLPNForDepthEstimation", dict(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1],
+      hidden_sizes=[16, 32], patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2], mlp_ratios=[2, 2],
+      decoder_hidden_size=16, head_in_index=-1), alt_hw=48, field="predicted_depth")
+image("swin", "SwinConfig", "SwinForImageClassification", dict(image_size=32, patch_size=2, embed_dim=16,
+      depths=[1, 1], num_heads=[2, 4], window_size=4))
+image("vitdet", "VitDetConfig", "VitDetModel", dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+      mlp_ratio=2, image_size=32, patch_size=8, pretrain_image_size=32, window_size=2, window_block_indices=[0],
+      use_relative_position_embeddings=True), field="last_hidden_state")
+audio("wavlm", "WavLMConfig", "WavLMForCTC", dict(_W2V, num_buckets=32, max_bucket_distance=64))
+audio("sew_d", "SEWDConfig", "SEWDForCTC", dict(_W2V, squeeze_factor=2, position_buckets=16, max_relative_positions=32,
+      share_att_key=True, relative_attention=True, pos_att_type=("p2c", "c2p"), norm_rel_ebd="layer_norm"))
+
 
 def build(name, train):
     spec = SPECS[name]

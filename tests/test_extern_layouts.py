@@ -505,6 +505,8 @@ def test_a_linear_and_a_convolution_of_one_product_build_one_function(built, che
         a = F.conv2d(image, weight[:, :, None, None], bias).flatten(2).transpose(1, 2)
         return a.relu() + F.linear(t * 2, weight, bias).sigmoid()
     check(f, torch.randn(1, 16, 16), torch.randn(32, 16), torch.randn(32))
+    if os.environ.get("KILN_TARGET") == "triton":   # (BLAS products are the C++ modules')
+        return
     defined = re.findall(r"extern \"C\" void (blas_\w+)\(", built[-1].kernel_source)
     called = re.findall(r"(blas_\w+)\(", built[-1].wrapper_source)
     assert len(called) == 2 and len(set(called)) == 1 and defined == called[:1], (defined, called)

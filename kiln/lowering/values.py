@@ -133,8 +133,9 @@ def is_dense(sizes, strides, stride_hints, guard_equal=None):
     for i in sorted(range(len(sizes)), key=lambda i: stride_hints[i]):
         if sizes[i] == 1:
             continue
-        if strides[i] != expected and sympy.expand(without_max_1(strides[i]) - expected) != 0 and \
-                not (guard_equal and guard_equal(without_max_1(strides[i]), expected)):
+        stride = without_max_1(strides[i])
+        if stride != expected and sympy.expand(stride - expected) != 0 and \
+                not (guard_equal and guard_equal(stride, expected)):
             return False
         expected = expected * sizes[i]
     return True

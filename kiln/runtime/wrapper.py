@@ -27,8 +27,6 @@ class PyIndexPrinter(PythonPrinter):
         if exp.is_Rational and abs(exp) == sympy.Rational(1, 2):
             root = f"math.sqrt({self._print(base)})"
             return root if exp > 0 else f"(1 / {root})"
-        if not exp.is_Integer:
-            return f"(float({self._print(base)}) ** {float(exp)!r})"
         return super()._print_Pow(e)
 
 

@@ -33,7 +33,7 @@ from kiln.decompositions import kiln_decompositions
 from kiln.ir import format_ir
 from kiln.patterns import (accumulate_scatters_into_sums, eliminate_common_subexpressions,
                            fold_padding_into_convolutions, kind, mutated_inputs, overlap_collectives, rewrite_attention,
-                           rewrite_identity_calls)
+                           rewrite_identity_calls, scalars_on_their_readers_device)
 from kiln.runtime import cuda_graphs, graph_cache, triton_binaries
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device, graph_devices
@@ -592,6 +592,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     eliminate_common_subexpressions(gm)
     fold_padding_into_convolutions(gm)
     accumulate_scatters_into_sums(gm)
+    scalars_on_their_readers_device(gm)
     overlap_collectives(gm)
     context = torch._guards.TracingContext.try_get()
     reports_strides = context is not None and context.output_strides is not None   # a forward graph

@@ -10,6 +10,8 @@ A convolution of a zero-padded input pads it itself (fold_padding_into_convoluti
 
 A sum of x and a scatter-add onto zeros scatters onto x (accumulate_scatters_into_sums).
 
+A CPU scalar that an ATen graph computes for its GPU ops is computed on the GPU (scalars_on_their_readers_device).
+
 Attention written by hand, softmax(q @ k^T * scale [masked]) [dropout] @ v, becomes one call to
 F.scaled_dot_product_attention. On a GPU that is a fused flash / memory-efficient kernel that never
 writes the (L, S) score matrix, forward or backward; fusing the hand-written ops cannot avoid it,
@@ -361,6 +363,49 @@ def eliminate_common_subexpressions(gm):
     if removed:
         gm.recompile()
     return removed
+
+
+def scalars_on_their_readers_device(gm):
+    """0-dim CPU tensors that the graph computes from numbers and sizes alone, for ops on one GPU only, are computed
+    on that GPU; returns how many nodes moved. AOTAutograd makes them of a float computed from sizes
+    (x * (1 / math.sqrt(n)) under dynamic=True becomes scalar_tensor(n) -> sqrt -> reciprocal, with no device), and
+    so does torch.tensor(2.0) written without one. Eager lets a GPU op read a CPU scalar; a GPU kernel cannot, and a
+    graph that held one ran eagerly. A scalar the graph returns stays where eager makes it, and so does one read
+    as a number (.item()), or computed from a CPU tensor the graph was given."""
+    def cpu_scalar(n):
+        value = n.meta.get("val")
+        return isinstance(value, torch.Tensor) and value.dim() == 0 and value.device.type == "cpu"
+
+    def devices_read_on(n):
+        value = n.meta.get("val")
+        values = value if isinstance(value, (list, tuple)) else [value]
+        return {v.device for v in values} if all(isinstance(v, torch.Tensor) for v in values) else {None}
+
+    moving = {n for n in gm.graph.nodes if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+              and not n.target._schema.is_mutable and cpu_scalar(n)}
+    changed = True
+    while changed:   # keep only scalars whose tensor operands move too and whose readers are moved or on one GPU
+        changed = False
+        for n in list(moving):
+            operands_move = all(a in moving or not isinstance(a.meta.get("val"), torch.Tensor)
+                                for a in n.all_input_nodes)
+            readers = set().union(*(devices_read_on(u) for u in n.users if u not in moving))
+            if not operands_move or None in readers or any(d.type == "cpu" for d in readers):
+                moving.discard(n)
+                changed = True
+    readers = set().union(*(devices_read_on(u) for n in moving for u in n.users if u not in moving))
+    if len(readers) != 1:   # (none read on a GPU, or several GPUs)
+        return 0
+    device = readers.pop()
+    for n in moving:
+        if any(a.name == "device" for a in n.target._schema.arguments):   # (a factory: scalar_tensor, full, ...)
+            n.kwargs = {**n.kwargs, "device": device}
+        value = n.meta["val"]
+        with value.fake_mode:
+            n.meta["val"] = value.to(device)
+    if moving:
+        gm.recompile()
+    return len(moving)
 
 
 def overlap_collectives(gm):

@@ -390,6 +390,6 @@ def test_the_square_root_of_a_symbolic_size_is_a_float_of_the_graph():
         got, want = compiled(x, d), scaled(x, d)
         assert torch.equal(got[0], want[0]), (n, d)
         if os.environ.get("KILN_TARGET") == "triton" and not torch.equal(got[1], want[1]):
-            pytest.xfail("known wrong answer: Triton takes the wrapper's float scalars as fp32, so a float64 result "
-                         "of one keeps float32's digits (bench/NOTES.md, known gaps)")
+            pytest.xfail("Triton's interpreter takes a float argument as fp32 whatever its annotation; the kernels "
+                         "declare the wrapper's float scalars tl.float64, which a GPU keeps (bench/NOTES.md 112)")
         assert torch.equal(got[1], want[1]), (n, d)

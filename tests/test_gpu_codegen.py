@@ -650,3 +650,37 @@ def test_bounds_tests_that_no_lane_can_fail_are_dropped():
     kernel = source[source.index("def kernel_"):]
     assert kernel.count("tl.where(") == 27 - 12, kernel
     assert not re.search(r"tmp\d+ = \(tmp\d+ < ", kernel), kernel   # no test of the far edge
+
+
+def scaled_by_cpu_scalars(x):
+    """x scaled by 0-dim CPU tensors computed from numbers: AOTAutograd makes such a chain of x * (1 / math.sqrt(n))
+    of a size n under dynamic=True, and a model makes one with torch.tensor(...) and no device. The last result
+    is a CPU scalar the graph returns, which eager makes on the CPU."""
+    root = torch.scalar_tensor(7, dtype=torch.float64).sqrt()
+    return x * (1 / root), x.double() / root, torch.scalar_tensor(3.0) + 1
+
+
+def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
+    """The chain is computed on the GPU, in the kernels that read it, which a Triton kernel can (it cannot read CPU
+    memory: the graph ran eagerly); the scalar the graph returns stays on the CPU, so no kernel of the graph
+    writes it and the graph runs eagerly, as one that reads a CPU scalar it is given does."""
+    from kiln.patterns import scalars_on_their_readers_device
+    with FakeTensorMode():
+        x = torch.empty(64, 64, device="cuda")
+        gm = make_fx(lambda x: scaled_by_cpu_scalars(x)[:2], decomposition_table=kiln_decompositions())(x)
+        moved = scalars_on_their_readers_device(gm)
+        assert moved >= 2, gm.code
+        assert not [n for n in gm.graph.nodes if getattr(n.meta.get("val"), "device", None) == torch.device("cpu")]
+        artifact = generated(gm, [x], "inference", 1)
+        assert "cpu" not in artifact.wrapper_source, artifact.wrapper_source
+
+        gm = make_fx(scaled_by_cpu_scalars, decomposition_table=kiln_decompositions())(x)
+        scalars_on_their_readers_device(gm)
+        returned = gm.graph.output_node().args[0][2]
+        assert returned.meta["val"].device == torch.device("cpu"), gm.code
+        with pytest.raises(NotImplementedError, match="touches CPU tensors"):
+            generated(gm, [x], "inference", 1)
+
+        given = torch.empty((), dtype=torch.float64)   # a CPU scalar the graph is given: its own readers stay too
+        gm = make_fx(lambda x, s: x * (s * 2).sqrt(), decomposition_table=kiln_decompositions())(x, given)
+        assert scalars_on_their_readers_device(gm) == 0, gm.code

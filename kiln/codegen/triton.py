@@ -493,7 +493,7 @@ class TritonKernel(KernelWriter):
         return 4 if name == ir.INDEX_FLAGS else ir.static_numel(self.graph.buffer(name).layout.sizes)
 
     def signature(self):
-        return ", ".join(list(self.args) + sorted(self.symbols))
+        return ", ".join(list(self.args) + symbol_params(sorted(self.symbols)))
 
     def finish_value(self, p, value, full):
         self.scope.cse[("local", p.node.name)] = value
@@ -607,12 +607,13 @@ def persistent_rows(graph, kernel):
 
 
 def one_device(kernel, args, graph):
-    """A kernel runs on one device: a CPU tensor among a CUDA kernel's buffers (a scalar the model made with
-    torch.tensor(...) and no device) cannot be read there. Raised, so that the graph runs eagerly."""
+    """A Triton kernel touches GPU memory only (CPU tensors only on the interpreter): a CPU tensor of a CUDA graph
+    (a scalar it returns, made with torch.tensor(...) and no device; patterns.scalars_on_their_readers_device moves
+    those that GPU ops read) cannot be read or written there. Raised, so that the graph runs eagerly."""
     devices = {n: graph.buffer(n).layout.device.type for n in args if n != ir.INDEX_FLAGS}
-    if "cuda" in devices.values() and "cpu" in devices.values():
-        on_cpu = [n for n, d in devices.items() if d == "cpu"]
-        raise NotImplementedError(f"{kernel} reads CPU tensors ({', '.join(on_cpu)}) beside CUDA ones")
+    on_cpu = [n for n, d in devices.items() if d == "cpu"]
+    if on_cpu and ("cuda" in devices.values() or not interpreting()):
+        raise NotImplementedError(f"{kernel} touches CPU tensors ({', '.join(on_cpu)}) in GPU code")
 
 
 def generate_module(kernels, graph, configs=None, dependent=False):
@@ -664,11 +665,18 @@ def waiting_for_prior(source):
     return "\n".join([*lines[:3], *GRID_DEPENDENCY, *lines[3:]])
 
 
+def symbol_params(symbols):
+    """A kernel's size parameters; a float the wrapper computes from sizes (1 / math.sqrt(s0)) is declared float64,
+    which Triton would otherwise take as float32, so a float64 result built from it lost its digits. Each use casts
+    it to the dtype of its op, as eager rounds a Python float to the tensor's dtype."""
+    return [f"{s}: tl.float64" if ir.is_float_scalar(s) else s for s in symbols]
+
+
 def group_source(group, info):
     """The kernel of a launch group: each program runs the part its id falls in."""
     parts = info["parts"]
     counts = [f"P{j}" for j in range(len(parts) - 1)]
-    params = [*info["buffers"], *info["symbols"], *(f"{d}{j}" for j in range(len(parts)) for d in "NR"), *counts,
+    params = [*info["buffers"], *symbol_params(info["symbols"]), *(f"{d}{j}" for j in range(len(parts)) for d in "NR"), *counts,
               *(f"{d}BLOCK{j}: tl.constexpr" for j in range(len(parts)) for d in "XR")]
     lines = ["@triton.jit", f"def {group.name}({', '.join(params)}):",
              f"    # one launch of independent kernels: {', '.join(p['name'] for p in parts)}",

@@ -174,6 +174,9 @@ def is_float_scalar(name):
     return name.startswith(FLOAT_SCALAR)
 
 
+FLOAT_SIZE = "fsize"   # names the symbols that stand for integer sizes the wrapper computes through floats
+
+
 def sym(x):
     """A torch size (int, SymInt, or already a SymPy expression: a size argument that came from a
     symbolic graph input) as a SymPy expression."""

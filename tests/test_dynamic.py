@@ -393,3 +393,18 @@ def test_the_square_root_of_a_symbolic_size_is_a_float_of_the_graph():
             pytest.xfail("Triton's interpreter takes a float argument as fp32 whatever its annotation; the kernels "
                          "declare the wrapper's float scalars tl.float64, which a GPU keeps (bench/NOTES.md 112)")
         assert torch.equal(got[1], want[1]), (n, d)
+
+
+def test_a_size_computed_through_floats_is_computed_by_the_wrapper():
+    """HF DPT's reassemble stage under dynamic=True: side = int((n - 1) ** 0.5) of a dynamic size n is
+    TruncToInt(FloatPow(ToFloat(s0 - 1), 0.5)), which no kernel can spell (the graph ran eagerly). The wrapper
+    computes it in Python, as eager does, and the kernels take it as a size of their own."""
+    def tokens_to_image(x):   # x: (batch, 1 + side * side, channels), a ViT's tokens after its CLS token
+        b, n, c = x.shape
+        side = int((n - 1) ** 0.5)
+        return x[:, 1:].reshape(b, side, side, c).permute(0, 3, 1, 2).contiguous() * 2
+
+    compiled = kiln_compile(tokens_to_image, dynamic=True)
+    for b, side in ((2, 4), (3, 6), (2, 9)):
+        x = make_tensor((b, 1 + side * side, 8))
+        assert torch.equal(compiled(x), tokens_to_image(x)), (b, side)

@@ -14,7 +14,8 @@ import torch
 from sympy.printing.c import C99CodePrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from torch.utils._sympy.functions import CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, ModularIndexing, TruncToInt
+from torch.utils._sympy.functions import (CeilToInt, FloorDiv, FloorToInt, IntTrueDiv, ModularIndexing, RoundToInt,
+                                         TruncToInt)
 from torch.utils._sympy.functions import Max as TorchMax, Min as TorchMin
 from torch.utils._sympy.value_ranges import ValueRanges, bound_sympy
 
@@ -106,6 +107,16 @@ def integer_form(expr):
         return FloorDiv(a + b - 1, b) if f is CeilToInt else FloorDiv(a, b)
     return expr.replace(lambda e: isinstance(e, (CeilToInt, FloorToInt, TruncToInt)),
                         lambda e: rounded(type(e), e.args[0]))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def sizes_through_floats(expr):
+    """An index in integer form, and its outermost subexpressions that round a float of sizes to an integer
+    (int((n - 1) ** 0.5)) and name no loop variable: the wrapper computes those (GraphLowering.float_size)."""
+    expr = integer_form(expr)
+    roundings = [e for e in expr.atoms(CeilToInt, FloorToInt, TruncToInt, RoundToInt) if not any(
+        s.name.startswith(LOOP_AND_TEMP_PREFIXES) for s in e.free_symbols)]
+    return expr, tuple(e for e in roundings if not any(e != o and o.has(e) for o in roundings))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -268,9 +279,19 @@ class KernelWriter:
         self.scope.lines += inner.lines
 
     def index(self, expr):
-        expr = self.remapped(expr)
+        expr = self.with_float_sizes(self.remapped(expr))
         self.symbols |= argument_symbols(expr)
         return expr
+
+    def with_float_sizes(self, expr):
+        """expr with the sizes it computes through floats as the wrapper's symbols for them (the kernel's
+        arguments)."""
+        expr, roundings = sizes_through_floats(expr)
+        if not roundings:
+            return expr
+        named = {e: self.graph.float_size(e) for e in roundings}
+        self.symbols |= {s.name for s in named.values()}
+        return expr.xreplace(named)
 
     def remapped(self, expr):
         """A node's index at this kernel's loop variables."""
@@ -295,7 +316,7 @@ class KernelWriter:
         return bounds[0] >= 0 and bounds[1] < span(layout.sizes, layout.strides, 0)
 
     def print_index(self, expr):
-        return printed(self.printer, expr)
+        return printed(self.printer, self.with_float_sizes(expr))
 
     # -- the ops handler
     def load(self, name, index):

@@ -53,6 +53,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         self.fallback_ops = []
         self.seeds = {}               # device -> (Seeds, its buffer): the random seeds drawn at each call
         self.float_scalars = {}       # symbol -> a non-integer expression of sizes, which the wrapper computes
+        self.float_sizes = {}         # symbol -> an integer size computed through floats, which the wrapper computes
         self.index_checks = {}        # kernel name -> (its site number, its ops): kernels that check indices
         self.size_hints = {}          # symbolic size name -> its value in the traced example (see size_hint)
         self.shape_env = None         # the symbolic sizes' shape environment, which holds the graph's guards
@@ -205,6 +206,21 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
                 return name
         name = sympy.Symbol(f"{ir.FLOAT_SCALAR}{len(self.float_scalars)}", real=True)
         self.float_scalars[name] = x
+        return name
+
+    def float_size(self, expr):
+        """An integer size computed through floats (HF DPT's int((n - 1) ** 0.5) is TruncToInt(FloatPow(ToFloat(
+        s0 - 1), 0.5))) as a symbol the wrapper binds to its value, computed in Python as eager computes it: a
+        kernel computes its indices in integers, and no target spells the float functions there. Its hint is its
+        value at the traced sizes."""
+        for name, known in self.float_sizes.items():
+            if known == expr:
+                return name
+        name = sympy.Symbol(f"{ir.FLOAT_SIZE}{len(self.float_sizes)}", integer=True)
+        self.float_sizes[name] = expr
+        hint = self.size_hint(expr)
+        if hint is not None:
+            self.size_hints[name.name] = hint
         return name
 
     def on_triton(self, device):

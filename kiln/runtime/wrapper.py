@@ -198,6 +198,8 @@ class WrapperCode:
         self.bind_symbols(names)
         for name, expr in g.float_scalars.items():
             w(f"    {name} = float({pyexpr(expr)})")
+        for name, expr in g.float_sizes.items():
+            w(f"    {name} = int({pyexpr(expr)})")
         reuse, in_place, dead_after = self.plan_memory()
         self.read = {o.buffer.name for o in g.graph_outputs if hasattr(o, "buffer")} | {
             r for step in self.sched.steps for r in step.reads()}

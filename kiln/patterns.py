@@ -28,7 +28,7 @@ import operator
 
 import torch
 import torch.nn.functional as F
-from torch._subclasses.fake_tensor import unset_fake_temporarily
+from torch._subclasses.fake_tensor import FakeTensor, unset_fake_temporarily
 from torch.multiprocessing.reductions import StorageWeakRef
 
 log = logging.getLogger("kiln.fusion")
@@ -366,23 +366,30 @@ def eliminate_common_subexpressions(gm):
 
 
 def scalars_on_their_readers_device(gm):
-    """0-dim CPU tensors that the graph computes from numbers and sizes alone, for ops on one GPU only, are computed
-    on that GPU; returns how many nodes moved. AOTAutograd makes them of a float computed from sizes
+    """0-dim CPU tensors that the graph computes from numbers and sizes alone, for ATen ops on one GPU only, are
+    computed on that GPU; returns how many nodes moved. AOTAutograd makes them of a float computed from sizes
     (x * (1 / math.sqrt(n)) under dynamic=True becomes scalar_tensor(n) -> sqrt -> reciprocal, with no device), and
     so does torch.tensor(2.0) written without one. Eager lets a GPU op read a CPU scalar; a GPU kernel cannot, and a
-    graph that held one ran eagerly. A scalar the graph returns stays where eager makes it, and so does one read
-    as a number (.item()), or computed from a CPU tensor the graph was given."""
-    def cpu_scalar(n):
+    graph that held one ran eagerly. A scalar stays where eager makes it if the graph returns it, reads it as a
+    number (.item()) or in an op that is not ATen's (a custom op may read it on the host), computes it from a CPU
+    tensor it was given, or draws it at random (from the CPU's generator)."""
+    def aten_op(n):
+        return n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and \
+            n.target.namespace in ("aten", "prims")
+
+    def movable(n):
         value = n.meta.get("val")
-        return isinstance(value, torch.Tensor) and value.dim() == 0 and value.device.type == "cpu"
+        return aten_op(n) and isinstance(value, FakeTensor) and value.dim() == 0 and value.device.type == "cpu" and \
+            not n.target._schema.is_mutable and torch.Tag.nondeterministic_seeded not in n.target.tags and \
+            all(a.kwarg_only for a in n.target._schema.arguments if a.name == "device")
 
     def devices_read_on(n):
         value = n.meta.get("val")
         values = value if isinstance(value, (list, tuple)) else [value]
-        return {v.device for v in values} if all(isinstance(v, torch.Tensor) for v in values) else {None}
+        return {v.device for v in values} if aten_op(n) and all(isinstance(v, torch.Tensor) for v in values) \
+            else {None}
 
-    moving = {n for n in gm.graph.nodes if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
-              and not n.target._schema.is_mutable and cpu_scalar(n)}
+    moving = {n for n in gm.graph.nodes if movable(n)}
     changed = True
     while changed:   # keep only scalars whose tensor operands move too and whose readers are moved or on one GPU
         changed = False
@@ -390,7 +397,7 @@ def scalars_on_their_readers_device(gm):
             operands_move = all(a in moving or not isinstance(a.meta.get("val"), torch.Tensor)
                                 for a in n.all_input_nodes)
             readers = set().union(*(devices_read_on(u) for u in n.users if u not in moving))
-            if not operands_move or None in readers or any(d.type == "cpu" for d in readers):
+            if not operands_move or None in readers or any(d.type != "cuda" for d in readers):
                 moving.discard(n)
                 changed = True
     readers = set().union(*(devices_read_on(u) for n in moving for u in n.users if u not in moving))

@@ -663,7 +663,8 @@ def scaled_by_cpu_scalars(x):
 def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
     """The chain is computed on the GPU, in the kernels that read it, which a Triton kernel can (it cannot read CPU
     memory: the graph ran eagerly); the scalar the graph returns stays on the CPU, so no kernel of the graph
-    writes it and the graph runs eagerly, as one that reads a CPU scalar it is given does."""
+    writes it and the graph runs eagerly, as one that reads a CPU scalar it is given does. A scalar drawn at random
+    or read by a custom op (which may read it on the host) stays on the CPU too."""
     from kiln.patterns import scalars_on_their_readers_device
     with FakeTensorMode():
         x = torch.empty(64, 64, device="cuda")
@@ -684,3 +685,18 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
         given = torch.empty((), dtype=torch.float64)   # a CPU scalar the graph is given: its own readers stay too
         gm = make_fx(lambda x, s: x * (s * 2).sqrt(), decomposition_table=kiln_decompositions())(x, given)
         assert scalars_on_their_readers_device(gm) == 0, gm.code
+        for stays in (lambda x: x * torch.rand(()),   # drawn from the CPU's generator
+                      lambda x: scaled_on_the_host(x, torch.scalar_tensor(2.0) * 3)):   # read by a custom op
+            gm = make_fx(stays, decomposition_table=kiln_decompositions())(x)
+            assert scalars_on_their_readers_device(gm) == 0, gm.code
+
+
+@torch.library.custom_op("kiln_tests::scaled_on_the_host", mutates_args=())
+def scaled_on_the_host(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+    """A custom op that reads its scalar on the host (as a C++ op reading s.data_ptr() would)."""
+    return x * float(s.numpy())
+
+
+@scaled_on_the_host.register_fake
+def _(x, s):
+    return torch.empty_like(x)

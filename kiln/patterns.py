@@ -370,17 +370,20 @@ def scalars_on_their_readers_device(gm):
     computed on that GPU; returns how many nodes moved. AOTAutograd makes them of a float computed from sizes
     (x * (1 / math.sqrt(n)) under dynamic=True becomes scalar_tensor(n) -> sqrt -> reciprocal, with no device), and
     so does torch.tensor(2.0) written without one. Eager lets a GPU op read a CPU scalar; a GPU kernel cannot, and a
-    graph that held one ran eagerly. A scalar stays where eager makes it if the graph returns it, reads it as a
-    number (.item()) or in an op that is not ATen's (a custom op may read it on the host), computes it from a CPU
-    tensor it was given, or draws it at random (from the CPU's generator)."""
+    graph that held one ran eagerly. A CPU scalar the graph is given is copied to the GPU as the graph starts, for
+    the same readers. A scalar stays where eager makes it if the graph returns it, reads it as a number (.item()) or
+    in an op that is not ATen's (a custom op may read it on the host), or draws it at random (from the CPU's
+    generator)."""
     def aten_op(n):
         return n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and \
             n.target.namespace in ("aten", "prims")
 
     def movable(n):
         value = n.meta.get("val")
-        return aten_op(n) and isinstance(value, FakeTensor) and value.dim() == 0 and value.device.type == "cpu" and \
-            not n.target._schema.is_mutable and torch.Tag.nondeterministic_seeded not in n.target.tags and \
+        if not (isinstance(value, FakeTensor) and value.dim() == 0 and value.device.type == "cpu"):
+            return False
+        return n.op == "placeholder" or aten_op(n) and not n.target._schema.is_mutable and \
+            torch.Tag.nondeterministic_seeded not in n.target.tags and \
             all(a.kwarg_only for a in n.target._schema.arguments if a.name == "device")
 
     def devices_read_on(n):
@@ -404,12 +407,20 @@ def scalars_on_their_readers_device(gm):
     if len(readers) != 1:   # (none read on a GPU, or several GPUs)
         return 0
     device = readers.pop()
+    last_input = [n for n in gm.graph.nodes if n.op == "placeholder"][-1]
     for n in moving:
-        if any(a.name == "device" for a in n.target._schema.arguments):   # (a factory: scalar_tensor, full, ...)
-            n.kwargs = {**n.kwargs, "device": device}
         value = n.meta["val"]
         with value.fake_mode:
-            n.meta["val"] = value.to(device)
+            on_device = value.to(device)
+        if n.op == "placeholder":   # a scalar the graph is given is copied to the GPU once, as the graph starts
+            with gm.graph.inserting_after(last_input):
+                copy = gm.graph.call_function(torch.ops.aten._to_copy.default, (n,), {"device": device})
+            n.replace_all_uses_with(copy, delete_user_cb=lambda u: u is not copy)
+            copy.meta["val"] = on_device
+            continue
+        if any(a.name == "device" for a in n.target._schema.arguments):   # (a factory: scalar_tensor, full, ...)
+            n.kwargs = {**n.kwargs, "device": device}
+        n.meta["val"] = on_device
     if moving:
         gm.recompile()
     return len(moving)

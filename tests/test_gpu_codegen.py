@@ -663,8 +663,8 @@ def scaled_by_cpu_scalars(x):
 def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
     """The chain is computed on the GPU, in the kernels that read it, which a Triton kernel can (it cannot read CPU
     memory: the graph ran eagerly); the scalar the graph returns stays on the CPU, so no kernel of the graph
-    writes it and the graph runs eagerly, as one that reads a CPU scalar it is given does. A scalar drawn at random
-    or read by a custom op (which may read it on the host) stays on the CPU too."""
+    writes it and the graph runs eagerly. A CPU scalar the graph is given and only GPU ops read is copied there
+    once. A scalar drawn at random or read by a custom op (which may read it on the host) stays on the CPU."""
     from kiln.patterns import scalars_on_their_readers_device
     with FakeTensorMode():
         x = torch.empty(64, 64, device="cuda")
@@ -682,9 +682,12 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
         with pytest.raises(NotImplementedError, match="touches CPU tensors"):
             generated(gm, [x], "inference", 1)
 
-        given = torch.empty((), dtype=torch.float64)   # a CPU scalar the graph is given: its own readers stay too
-        gm = make_fx(lambda x, s: x * (s * 2).sqrt(), decomposition_table=kiln_decompositions())(x, given)
-        assert scalars_on_their_readers_device(gm) == 0, gm.code
+        given = torch.empty((), dtype=torch.float64)   # a CPU scalar the graph is given is copied to the GPU
+        gm = make_fx(lambda x, s: (x * (s * 2).sqrt(),), decomposition_table=kiln_decompositions())(x, given)
+        assert scalars_on_their_readers_device(gm) == 3, gm.code
+        assert "cpu" not in generated(gm, [x, given], "inference", 1).wrapper_source.replace("arg1_1", "")
+        gm = make_fx(lambda x, s: (x * s, s + 1), decomposition_table=kiln_decompositions())(x, given)
+        assert scalars_on_their_readers_device(gm) == 0, gm.code   # (it is read on the CPU too)
         for stays in (lambda x: x * torch.rand(()),   # drawn from the CPU's generator
                       lambda x: scaled_on_the_host(x, torch.scalar_tensor(2.0) * 3)):   # read by a custom op
             gm = make_fx(stays, decomposition_table=kiln_decompositions())(x)

@@ -4,6 +4,8 @@
 - cpu_scalars: 0-dim CPU tensors computed for GPU ops (x * (1 / math.sqrt(d)) under dynamic=True, which
   AOTAutograd turns into scalar_tensor(d) -> sqrt -> reciprocal on the CPU; torch.tensor(2.0) with no device read
   twice) are computed on the GPU, strict mode (the graph ran eagerly: a Triton kernel cannot read CPU memory);
+- given_cpu_scalar: a CPU scalar the graph is given, read only by GPU ops, is copied to the GPU as the graph starts
+  (strict mode; the graph ran eagerly);
 - returned_cpu_scalar: a graph returning a CPU scalar runs eagerly, with correct results, not a crash."""
 import json
 import logging
@@ -39,6 +41,10 @@ def constant_read_twice(x):
     return x * c, (x + c).sum()
 
 
+def given_cpu_scalar(x, s):
+    return x * s, (x / s.sqrt()).sum()
+
+
 def returned_cpu_scalar(x):
     return x + 1, torch.tensor(3.0) + 1
 
@@ -49,5 +55,7 @@ check("float_scalar", float_scalar, [(torch.randn(3, n, device="cuda"), d) for n
 check("cpu_scalars", cpu_scalars, [(torch.randn(3, n, device="cuda"), d) for n, d in sizes],
       dynamic=True, options={"strict": True})
 check("constant_read_twice", constant_read_twice, [(torch.randn(64, 64, device="cuda"),)], options={"strict": True})
+check("given_cpu_scalar", given_cpu_scalar, [(torch.randn(64, 64, device="cuda"), torch.tensor(v)) for v in (2.5, 3.0)],
+      options={"strict": True})
 logging.basicConfig(level=logging.WARNING)
 check("returned_cpu_scalar", returned_cpu_scalar, [(torch.randn(64, device="cuda"),)])

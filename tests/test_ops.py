@@ -850,17 +850,24 @@ def test_library_calls_are_externs_not_fallbacks(check, stats_delta, caplog):
     assert not [r for r in caplog.records if r.name == "kiln.fallback"]
 
 
-def test_a_cuda_kernel_reading_a_cpu_tensor_is_refused():
+def test_a_cuda_kernel_reading_a_cpu_tensor_is_refused(monkeypatch):
     """A scalar the model made with torch.tensor(...) and no device is a CPU tensor in a CUDA graph; a Triton
     kernel cannot read it (BART on the H100: 'Pointer argument cannot be accessed from Triton' at the first
-    launch, past kiln's fallback). Code generation refuses such a kernel, so that the graph runs eagerly."""
+    launch, past kiln's fallback), nor write it (a graph returning torch.tensor(3.0) + 1 failed so, session 82).
+    Code generation refuses such a kernel, so that the graph runs eagerly; only the interpreter runs Triton
+    kernels on CPU tensors."""
     from types import SimpleNamespace
     from kiln import ir
     from kiln.codegen.triton import one_device
     graph = SimpleNamespace(buffer=lambda n: SimpleNamespace(layout=SimpleNamespace(device=torch.device(n.rstrip("01")))))
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     one_device("kernel0", {"cuda0": "in", "cuda1": "out", ir.INDEX_FLAGS: "out"}, graph)
-    one_device("kernel0", {"cpu0": "in", "cpu1": "out"}, graph)   # the C++ target's, or the interpreter's
-    with pytest.raises(NotImplementedError, match="kernel0 reads CPU tensors \\(cpu0\\)"):
+    for touched in ({"cuda0": "out", "cpu0": "in"}, {"cpu0": "in", "cpu1": "out"}):
+        with pytest.raises(NotImplementedError, match="kernel0 touches CPU tensors \\(cpu0"):
+            one_device("kernel0", touched, graph)
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    one_device("kernel0", {"cpu0": "in", "cpu1": "out"}, graph)
+    with pytest.raises(NotImplementedError, match="kernel0 touches CPU tensors \\(cpu0\\)"):
         one_device("kernel0", {"cuda0": "out", "cpu0": "in"}, graph)
 
 

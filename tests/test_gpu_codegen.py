@@ -674,6 +674,12 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
         assert not [n for n in gm.graph.nodes if getattr(n.meta.get("val"), "device", None) == torch.device("cpu")]
         artifact = generated(gm, [x], "inference", 1)
         assert "cpu" not in artifact.wrapper_source, artifact.wrapper_source
+        # a CPU constant the graph holds (torch.tensor(2.5), no device), read by two GPU ops: inlined into their
+        # kernels as a number (a change that made it a CPU buffer broke this, bench/NOTES.md 112)
+        gm = make_fx(lambda x: (x * torch.tensor(2.5), (x + torch.tensor(2.5)).sum()),
+                     decomposition_table=kiln_decompositions())(x)
+        scalars_on_their_readers_device(gm)
+        assert "cpu" not in generated(gm, [x], "inference", 1).wrapper_source
 
         gm = make_fx(scaled_by_cpu_scalars, decomposition_table=kiln_decompositions())(x)
         scalars_on_their_readers_device(gm)

@@ -1,8 +1,10 @@
-"""cProfile of one zoo model's compile under a mode (kiln backend), to find where kiln's own time goes.
-PYTHONPATH=.:/tmp/timmlib python3 bench/results/s81/profile_zoo_compile.py MODEL MODE OUT.prof"""
+"""cProfile of one zoo model's compile under a mode (kiln backend), to find where kiln's own time goes; with
+DEADLINE_S (session 82), dumped then if the compile has not finished (GCViT's dynamic compile runs past 20 minutes).
+PYTHONPATH=.:/tmp/timmlib python3 bench/results/s81/profile_zoo_compile.py MODEL MODE OUT.prof [DEADLINE_S]"""
 import cProfile
 import importlib.util
 import os
+import signal
 import sys
 import time
 
@@ -23,10 +25,20 @@ compiled = kiln.compile(module, dynamic=True if mode == "dynamic" else None,
                         options={"strict": True} | ({"freezing": True} if mode == "frozen" else {}))
 prof = cProfile.Profile()
 start = time.time()
+
+
+def dump(*_):
+    prof.disable()
+    print(f"{name} {mode}: {time.time() - start:.1f} s", kiln.stats(), flush=True)
+    prof.dump_stats(out)
+    os._exit(0)   # (at a deadline the compile is still running)
+
+
+if len(sys.argv) > 4:
+    signal.signal(signal.SIGALRM, dump)
+    signal.alarm(int(sys.argv[4]))
 prof.enable()
 zoo.step(compiled, base, train)
 if mode == "dynamic":
     zoo.step(compiled, zoo.make_inputs(name, zoo.SPECS[name]["alt"], seed=2), train)
-prof.disable()
-print(f"{name} {mode}: {time.time() - start:.1f} s", kiln.stats())
-prof.dump_stats(out)
+dump()

@@ -694,6 +694,9 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
         assert "cpu" not in generated(gm, [x, given], "inference", 1).wrapper_source.replace("arg1_1", "")
         gm = make_fx(lambda x, s: (x * s, s + 1), decomposition_table=kiln_decompositions())(x, given)
         assert scalars_on_their_readers_device(gm) == 0, gm.code   # (it is read on the CPU too)
+        gm = make_fx(lambda: (torch.ones(4, device="cuda") * torch.scalar_tensor(2.5),),   # a graph of no inputs
+                     decomposition_table=kiln_decompositions())()
+        assert scalars_on_their_readers_device(gm) == 1, gm.code
         for stays in (lambda x: x * torch.rand(()),   # drawn from the CPU's generator
                       lambda x: scaled_on_the_host(x, torch.scalar_tensor(2.0) * 3)):   # read by a custom op
             gm = make_fx(stays, decomposition_table=kiln_decompositions())(x)

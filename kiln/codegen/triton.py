@@ -676,8 +676,8 @@ def group_source(group, info):
     """The kernel of a launch group: each program runs the part its id falls in."""
     parts = info["parts"]
     counts = [f"P{j}" for j in range(len(parts) - 1)]
-    params = [*info["buffers"], *symbol_params(info["symbols"]), *(f"{d}{j}" for j in range(len(parts)) for d in "NR"), *counts,
-              *(f"{d}BLOCK{j}: tl.constexpr" for j in range(len(parts)) for d in "XR")]
+    params = [*info["buffers"], *symbol_params(info["symbols"]), *(f"{d}{j}" for j in range(len(parts)) for d in "NR"),
+              *counts, *(f"{d}BLOCK{j}: tl.constexpr" for j in range(len(parts)) for d in "XR")]
     lines = ["@triton.jit", f"def {group.name}({', '.join(params)}):",
              f"    # one launch of independent kernels: {', '.join(p['name'] for p in parts)}",
              "    pid = tl.program_id(0)"]

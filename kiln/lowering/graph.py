@@ -201,23 +201,14 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         in Python as eager computes it: kernels see sizes as integers, and would divide as integers."""
         if not isinstance(x, sympy.Expr) or x.is_number or x.is_integer:
             return x
-        for name, expr in self.float_scalars.items():
-            if expr == x:
-                return name
-        name = sympy.Symbol(f"{ir.FLOAT_SCALAR}{len(self.float_scalars)}", real=True)
-        self.float_scalars[name] = x
-        return name
+        return wrapper_symbol(self.float_scalars, ir.FLOAT_SCALAR, x, real=True)
 
     def float_size(self, expr):
         """An integer size computed through floats (HF DPT's int((n - 1) ** 0.5) is TruncToInt(FloatPow(ToFloat(
         s0 - 1), 0.5))) as a symbol the wrapper binds to its value, computed in Python as eager computes it: a
         kernel computes its indices in integers, and no target spells the float functions there. Its hint is its
         value at the traced sizes."""
-        for name, known in self.float_sizes.items():
-            if known == expr:
-                return name
-        name = sympy.Symbol(f"{ir.FLOAT_SIZE}{len(self.float_sizes)}", integer=True)
-        self.float_sizes[name] = expr
+        name = wrapper_symbol(self.float_sizes, ir.FLOAT_SIZE, expr, integer=True)
         hint = self.size_hint(expr)
         if hint is not None:
             self.size_hints[name.name] = hint
@@ -266,6 +257,19 @@ SCALAR_FUNCTIONS = {
     aten.sym_numel.default: lambda x: product(x.sizes),
     aten.sym_storage_offset.default: lambda x: x.offset,
 }
+
+
+def wrapper_symbol(table, prefix, expr, **assumptions):
+    """The symbol standing for expr in table ({symbol: an expression of sizes the wrapper computes}), added as
+    prefix + its position where expr is new."""
+    for name, known in table.items():
+        if known == expr:
+            return name
+    name = sympy.Symbol(f"{prefix}{len(table)}", **assumptions)
+    table[name] = expr
+    return name
+
+
 for _name in ("sym_float", "sym_int", "sym_max", "sym_min", "sym_sqrt", "sym_not"):
     _fn = getattr(torch, _name, None)
     if _fn is not None:

@@ -42,10 +42,11 @@ FORWARD_BATCH_NORMS = BATCH_STATS_NORMS + [aten._native_batch_norm_legit_no_trai
 BATCH_NORMS_WITH_SUMS = BATCH_STATS_NORMS + [aten.native_batch_norm_backward.default]
 
 
-# ops kiln lowers whole in an inference graph (lowering/pointwise.py): each of their decompositions is ~20 ops that
-# AOTAutograd's trace dispatches one by one (~10 ms an eval batch norm; HF ResNet-18 has 20). A training graph keeps
-# them decomposed: the partitioner chooses what to recompute among their pieces.
-LOWERED_WHOLE_IN_INFERENCE = [aten._native_batch_norm_legit_no_training.default]
+# ops kiln lowers whole in an inference graph (lowering/pointwise.py, lowering/reductions.py): each of their
+# decompositions is ~8-20 ops that AOTAutograd's trace dispatches one by one (~10 ms an eval batch norm, ~5 ms a
+# layer norm; HF ResNet-18 has 20 batch norms, timm's ViT-B 25 layer norms). A training graph keeps them
+# decomposed: the partitioner chooses what to recompute among their pieces.
+LOWERED_WHOLE_IN_INFERENCE = [aten._native_batch_norm_legit_no_training.default, aten.native_layer_norm.default]
 
 
 def kiln_decompositions(inference=False):

@@ -25,6 +25,7 @@ second_log=$(mktemp)
         tests/test_optimizers.py tests/test_autotune.py tests/test_index_bounds.py tests/test_extern_layouts.py \
         tests/test_numerics.py tests/test_real_models.py \
         tests/test_compile_time.py::test_an_inference_batch_norm_reaches_kiln_whole_and_computes_as_its_decomposition \
+        tests/test_compile_time.py::test_an_inference_layer_norm_reaches_kiln_whole_and_computes_as_its_decomposition \
         || rc=$?
     echo "--- the C++ pass's files run after the Triton pass: $after_triton"
     python3 -m pytest -q -p no:cacheprovider --durations=20 --durations-min=3 $after_triton || rc=$?

@@ -805,6 +805,44 @@ def test_an_inference_batch_norm_reaches_kiln_whole_and_computes_as_its_decompos
     assert op not in training_ops, training_ops
 
 
+@pytest.mark.parametrize("affine", ["weight_and_bias", "weight", "bias", "neither"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_an_inference_layer_norm_reaches_kiln_whole_and_computes_as_its_decomposition(affine, layout, dtype,
+                                                                                      monkeypatch):
+    """A layer norm in an inference graph is one op in AOTAutograd's trace, not its decomposition's ~8 (each
+    dispatched by the trace: ~5 ms a layer norm), and kiln's lowering of it computes what the decomposition's ops
+    computed, bit for bit, its statistics too (float32 on CUDA, the input's dtype on the CPU), and with kiln's
+    zero bias where it has a weight alone. A training graph keeps it decomposed, for the partitioner."""
+    op = "aten.native_layer_norm.default"
+    torch.manual_seed(0)
+    x = torch.randn(6, 3, 10, dtype=dtype).transpose(0, 1) if layout == "transposed" else \
+        torch.randn(3, 6, 10, dtype=dtype)
+    x = x.mul_(3).add_(1)   # (in place: a transposed x stays so)
+    w = torch.randn(6, 10, dtype=dtype) if affine in ("weight_and_bias", "weight") else None
+    b = torch.randn(6, 10, dtype=dtype) if affine in ("weight_and_bias", "bias") else None
+    w = w if w is None else w * (torch.arange(10) % 2 * 2 - 1)   # (negative weights: -0.0 where x is its mean)
+    x[0] = 0.5   # a row equal to its mean
+
+    def fn(x, w, b):
+        out, mean, rstd = torch.native_layer_norm(x, [6, 10], w, b, 1e-5)
+        return out * 2, mean, rstd
+    with torch.no_grad():
+        whole_ops, whole = aot_graph_ops(fn, [x, w, b], monkeypatch)
+        monkeypatch.setattr(kiln.decompositions, "LOWERED_WHOLE_IN_INFERENCE", [])
+        decomposed_ops, decomposed = aot_graph_ops(fn, [x, w, b], monkeypatch)
+    assert whole_ops.count(op) == 1, whole_ops
+    assert op not in decomposed_ops and len(decomposed_ops) > 6, decomposed_ops
+    for a, d in zip(whole, decomposed):
+        assert torch.equal(a, d) and a.stride() == d.stride() and a.dtype == d.dtype
+        assert torch.equal(a.signbit(), d.signbit())
+    for a, e in zip(whole, fn(x, w, b)):
+        torch.testing.assert_close(a, e, **({"atol": 0.1, "rtol": 0.02} if dtype == torch.bfloat16 else {}))
+    monkeypatch.undo()
+    training_ops, _ = aot_graph_ops(fn, [x.clone().requires_grad_(), w, b], monkeypatch)
+    assert op not in training_ops, training_ops
+
+
 @pytest.mark.parametrize("optimizer", ["adamw", "sgd"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_an_optimizer_steps_foreach_ops_reach_kiln_whole_and_compute_as_their_decomposition(optimizer, dtype,
@@ -838,7 +876,8 @@ def test_an_optimizer_steps_foreach_ops_reach_kiln_whole_and_compute_as_their_de
 def test_objects_older_than_a_compile_are_frozen_while_it_runs(monkeypatch):
     """While kiln compiles, what existed before is out of the collector's passes (gc.freeze); after the last compile
     running ends (nested, or on another thread, or raising), it is back, and a process that froze objects itself
-    keeps exactly its own. A compiled graph's first call is seen from inside the window."""
+    keeps exactly its own, its full passes put off while kiln compiles. A compiled graph's first call is seen from
+    inside the window."""
     seen = []
     compile_graph = kiln.capture.compiled_graph
 
@@ -860,14 +899,24 @@ def test_objects_older_than_a_compile_are_frozen_while_it_runs(monkeypatch):
     with pytest.raises(ValueError), kiln.capture.old_objects_frozen():
         raise ValueError
     assert gc.get_freeze_count() == 0
-    gc.freeze()   # the process's own freeze is left alone
+    gc.freeze()   # the process's own freeze is left alone; full passes are put off instead while kiln compiles
+    thresholds = gc.get_threshold()
     try:
-        mine = gc.get_freeze_count()
-        with kiln.capture.old_objects_frozen():
-            pass
-        assert gc.get_freeze_count() == mine
+        mine, seen = gc.get_freeze_count(), []
+        monkeypatch.setattr(kiln.capture, "compiled_graph",
+                            lambda *a, **k: seen.append((gc.get_freeze_count(), gc.get_threshold())) or
+                            compile_graph(*a, **k))
+        torch._dynamo.reset()
+        kiln.compile(lambda t: (t.cos() * 2).sum(), options={"strict": True})(x).backward()
+        # (frozen objects that die leave the count: kiln froze none of its own)
+        assert len(seen) == 2 and all(n <= mine and t[:2] == thresholds[:2] and t[2] > 10**6 for n, t in seen), seen
+        assert 0 < gc.get_freeze_count() <= mine and gc.get_threshold() == thresholds
+        with kiln.capture.old_objects_frozen():   # thresholds the process sets meanwhile are its own
+            gc.set_threshold(500, 5, 5)
+        assert gc.get_threshold() == (500, 5, 5)
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
     with kiln.capture.old_objects_frozen():   # and so is one made while kiln compiles (by another thread), of
         made = [[] for _ in range(10000)]       # objects made since: the frozen count grew
         gc.freeze()

@@ -347,6 +347,52 @@ def test_a_first_launch_waits_for_its_graphs_build_in_the_background():
     assert seen == [True] and launch.building == []
 
 
+def test_a_first_launch_waits_for_its_own_kernels_build_not_its_graphs(monkeypatch):
+    """Each kernel of a graph building in the background is launched as soon as its own build is loaded: the first
+    call runs its first kernels (and library calls) while later kernels still build. A kernel launched with two
+    specializations waits for both; where building ahead fails, every kernel is released to build at its launch."""
+    release, loaded, launched = threading.Event(), [], []
+
+    class Fn:   # a kernel's JITFunction: built on the build thread; its first launch, on this one, stops the test
+        def __init__(self, name):
+            self.name = name
+
+        def warmup(self, *args, grid, **options):
+            if threading.current_thread() is threading.main_thread():
+                self[grid]()
+            return self.name
+
+        def __getitem__(self, grid):
+            def launch(*args, **options):
+                launched.append((self.name, list(loaded)))
+                raise JitReached
+            return launch
+
+    def load_handles(built, launcher_built=None):
+        if built[1] == "slow":
+            release.wait(10)   # (past which, unreleased, it still loads: the first launch must not have waited)
+        loaded.append(built[1])
+    monkeypatch.setattr(triton_launch, "load_handles", load_handles)
+    monkeypatch.setattr(triton_launch, "load_c_launcher", lambda cache_dir: None)
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    first, slow, last = (triton_launch.Launcher(None, 4, get_fn=lambda fn=Fn(n): fn) for n in ("first", "slow", "last"))
+    triton_launch.build_behind([(first, 0, (1,)), (slow, 0, (1,)), (last, 0, (1,)), (first, 0, (2,))], "", False)
+    with pytest.raises(JitReached):
+        first(1, torch.zeros(4))   # both its builds loaded, the slow one not
+    assert len(launched) == 1 and launched[0][0] == "first" and first.building == []
+    assert launched[0][1].count("first") == 2 and "slow" not in launched[0][1]
+    release.set()
+    with pytest.raises(JitReached):
+        last(1, torch.zeros(4))
+    assert launched[-1][0] == "last" and "last" in launched[-1][1]
+    failing = triton_launch.Launcher(None, 4, get_fn=lambda: None)   # (no warmup: building ahead fails)
+    triton_launch.build_behind([(failing, 0, (1,))], "", False)
+    failing.get_fn = lambda: Fn("failing")
+    with pytest.raises(JitReached):
+        failing(1, torch.zeros(4))
+    assert launched[-1][0] == "failing" and failing.building == []
+
+
 def test_a_warm_start_launches_the_stored_binary_without_the_jit(driver, tmp_path, monkeypatch):
     """A kernel's first launch through the JIT stores its binary and launch (triton_binaries). A Launcher of a
     later process (a fresh one here) loads that binary and launches it through the C launcher, with the stored

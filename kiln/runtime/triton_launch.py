@@ -4,6 +4,7 @@
 (atomically, named by the hash of its text) and run from there, after checking that the file still
 holds that text. Triton caches the compiled binaries across processes itself (TRITON_CACHE_DIR).
 """
+import collections
 import concurrent.futures
 import contextlib
 import functools
@@ -11,6 +12,7 @@ import hashlib
 import logging
 import operator
 import os
+import threading
 import time
 import types
 import weakref
@@ -57,7 +59,7 @@ def launcher(module, function, text, num_warps, debug, binaries=None, num_stages
     return found
 
 
-def build_ahead(warmups, in_workers=False, launcher_built=None):
+def build_ahead(warmups, in_workers=False, launcher_built=None, on_loaded=None):
     """Builds the kernels of a graph before its first call, on a pool of threads: Triton's AsyncCompileMode runs
     each warmup's build on the pool; each kernel's binary is loaded into its device's context on the pool too, as
     soon as that kernel is built (`loaded`).
@@ -65,8 +67,9 @@ def build_ahead(warmups, in_workers=False, launcher_built=None):
     is loaded instead. in_workers: each thread has the kernel built by a worker process (`build_pool`),
     then loads it from Triton's cache, for the kernels of a graph just generated: Triton's front end holds the
     GIL, so on threads alone they would build largely one after another. launcher_built: the future of kiln's C
-    launcher's load, where it is still loading. This is only ahead of time: where it fails, each kernel builds at
-    its first launch."""
+    launcher's load, where it is still loading. on_loaded(Launcher): called as each of its warmups is loaded (or
+    fails to load: the kernel then builds at its launch), on the pool's thread. This is only ahead of time: where
+    it fails, each kernel builds at its first launch."""
     joined = {}   # JITFunction -> its own compile, while its builds go through the workers
     try:
         import triton
@@ -82,7 +85,10 @@ def build_ahead(warmups, in_workers=False, launcher_built=None):
                     built.append((device, fn.warmup(*args, grid=(1,), **launch.options)))
             # each kernel's handles are loaded once it is built, while others still build (a load waits only on a
             # build submitted before it, never on a task queued behind it)
-            for handles in [pool.submit(load_handles, b, launcher_built) for b in built]:
+            loads = [pool.submit(load_handles, b, launcher_built) for b in built]
+            for (launch, _, _), handles in zip(warmups, loads) if on_loaded else ():
+                handles.add_done_callback(lambda _, launch=launch: on_loaded(launch))
+            for handles in loads:
                 handles.result()
     except Exception as e:
         logging.getLogger("kiln.codegen").info("kiln: building kernels ahead failed (%s: %s); each builds at its "
@@ -94,16 +100,36 @@ def build_ahead(warmups, in_workers=False, launcher_built=None):
 
 def build_behind(warmups, cache_dir, in_workers):
     """Builds a graph's kernels in the background (build_ahead), with kiln's C launcher (which its first launches
-    need): its compile returns while they build, and each of its Launchers waits for the build at its first launch
-    (`Launcher.building`). So a training step's backward is lowered while its forward's kernels build
-    (`capture.compile_backward_ahead`). Graphs build one after another, in the order they were loaded."""
+    need): its compile returns while they build, and each of its Launchers waits at its first launch for its own
+    kernel's build (`Launcher.building`), not the graph's: the first call runs its first kernels, and its library
+    calls (a convolution's first planning), while later kernels build. So a training step's backward is lowered
+    while its forward's kernels build (`capture.compile_backward_ahead`). Graphs build one after another, in the
+    order they were loaded."""
+    waiting = collections.Counter(id(launch) for launch, _, _ in warmups)   # each Launcher's warmups not loaded
+    ready = {key: concurrent.futures.Future() for key in waiting}
+    lock = threading.Lock()
+
+    def loaded(launch):
+        with lock:
+            waiting[id(launch)] -= 1
+            future = ready.pop(id(launch)) if waiting[id(launch)] == 0 else None
+        if future is not None:
+            future.set_result(None)
+
     def build():
-        launcher_built = compile_pool().submit(load_c_launcher, cache_dir)
-        build_ahead(warmups, in_workers, launcher_built)
-        launcher_built.result()
-    building = background_thread().submit(build)
+        try:
+            launcher_built = compile_pool().submit(load_c_launcher, cache_dir)
+            build_ahead(warmups, in_workers, launcher_built, loaded)
+            launcher_built.result()
+        finally:   # (where building ahead failed, each kernel builds at its first launch)
+            with lock:
+                rest = list(ready.values())
+                ready.clear()
+            for future in rest:
+                future.set_result(None)
     for launch in {id(w[0]): w[0] for w in warmups}.values():
-        launch.building.append(building)
+        launch.building.append(ready[id(launch)])
+    background_thread().submit(build)
 
 
 @functools.cache

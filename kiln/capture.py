@@ -57,10 +57,8 @@ def reset_stats():
     triton_binaries.COUNTS.clear()
 
 
-_FROZEN = {"depth": 0, "count": None, "thresholds": None}
+_FROZEN = {"depth": 0, "count": None}
 _FROZEN_LOCK = threading.Lock()
-# the oldest generation's threshold while kiln compiles in a process that froze objects itself: no full pass
-PUT_OFF = 1 << 30
 
 
 @contextlib.contextmanager
@@ -71,36 +69,24 @@ def old_objects_frozen():
     the user's among them. EfficientNet-B0's GPU training graphs spent ~20% of their lowering, scheduling and codegen
     in those passes (bench/NOTES.md 79). The young generations are collected first (a few ms), so that garbage
     just made (Dynamo's trace) is not frozen into the oldest generation; old garbage waits for the first full
-    pass after the compile. A process that froze objects itself before the compile keeps them frozen (the GPU
-    hosts' Python starts with 375; a server may freeze its heap after warming up), and gc.unfreeze could not tell
-    kiln's from its own: there full passes are put off instead (the oldest generation's threshold raised) until
-    the last compile ends. Neither ran there before, and a full pass (~0.3 s) fell inside each cold compile of
-    timm's ViT (bench/NOTES.md 113). A process that froze objects made since during it (another thread) keeps them
-    frozen too, where the frozen count grew."""
+    pass after the compile. A process that froze objects itself before the compile keeps them frozen; one that froze
+    objects made since during it (another thread) too, where the frozen count grew."""
     with _FROZEN_LOCK:
         if _FROZEN["depth"] == 0:
-            _FROZEN["count"] = _FROZEN["thresholds"] = None
+            _FROZEN["count"] = None
             if gc.isenabled() and gc.get_freeze_count() == 0:
                 gc.collect(1)
                 gc.freeze()
                 _FROZEN["count"] = gc.get_freeze_count()
-            elif gc.isenabled():
-                _FROZEN["thresholds"] = gc.get_threshold()
-                gc.set_threshold(*_FROZEN["thresholds"][:2], PUT_OFF)
         _FROZEN["depth"] += 1
     try:
         yield
     finally:
         with _FROZEN_LOCK:
             _FROZEN["depth"] -= 1
-            # (frozen objects that die leave the count; one that grew was frozen again by someone else; thresholds
-            # the process set meanwhile are its own)
+            # (frozen objects that die leave the count; one that grew was frozen again by someone else)
             if _FROZEN["depth"] == 0 and _FROZEN["count"] is not None and gc.get_freeze_count() <= _FROZEN["count"]:
                 gc.unfreeze()
-            thresholds = _FROZEN["thresholds"]
-            if _FROZEN["depth"] == 0 and thresholds is not None and \
-                    gc.get_threshold() == (*thresholds[:2], PUT_OFF):
-                gc.set_threshold(*thresholds)
 
 
 def kiln_backend(gm, example_inputs, mode=None, options=None):

@@ -805,26 +805,32 @@ def test_an_inference_batch_norm_reaches_kiln_whole_and_computes_as_its_decompos
     assert op not in training_ops, training_ops
 
 
-@pytest.mark.parametrize("affine", ["weight_and_bias", "weight", "bias", "neither"])
-@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("affine", ["weight_and_bias", "weight", "bias", "neither", "float64_weight"])
+@pytest.mark.parametrize("source", ["contiguous", "transposed", "computed"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_an_inference_layer_norm_reaches_kiln_whole_and_computes_as_its_decomposition(affine, layout, dtype,
+def test_an_inference_layer_norm_reaches_kiln_whole_and_computes_as_its_decomposition(affine, source, dtype,
                                                                                       monkeypatch):
     """A layer norm in an inference graph is one op in AOTAutograd's trace, not its decomposition's ~8 (each
     dispatched by the trace: ~5 ms a layer norm), and kiln's lowering of it computes what the decomposition's ops
     computed, bit for bit, its statistics too (float32 on CUDA, the input's dtype on the CPU), and with kiln's
-    zero bias where it has a weight alone. A training graph keeps it decomposed, for the partitioner."""
+    zero bias where it has a weight alone: an input computed in the graph is stored as the decomposed graph
+    stores it (its two readers there; inlined into the statistics' first-element read and the loop, C++'s scalar
+    and vector sin differed), and a wider weight widens the product (it was rounded to the input's dtype first).
+    A training graph keeps it decomposed, for the partitioner."""
     op = "aten.native_layer_norm.default"
     torch.manual_seed(0)
-    x = torch.randn(6, 3, 10, dtype=dtype).transpose(0, 1) if layout == "transposed" else \
+    x = torch.randn(6, 3, 10, dtype=dtype).transpose(0, 1) if source == "transposed" else \
         torch.randn(3, 6, 10, dtype=dtype)
     x = x.mul_(3).add_(1)   # (in place: a transposed x stays so)
-    w = torch.randn(6, 10, dtype=dtype) if affine in ("weight_and_bias", "weight") else None
-    b = torch.randn(6, 10, dtype=dtype) if affine in ("weight_and_bias", "bias") else None
+    w = torch.randn(6, 10, dtype=torch.float64 if affine == "float64_weight" else dtype) \
+        if affine in ("weight_and_bias", "weight", "float64_weight") else None
+    b = torch.randn(6, 10, dtype=dtype) if affine in ("weight_and_bias", "bias", "float64_weight") else None
     w = w if w is None else w * (torch.arange(10) % 2 * 2 - 1)   # (negative weights: -0.0 where x is its mean)
     x[0] = 0.5   # a row equal to its mean
 
     def fn(x, w, b):
+        for _ in range(7 if source == "computed" else 0):
+            x = x.sin() * 1.5
         out, mean, rstd = torch.native_layer_norm(x, [6, 10], w, b, 1e-5)
         return out * 2, mean, rstd
     with torch.no_grad():
@@ -836,8 +842,9 @@ def test_an_inference_layer_norm_reaches_kiln_whole_and_computes_as_its_decompos
     for a, d in zip(whole, decomposed):
         assert torch.equal(a, d) and a.stride() == d.stride() and a.dtype == d.dtype
         assert torch.equal(a.signbit(), d.signbit())
-    for a, e in zip(whole, fn(x, w, b)):
-        torch.testing.assert_close(a, e, **({"atol": 0.1, "rtol": 0.02} if dtype == torch.bfloat16 else {}))
+    if affine != "float64_weight":   # (eager refuses a weight of another dtype)
+        for a, e in zip(whole, fn(x, w, b)):
+            torch.testing.assert_close(a, e, **({"atol": 0.1, "rtol": 0.02} if dtype == torch.bfloat16 else {}))
     monkeypatch.undo()
     training_ops, _ = aot_graph_ops(fn, [x.clone().requires_grad_(), w, b], monkeypatch)
     assert op not in training_ops, training_ops
@@ -876,8 +883,7 @@ def test_an_optimizer_steps_foreach_ops_reach_kiln_whole_and_compute_as_their_de
 def test_objects_older_than_a_compile_are_frozen_while_it_runs(monkeypatch):
     """While kiln compiles, what existed before is out of the collector's passes (gc.freeze); after the last compile
     running ends (nested, or on another thread, or raising), it is back, and a process that froze objects itself
-    keeps exactly its own, its full passes put off while kiln compiles. A compiled graph's first call is seen from
-    inside the window."""
+    keeps exactly its own. A compiled graph's first call is seen from inside the window."""
     seen = []
     compile_graph = kiln.capture.compiled_graph
 
@@ -899,24 +905,14 @@ def test_objects_older_than_a_compile_are_frozen_while_it_runs(monkeypatch):
     with pytest.raises(ValueError), kiln.capture.old_objects_frozen():
         raise ValueError
     assert gc.get_freeze_count() == 0
-    gc.freeze()   # the process's own freeze is left alone; full passes are put off instead while kiln compiles
-    thresholds = gc.get_threshold()
+    gc.freeze()   # the process's own freeze is left alone
     try:
-        mine, seen = gc.get_freeze_count(), []
-        monkeypatch.setattr(kiln.capture, "compiled_graph",
-                            lambda *a, **k: seen.append((gc.get_freeze_count(), gc.get_threshold())) or
-                            compile_graph(*a, **k))
-        torch._dynamo.reset()
-        kiln.compile(lambda t: (t.cos() * 2).sum(), options={"strict": True})(x).backward()
-        # (frozen objects that die leave the count: kiln froze none of its own)
-        assert len(seen) == 2 and all(n <= mine and t[:2] == thresholds[:2] and t[2] > 10**6 for n, t in seen), seen
-        assert 0 < gc.get_freeze_count() <= mine and gc.get_threshold() == thresholds
-        with kiln.capture.old_objects_frozen():   # thresholds the process sets meanwhile are its own
-            gc.set_threshold(500, 5, 5)
-        assert gc.get_threshold() == (500, 5, 5)
+        mine = gc.get_freeze_count()
+        with kiln.capture.old_objects_frozen():
+            pass
+        assert gc.get_freeze_count() == mine
     finally:
         gc.unfreeze()
-        gc.set_threshold(*thresholds)
     with kiln.capture.old_objects_frozen():   # and so is one made while kiln compiles (by another thread), of
         made = [[] for _ in range(10000)]       # objects made since: the frozen count grew
         gc.freeze()

@@ -5,11 +5,13 @@ divisibility, a constant, the int's width, the device's context) launches nothin
 caller takes the path that builds the variant that fits. A launch with wrong parameters would write to the wrong
 memory on a GPU, so every check is tested here, where CI has none."""
 import contextlib
+import logging
 import ctypes
 import pickle
 import struct
 import subprocess
 import threading
+import time
 
 import pytest
 import torch
@@ -360,6 +362,8 @@ def test_a_first_launch_waits_for_its_own_kernels_build_not_its_graphs(monkeypat
         def warmup(self, *args, grid, **options):
             if threading.current_thread() is threading.main_thread():
                 self[grid]()
+            if self.name == "failing":
+                raise RuntimeError("no build ahead")
             return self.name
 
         def __getitem__(self, grid):
@@ -385,12 +389,41 @@ def test_a_first_launch_waits_for_its_own_kernels_build_not_its_graphs(monkeypat
     with pytest.raises(JitReached):
         last(1, torch.zeros(4))
     assert launched[-1][0] == "last" and "last" in launched[-1][1]
-    failing = triton_launch.Launcher(None, 4, get_fn=lambda: None)   # (no warmup: building ahead fails)
+    failing = triton_launch.Launcher(None, 4, get_fn=lambda: Fn("failing"))   # (its build ahead raises)
     triton_launch.build_behind([(failing, 0, (1,))], "", False)
-    failing.get_fn = lambda: Fn("failing")
     with pytest.raises(JitReached):
         failing(1, torch.zeros(4))
     assert launched[-1][0] == "failing" and failing.building == []
+
+
+def test_a_load_finishing_after_its_graphs_build_failed_releases_nothing_twice(monkeypatch, caplog):
+    """A kernel whose load fails ends its graph's build ahead while another still loads: every Launcher is released
+    then, and the late load's callback finds its Launcher released already (it raised KeyError in the pool)."""
+    late, done = threading.Event(), threading.Event()
+
+    class Fn:
+        def warmup(self, *args, grid, **options):
+            return self
+
+    def load_handles(built, launcher_built=None):
+        if built[1] is bad_fn:
+            raise RuntimeError("no binary")
+        late.wait(10)
+    monkeypatch.setattr(triton_launch, "load_handles", load_handles)
+    monkeypatch.setattr(triton_launch, "load_c_launcher", lambda cache_dir: None)
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    bad_fn, slow_fn = Fn(), Fn()
+    bad, slow = (triton_launch.Launcher(None, 4, get_fn=lambda fn=fn: fn) for fn in (bad_fn, slow_fn))
+    with caplog.at_level(logging.ERROR, logger="concurrent.futures"):
+        triton_launch.build_behind([(bad, 0, (1,)), (slow, 0, (1,))], "", False)
+        for future in bad.building + slow.building:
+            future.result(10)   # both released when the build ended, the slow load still running
+        triton_launch.background_thread().submit(done.set)
+        assert done.wait(10)
+        late.set()
+        triton_launch.compile_pool().submit(lambda: None).result()   # (the slow load and its callback ran)
+        time.sleep(0.1)
+    assert not [r for r in caplog.records if "callback" in r.getMessage()], caplog.text
 
 
 def test_a_warm_start_launches_the_stored_binary_without_the_jit(driver, tmp_path, monkeypatch):

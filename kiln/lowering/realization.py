@@ -61,9 +61,13 @@ class Realization:
         where its users must read the same bits, where a wide C++ user reads it broadcast, or where a matmul and
         other users read it."""
         return value.opcount > REALIZE_OPCOUNT or compared_for_equality(n) or \
-            len(n.users) > 1 and (value.opcount > REALIZE_SHARED_OPCOUNT or
-                                  self.computed_reads(value, statistics=False) > REALIZE_SHARED_READS) or \
-            self.read_broadcast(n, value) or self.shared_matrix(n, value)
+            len(n.users) > 1 and self.worth_sharing(value) or self.read_broadcast(n, value) or \
+            self.shared_matrix(n, value)
+
+    def worth_sharing(self, value):
+        """Whether a Lazy value that several users read is stored once rather than computed by each."""
+        return value.opcount > REALIZE_SHARED_OPCOUNT or \
+            self.computed_reads(value, statistics=False) > REALIZE_SHARED_READS
 
     @staticmethod
     def shared_matrix(n, value):

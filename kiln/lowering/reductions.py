@@ -1,5 +1,7 @@
 """Reductions (split where rows are long), scans, and the reduction-shaped ops: var, cdist."""
 
+import operator
+
 import sympy
 import torch
 
@@ -398,31 +400,40 @@ def lower_var(out, x, dims=None, *, correction=None, keepdim=False):
 def lower_layer_norm(out, x, normalized_shape, weight, bias, eps):
     """A layer norm, whole, as an inference graph keeps it (`decompositions.LOWERED_WHOLE_IN_INFERENCE`): the ops of
     its decomposition (torch._refs.native_layer_norm, with kiln's zero bias: `decompositions._zero_bias_layer_norm`)
-    each lowered by its own lowering, on values of the dtypes and shapes the decomposition's trace gives them. So
-    it computes what the decomposed graph computed, in the same kernels, without AOTAutograd tracing those ~8 ops
+    each lowered by its own lowering, on values of the dtypes and shapes the decomposition's trace gives them, and
+    its input and statistics, which two of them read, stored where the decomposed graph would store them. So it
+    computes what the decomposed graph computed, in the same kernels, without AOTAutograd tracing those ~8 ops
     (~5 ms a layer norm: timm's ViT-B has 25)."""
     y, mean_out, rstd_out = out
     acc = opmath(x.dtype)   # (torch's computation dtype: float32 for the half types, else x's own)
+    g = current()
 
     def meta(like, dtype):   # a traced value shaped as `like`, of dtype
         return like if like.dtype == dtype else like.new_empty(like.shape, dtype=dtype)
 
     def lower(op, value_meta, *args, **kwargs):
         return LOWERINGS[op](value_meta, *args, **kwargs)
-    if not current().current_node.args[0].meta["val"].is_contiguous():   # (the decomposition's contiguous(input))
+    if not g.current_node.args[0].meta["val"].is_contiguous():   # (the decomposition's contiguous(input))
         x = lower(aten.clone.default, meta(y, x.dtype), x)
-    x_meta, stat = meta(y, acc), meta(mean_out, acc)
     if acc != x.dtype:
-        x = lower(prims.convert_element_type.default, x_meta, x, acc)
+        x = lower(prims.convert_element_type.default, meta(y, acc), x, acc)
+    if isinstance(x, Lazy) and g.worth_sharing(x):   # (read by the statistics and by the normalization)
+        x = g.realize_narrow(x, meta_strides(y, x.sizes))
+    stat = meta(mean_out, acc)
+    returned = {u.args[1] for u in g.current_node.users if u.target is operator.getitem and u.users}
+
+    def statistic(value, index):   # stored where the graph reads it too, as the decomposed graph stores it
+        return g.realize_narrow(value, meta_strides(stat, value.sizes)) \
+            if index in returned and isinstance(value, Lazy) and g.worth_sharing(value) else value
     dims = list(range(len(x.sizes) - len(normalized_shape), len(x.sizes)))
     var, mean = lower_var([stat, stat], x, dims, correction=0, keepdim=True)
-    rstd = lower(aten.rsqrt.default, stat, lower(aten.add.Tensor, stat, var, eps))
-    v = lower(aten.mul.Tensor, x_meta, lower(aten.sub.Tensor, x_meta, x, mean), rstd)
-    if weight is not None:
-        v = lower(aten.mul.Tensor, x_meta, v, weight)
-    if bias is not None:
-        v = lower(aten.add.Tensor, x_meta, v, bias)
-    if y.dtype != acc:
+    mean = statistic(mean, 1)
+    rstd = statistic(lower(aten.rsqrt.default, stat, lower(aten.add.Tensor, stat, var, eps)), 2)
+    v = lower(aten.mul.Tensor, meta(y, acc), lower(aten.sub.Tensor, meta(y, acc), x, mean), rstd)
+    for op, operand in ((aten.mul.Tensor, weight), (aten.add.Tensor, bias)):
+        if operand is not None:   # (a wider weight or bias widens the result, which is rounded once)
+            v = lower(op, meta(y, torch.promote_types(v.dtype, operand.dtype)), v, operand)
+    if v.dtype != y.dtype:
         v = lower(prims.convert_element_type.default, y, v, y.dtype)
     if weight is not None and bias is None:
         v = lower(aten.add.Tensor, y, v, 0.0)

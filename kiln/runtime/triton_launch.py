@@ -112,7 +112,9 @@ def build_behind(warmups, cache_dir, in_workers):
     def loaded(launch):
         with lock:
             waiting[id(launch)] -= 1
-            future = ready.pop(id(launch)) if waiting[id(launch)] == 0 else None
+            # (None where the build already ended and released every Launcher: a load's callback can run after
+            # the wait on it returned)
+            future = ready.pop(id(launch), None) if waiting[id(launch)] == 0 else None
         if future is not None:
             future.set_result(None)
 

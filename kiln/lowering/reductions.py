@@ -413,7 +413,8 @@ def lower_layer_norm(out, x, normalized_shape, weight, bias, eps):
 
     def lower(op, value_meta, *args, **kwargs):
         return LOWERINGS[op](value_meta, *args, **kwargs)
-    if not g.current_node.args[0].meta["val"].is_contiguous():   # (the decomposition's contiguous(input))
+    traced = getattr(g.current_node.args[0], "meta", {}).get("val")
+    if isinstance(traced, torch.Tensor) and not traced.is_contiguous():   # (the decomposition's contiguous(input))
         x = lower(aten.clone.default, meta(y, x.dtype), x)
     if acc != x.dtype:
         x = lower(prims.convert_element_type.default, meta(y, acc), x, acc)

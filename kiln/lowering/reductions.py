@@ -1,4 +1,5 @@
-"""Reductions (split where rows are long), scans, and the reduction-shaped ops: var, cdist."""
+"""Reductions (split where rows are long), scans, and the reduction-shaped ops: var, layer_norm (whole, in inference
+graphs), cdist."""
 
 import operator
 

@@ -407,12 +407,13 @@ def scalars_on_their_readers_device(gm):
     if len(readers) != 1:   # (none read on a GPU, or several GPUs)
         return 0
     device = readers.pop()
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     for n in moving:
         value = n.meta["val"]
         with value.fake_mode:
             on_device = value.to(device)
         if n.op == "placeholder":   # a scalar the graph is given is copied to the GPU once, as the graph starts
-            with gm.graph.inserting_after([p for p in gm.graph.nodes if p.op == "placeholder"][-1]):
+            with gm.graph.inserting_after(placeholders[-1]):
                 copy = gm.graph.call_function(torch.ops.aten._to_copy.default, (n,), {"device": device})
             n.replace_all_uses_with(copy, delete_user_cb=lambda u: u is not copy)
             copy.meta["val"] = on_device

@@ -5,8 +5,8 @@ divisibility, a constant, the int's width, the device's context) launches nothin
 caller takes the path that builds the variant that fits. A launch with wrong parameters would write to the wrong
 memory on a GPU, so every check is tested here, where CI has none."""
 import contextlib
-import logging
 import ctypes
+import logging
 import pickle
 import struct
 import subprocess

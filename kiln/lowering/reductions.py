@@ -419,18 +419,17 @@ def lower_layer_norm(out, x, normalized_shape, weight, bias, eps):
         x = lower(aten.clone.default, meta(y, x.dtype), x)
     if acc != x.dtype:
         x = lower(prims.convert_element_type.default, meta(y, acc), x, acc)
-    if isinstance(x, Lazy) and g.worth_sharing(x):   # (read by the statistics and by the normalization)
-        x = g.realize_narrow(x, meta_strides(y, x.sizes))
+    def shared(value, like):   # a value two ops of the decomposed graph read: stored where it would be stored there
+        return g.realize_narrow(value, meta_strides(like, value.sizes)) \
+            if isinstance(value, Lazy) and g.worth_sharing(value) else value
+    x = shared(x, y)   # (read by the statistics and by the normalization)
     stat = meta(mean_out, acc)
     returned = {u.args[1] for u in g.current_node.users if u.target is operator.getitem and u.users}
-
-    def statistic(value, index):   # stored where the graph reads it too, as the decomposed graph stores it
-        return g.realize_narrow(value, meta_strides(stat, value.sizes)) \
-            if index in returned and isinstance(value, Lazy) and g.worth_sharing(value) else value
     dims = list(range(len(x.sizes) - len(normalized_shape), len(x.sizes)))
     var, mean = lower_var([stat, stat], x, dims, correction=0, keepdim=True)
-    mean = statistic(mean, 1)
-    rstd = statistic(lower(aten.rsqrt.default, stat, lower(aten.add.Tensor, stat, var, eps)), 2)
+    rstd = lower(aten.rsqrt.default, stat, lower(aten.add.Tensor, stat, var, eps))
+    # (a statistic the graph reads too is read by the normalization and by that reader)
+    mean, rstd = (shared(v, stat) if i in returned else v for i, v in ((1, mean), (2, rstd)))
     v = lower(aten.mul.Tensor, meta(y, acc), lower(aten.sub.Tensor, meta(y, acc), x, mean), rstd)
     for op, operand in ((aten.mul.Tensor, weight), (aten.add.Tensor, bias)):
         if operand is not None:   # (a wider weight or bias widens the result, which is rounded once)

@@ -231,6 +231,17 @@ def test_softmax_computes_exp_once_per_element(tmp_path):
     assert source.count("kiln_exp(") == cpp.LANES and "keep0[r0] = " in source, source
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+@pytest.mark.parametrize("costly", ["sin", "exp", "tanh", "erf"])
+def test_a_training_layer_norm_of_a_costly_value_reads_only_what_its_kernel_wrote(check_grad, costly, dtype):
+    """A training layer norm's statistics shift by the row's first element, computed before the row's loops; a
+    costly op of it (sin, exp, ...) was seen again in each loop, and the C++ kernel took it for a value to keep in
+    a row buffer, which a later loop read where no loop had written it (uninitialized stack: the bf16 layer norm
+    of sin(x) * 1.5 came out 3.7e17 off, and changed from call to call)."""
+    fn = lambda x: F.layer_norm(getattr(torch, costly)(x) * 1.5, [6, 10])  # noqa: E731
+    check_grad(fn, make_tensor((3, 6, 10), dtype, requires_grad=True))
+
+
 def test_values_a_persistent_row_holds_are_not_stored(tmp_path, launch_by_launch):
     """exp(s - max) of a softmax over computed scores reads two computed buffers, so it is realized; in a
     Triton kernel that holds its rows in registers the division reads it there, so nothing stores it (T5's

@@ -364,12 +364,16 @@ class CppKernel(KernelWriter):
         in_loop = op in self.COSTLY and self.scope in self.loop_scopes   # not under a mask: always computed
         kept = self.keeps.get(canon) if in_loop else None
         at = kept and self.print_index(self.kernel.r + self.r_offset)
-        if kept and kept[1] < self.loop_id:
+        if self.scope.lookup(expr) is not None:
+            # computed already, where this loop sees it (before the row's loops: a row's first element, which a
+            # training layer norm's statistics shift by): neither kept nor read back from a row buffer. A later
+            # loop read a row buffer no loop wrote (uninitialized stack: 3.7e17 off a bf16 layer norm of sin(x))
+            v = self.emit(expr, result_dtype(op, args))
+        elif kept and kept[1] < self.loop_id:
             v = self.emit(f"{kept[0]}[{at}]", result_dtype(op, args))
         else:
-            new = self.scope.lookup(expr) is None
             v = self.emit(expr, result_dtype(op, args))
-            if kept and new:
+            if kept:
                 self.scope.line(f"{kept[0]}[{at}] = {v};")
             if in_loop and self.first_loop.setdefault(canon, self.loop_id) < self.loop_id:
                 self.wanted[canon] = (self.first_loop[canon], v.dtype)

@@ -326,6 +326,23 @@ def test_a_reshape_grouped_by_the_traced_sizes_is_guarded():
     assert {g.expr for g in env.guards} >= {sympy.Eq(a, b)}, env.guards
 
 
+def test_a_views_strides_are_read_off_its_index_as_sympy_reads_them():
+    """view_of reads a strided view's strides and offset off the terms of its index (views.linear_terms), as
+    expr.coeff(v) per dim and the rest's expansion gave them (a fifth of GPT-2's lowering), symbolic strides too;
+    an index that is not affine in the view's dims is no strided view (None: the view is computed)."""
+    from kiln.lowering.views import linear_terms
+
+    v0, v1 = ir.index_vars("v", 2)
+    s0, s1 = sympy.symbols("s0 s1", integer=True, positive=True)
+    for expr in [2 * v0 + s0 * v1 + 3 + s1, s0 * s1 * v0 + 2 * s0 * v0 + v1 + s1 * (s0 + 1), v1 - v0 + 7, v0,
+                 sympy.Integer(5)]:
+        expr = sympy.expand(expr)
+        strides = [expr.coeff(v) for v in (v0, v1)]
+        assert linear_terms(expr, [v0, v1]) == (strides, sympy.expand(expr - v0 * strides[0] - v1 * strides[1]))
+    for expr in [v0 * v1 + 1, v0 ** 2, ir.FloorDiv(v0, 2) + v1, s0 * ir.ModularIndexing(v1, 1, s1)]:
+        assert linear_terms(sympy.expand(expr), [v0, v1]) is None, expr
+
+
 def test_a_dense_symbolic_layout_is_found_without_asking_the_shape_environment(monkeypatch):
     """Which traced layouts are dense (a permutation of row-major, kept where a value is stored) is decided on the
     stride expressions, ordered at the traced sizes: torch's own test asked the shape environment about each

@@ -10,9 +10,9 @@ export PYTHONUNBUFFERED=1; start=$(date +%s); mkdir -p /tmp/o
   PYTHONPATH=. python3 -c "import torch, triton, sys, gc; print(torch.__version__, triton.__version__, sys.version, gc.get_freeze_count()); import kiln.capture as c; print('interpreter_frozen_count', c.interpreter_frozen_count())"; } > /tmp/o/machine.txt 2>&1
 PYTHONPATH=. timeout 150 python3 scripts/gpu_models.py --out /tmp/o/acc --backends kiln --no-time --jobs 8 \
   --models gpt2,bert,vit,bart,deberta_v2,deit,swin,convnext,whisper,t5,timm_vit,timm_deit,timm_convnext > /tmp/o/acc.log 2>&1
-echo "acc rc $? at $(( $(date +%s) - start )) s" >> /tmp/o/machine.txt
+echo "acc rc $? at $(( $(date +%s) - start )) s" >> /tmp/o/machine.txt; tar czf $OUT/c2.tgz -C /tmp/o .   # (what is done comes back if the call is cut short)
 PYTHONPATH=. timeout 150 python3 scripts/gpu_compile_time.py --out /tmp/o/ct_inf --models timm_vit,timm_convnext --timeout 50 > /tmp/o/ct_inf.log 2>&1
-echo "inference rc $? at $(( $(date +%s) - start )) s" >> /tmp/o/machine.txt
+echo "inference rc $? at $(( $(date +%s) - start )) s" >> /tmp/o/machine.txt; tar czf $OUT/c2.tgz -C /tmp/o .
 left=$(( 470 - ($(date +%s) - start) ))
 PYTHONPATH=. timeout $(( left * 2 / 3 )) python3 scripts/gpu_compile_time.py --out /tmp/o/ct_main_gpt2 --models gpt2 --train --timeout 50 > /tmp/o/ct_main.log 2>&1
 left=$(( 470 - ($(date +%s) - start) ))

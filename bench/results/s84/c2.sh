@@ -4,7 +4,9 @@
 # (b) issue 23's compile time of timm ViT and ConvNeXt bf16 inference, cold and warm, aot_eager / Inductor / kiln
 # (the collector's pass of item 113, with Python 3.12's own frozen objects now told apart); (c) GPT-2's fp32
 # training rows, and kiln again from alt/ (an untracked copy of the package with the parked patch
-# s84/whole_layer_norm_backward.patch applied), in the same call.
+# s84/whole_layer_norm_backward.patch applied), in the same call. Set up alt/ first, on this machine:
+#   rm -rf alt && git worktree add /tmp/alt HEAD && (cd /tmp/alt && git apply bench/results/s84/whole_layer_norm_backward.patch)
+#   && mkdir alt && cp -r /tmp/alt/kiln alt/ && git worktree remove --force /tmp/alt
 export PYTHONUNBUFFERED=1; start=$(date +%s); mkdir -p /tmp/o
 { nvidia-smi --query-gpu=name,memory.used,driver_version --format=csv; uptime; git log -1 --format=%h; git status --short | head;
   PYTHONPATH=. python3 -c "import torch, triton, sys, gc; print(torch.__version__, triton.__version__, sys.version, gc.get_freeze_count()); import kiln.capture as c; print('interpreter_frozen_count', c.interpreter_frozen_count())"; } > /tmp/o/machine.txt 2>&1

@@ -76,7 +76,8 @@ def old_objects_frozen():
     with _FROZEN_LOCK:
         if _FROZEN["depth"] == 0:
             _FROZEN["count"] = None
-            if gc.isenabled() and (gc.get_freeze_count() == 0 or gc.get_freeze_count() <= interpreter_frozen_count()):
+            frozen = gc.get_freeze_count()   # (a child interpreter is asked only where some are frozen)
+            if gc.isenabled() and (frozen == 0 or frozen <= interpreter_frozen_count()):
                 gc.collect(1)
                 gc.freeze()
                 _FROZEN["count"] = gc.get_freeze_count()

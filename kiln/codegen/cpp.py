@@ -364,11 +364,12 @@ class CppKernel(KernelWriter):
         in_loop = op in self.COSTLY and self.scope in self.loop_scopes   # not under a mask: always computed
         kept = self.keeps.get(canon) if in_loop else None
         at = kept and self.print_index(self.kernel.r + self.r_offset)
-        if self.scope.lookup(expr) is not None:
+        found = self.scope.lookup(expr)
+        if found is not None:
             # computed already, where this loop sees it (before the row's loops: a row's first element, which a
             # training layer norm's statistics shift by): neither kept nor read back from a row buffer. A later
             # loop read a row buffer no loop wrote (uninitialized stack: 3.7e17 off a bf16 layer norm of sin(x))
-            v = self.emit(expr, result_dtype(op, args))
+            v = found
         elif kept and kept[1] < self.loop_id:
             v = self.emit(f"{kept[0]}[{at}]", result_dtype(op, args))
         else:

@@ -303,6 +303,119 @@ audio("sew_d", "SEWDConfig", "SEWDForCTC", dict(_W2V, squeeze_factor=2, position
       share_att_key=True, relative_attention=True, pos_att_type=("p2c", "c2p"), norm_rel_ebd="layer_norm"))
 
 
+# session 85: models not swept before
+_MOE = dict(experts_implementation="batched_mm")   # (grouped_mm, the default, has no float64 kernel)
+text("qwen2_moe", "Qwen2MoeConfig", "Qwen2MoeForCausalLM", dict(DEC, moe_intermediate_size=32,
+     shared_expert_intermediate_size=64, num_experts=4, num_experts_per_tok=2, **_MOE, **TOK))
+text("olmoe", "OlmoeConfig", "OlmoeForCausalLM", dict(DEC, num_experts=4, num_experts_per_tok=2, clip_qkv=4.0,
+     **_MOE, **TOK))
+text("granitemoe", "GraniteMoeConfig", "GraniteMoeForCausalLM", dict(DEC, num_local_experts=4, num_experts_per_tok=2,
+     embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.25, **_MOE, **TOK))
+text("dbrx", "DbrxConfig", "DbrxForCausalLM", dict(d_model=64, n_heads=4, n_layers=2, max_seq_len=64, vocab_size=256,
+     attn_config=dict(kv_n_heads=2, clip_qkv=8.0, rope_theta=10000.0), ffn_config=dict(ffn_hidden_size=64, moe_num_experts=4,
+     moe_top_k=2), **_MOE, **TOK))
+text("deepseek_v3", "DeepseekV3Config", "DeepseekV3ForCausalLM", dict(DEC, num_key_value_heads=4,
+     moe_intermediate_size=32, n_shared_experts=1, n_routed_experts=8, n_group=2, topk_group=1, num_experts_per_tok=2,
+     first_k_dense_replace=1, kv_lora_rank=16, q_lora_rank=32, qk_rope_head_dim=8, v_head_dim=16,
+     qk_nope_head_dim=8, **_MOE, **TOK))
+text("gpt_oss", "GptOssConfig", "GptOssForCausalLM", dict(DEC, head_dim=16, num_local_experts=4,
+     num_experts_per_tok=2, sliding_window=8, **_MOE, **TOK))
+text("jamba", "JambaConfig", "JambaForCausalLM", dict(DEC, num_experts=4, num_experts_per_tok=2, expert_layer_period=2,
+     expert_layer_offset=1, attn_layer_period=2, attn_layer_offset=1, use_mamba_kernels=False, mamba_d_state=8,
+     mamba_d_conv=4, mamba_expand=2, mamba_dt_rank=8, **_MOE, **TOK))
+text("bamba", "BambaConfig", "BambaForCausalLM", dict(DEC, attn_layer_indices=[1], mamba_n_heads=8, mamba_d_head=16,
+     mamba_n_groups=1, mamba_d_state=16, mamba_d_conv=4, mamba_expand=2, mamba_chunk_size=8, **TOK))
+text("zamba", "ZambaConfig", "ZambaForCausalLM", dict(DEC, num_hidden_layers=5, attention_head_dim=32,
+     attention_hidden_size=128, n_mamba_heads=2, attn_layer_period=2, attn_layer_offset=1, use_mamba_kernels=False,
+     mamba_d_state=8, mamba_d_conv=4, mamba_expand=2, mamba_dt_rank=8, **TOK))
+text("falcon_h1", "FalconH1Config", "FalconH1ForCausalLM", dict(DEC, mamba_d_ssm=128, mamba_n_heads=8, mamba_d_head=16,
+     mamba_n_groups=1, mamba_d_state=16, mamba_d_conv=4, mamba_expand=2, mamba_chunk_size=8, **TOK))
+text("recurrent_gemma", "RecurrentGemmaConfig", "RecurrentGemmaForCausalLM", dict(DEC, num_hidden_layers=3,
+     num_key_value_heads=1, lru_width=64, attention_window_size=8, conv1d_width=4, logits_soft_cap=30.0, **TOK))
+text("lfm2", "Lfm2Config", "Lfm2ForCausalLM", dict(DEC, conv_L_cache=3, full_attn_idxs=[1], **TOK))
+text("persimmon", "PersimmonConfig", "PersimmonForCausalLM", dict(DEC, partial_rotary_factor=0.5, **TOK))
+text("nemotron", "NemotronConfig", "NemotronForCausalLM", dict(DEC, partial_rotary_factor=0.5, **TOK))
+text("granite", "GraniteConfig", "GraniteForCausalLM", dict(DEC, embedding_multiplier=2.0, logits_scaling=4.0,
+     residual_multiplier=0.5, attention_multiplier=0.25, **TOK))
+text("glm", "GlmConfig", "GlmForCausalLM", dict(DEC, head_dim=16, partial_rotary_factor=0.5, **TOK))
+text("helium", "HeliumConfig", "HeliumForCausalLM", dict(DEC, head_dim=16, **TOK))
+text("diffllama", "DiffLlamaConfig", "DiffLlamaForCausalLM", dict(DEC, head_dim=16, **TOK))
+text("bitnet", "BitNetConfig", "BitNetForCausalLM", dict(DEC, **TOK))
+text("reformer", "ReformerConfig", "ReformerModelWithLMHead", dict(hidden_size=64, num_attention_heads=2,
+     attention_head_size=32, attn_layers=["local", "lsh"], feed_forward_size=128, vocab_size=256,
+     axial_pos_embds=True, axial_pos_shape=[4, 4], axial_pos_embds_dim=[32, 32], max_position_embeddings=16,
+     local_attn_chunk_length=4, lsh_attn_chunk_length=4, num_buckets=4, num_hashes=1, hash_seed=0, is_decoder=True,
+     **TOK))
+SPECS["reformer"]["alt"] = (3, 16)   # (in training its axial position embeddings fix the sequence length)
+text("gpt2_xattn", "GPT2Config", "GPT2LMHeadModel", dict(n_embd=64, n_layer=2, n_head=4, vocab_size=256,
+     n_positions=64, add_cross_attention=True, **TOK), names=("input_ids", "encoder_hidden_states"))
+SPECS["gpt2_xattn"]["floats"] = {"encoder_hidden_states": (64,)}
+text("switch_transformers", "SwitchTransformersConfig", "SwitchTransformersForConditionalGeneration",
+     dict(d_model=64, d_kv=16, d_ff=128, num_layers=2, num_decoder_layers=2, num_sparse_encoder_layers=1,
+     num_sparse_decoder_layers=1, num_heads=4, num_experts=4, expert_capacity=8, router_jitter_noise=0.0,
+     vocab_size=256, **TOK_S2S), names=("input_ids", "decoder_input_ids"))
+text("plbart", "PLBartConfig", "PLBartForConditionalGeneration", dict(S2S), names=("input_ids", "decoder_input_ids"))
+text("bigbird_pegasus", "BigBirdPegasusConfig", "BigBirdPegasusForConditionalGeneration", dict(S2S,
+     attention_type="block_sparse", block_size=2, num_random_blocks=1), names=("input_ids", "decoder_input_ids"))
+text("speech_to_text", "Speech2TextConfig", "Speech2TextForConditionalGeneration", dict(S2S, num_mel_bins=16,
+     input_feat_per_channel=16, conv_channels=32, max_source_positions=64, max_target_positions=64),
+     names=("input_features", "decoder_input_ids"))
+SPECS["speech_to_text"]["floats"] = {"input_features": (16,)}
+image("pvt", "PvtConfig", "PvtForImageClassification", dict(image_size=32, num_encoder_blocks=2, depths=[1, 1],
+      sequence_reduction_ratios=[2, 1], hidden_sizes=[16, 32], patch_sizes=[4, 2], strides=[4, 2],
+      num_attention_heads=[1, 2], mlp_ratios=[2, 2]))
+image("cvt", "CvtConfig", "CvtForImageClassification", dict(embed_dim=[16, 32], num_heads=[1, 2], depth=[1, 2],
+      patch_sizes=[7, 3], patch_stride=[4, 2], patch_padding=[2, 1], mlp_ratio=[2.0, 2.0], cls_token=[False, True],
+      attention_drop_rate=[0.0, 0.0], drop_rate=[0.0, 0.0], drop_path_rate=[0.0, 0.0], qkv_bias=[True, True],
+      padding_kv=[1, 1], stride_kv=[2, 2], padding_q=[1, 1], stride_q=[1, 1], kernel_qkv=[3, 3],
+      qkv_projection_method=["dw_bn", "dw_bn"]), alt_hw=48)
+image("dinov2_registers", "Dinov2WithRegistersConfig", "Dinov2WithRegistersForImageClassification",
+      dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, mlp_ratio=2, image_size=32, patch_size=8,
+      num_register_tokens=4), alt_hw=48)
+image("hiera", "HieraConfig", "HieraForImageClassification", dict(embed_dim=16, image_size=[64, 64],
+      patch_size=[7, 7], patch_stride=[4, 4], patch_padding=[3, 3], depths=[1, 1], num_heads=[1, 2],
+      embed_dim_multiplier=2.0, num_query_pool=1, query_stride=[2, 2], masked_unit_size=[4, 4],
+      masked_unit_attention=[True, False], mlp_ratio=2.0), hw=64)
+image("swiftformer", "SwiftFormerConfig", "SwiftFormerForImageClassification", dict(depths=[1, 1, 1, 1],
+      embed_dims=[16, 16, 32, 32], mlp_ratio=2), alt_hw=64)
+audio("unispeech", "UniSpeechConfig", "UniSpeechForCTC", dict(_W2V))
+audio("unispeech_sat", "UniSpeechSatConfig", "UniSpeechSatForCTC", dict(_W2V))
+audio("data2vec_audio", "Data2VecAudioConfig", "Data2VecAudioForCTC", dict(_W2V, num_conv_pos_embeddings=5,
+      num_conv_pos_embedding_groups=4, conv_pos_kernel_size=5))
+audio("moonshine", "MoonshineConfig", "MoonshineForConditionalGeneration", dict(hidden_size=64,
+      intermediate_size=128, encoder_num_hidden_layers=2, decoder_num_hidden_layers=2,
+      encoder_num_attention_heads=4, decoder_num_attention_heads=4, vocab_size=256, **TOK_S2S))
+timm_spec("timm_tresnet", "tresnet_m")
+timm_spec("timm_rexnet", "rexnet_100")
+timm_spec("timm_res2net", "res2net50_26w_4s")
+timm_spec("timm_tiny_vit", "tiny_vit_5m_224", hw=64, alt_hw=64)
+timm_spec("timm_nextvit", "nextvit_small")
+timm_spec("timm_davit", "davit_tiny")
+timm_spec("timm_rdnet", "rdnet_tiny")
+timm_spec("timm_repghost", "repghostnet_050")
+timm_spec("timm_inception_next", "inception_next_atto")
+timm_spec("timm_hiera", "hiera_tiny_224")
+timm_spec("timm_vitamin", "vitamin_small_224")
+timm_spec("timm_efficientformerv2", "efficientformerv2_s0")
+timm_spec("timm_convmixer", "convmixer_768_32")
+timm_spec("timm_lambda_resnet", "lambda_resnet26t")
+timm_spec("timm_botnet", "botnet26t_256")
+timm_spec("timm_halonet", "halonet26t")
+timm_spec("timm_coat", "coat_lite_tiny")
+timm_spec("timm_twins", "twins_svt_small")
+timm_spec("timm_cait", "cait_xxs24_224")
+timm_spec("timm_tnt", "tnt_s_patch16_224")
+timm_spec("timm_pit", "pit_ti_224")
+timm_spec("timm_visformer", "visformer_tiny")
+timm_spec("timm_dpn", "dpn68")
+timm_spec("timm_selecsls", "selecsls42b")
+timm_spec("timm_nest", "nest_tiny_jx")
+timm_spec("timm_mobilenetv4", "mobilenetv4_conv_small")
+timm_spec("timm_starnet", "starnet_s1")
+timm_spec("timm_shvit", "shvit_s1")
+timm_spec("timm_fasternet", "fasternet_t0")
+
+
 def build(name, train):
     spec = SPECS[name]
     torch.manual_seed(0)
@@ -334,8 +447,10 @@ def make_inputs(name, dims, seed=1):
     spec = SPECS[name]
     g = torch.Generator().manual_seed(seed)
     a, b = dims
-    if spec["family"] == "text":
-        return [torch.randint(spec["vocab"], (a, b), generator=g) for _ in spec["names"]]
+    if spec["family"] == "text":   # (a model's float inputs, "floats": name -> trailing shape, are (a, b, *shape))
+        floats = spec.get("floats", {})
+        return [torch.randn(a, b, *floats[n], generator=g) if n in floats else
+                torch.randint(spec["vocab"], (a, b), generator=g) for n in spec["names"]]
     if spec["family"] == "image":
         return [torch.randn(a, 3, b, b, generator=g)]
     return [torch.randn(a, b, generator=g)]   # audio

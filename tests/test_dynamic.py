@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from conftest import StatsDelta, compare_results, kiln_compile, make_tensor, run_fwd_bwd
+import kiln
 from kiln import ir
 from kiln.tools.workloads import WORKLOADS
 
@@ -425,3 +426,28 @@ def test_a_size_computed_through_floats_is_computed_by_the_wrapper():
     for b, side in ((2, 4), (3, 6), (2, 9)):
         x = make_tensor((b, 1 + side * side, 8))
         assert torch.equal(compiled(x), tokens_to_image(x)), (b, side)
+
+
+@pytest.mark.parametrize("target", ["cpp", "triton"])
+def test_truth_values_of_sizes_are_computed_by_the_wrapper(target):
+    """Under dynamic=True a comparison of sizes is a SymPy relation (s0 >= 0). torch._check's runtime assert
+    took it as a constant object and raised inside the user's call ("Expected a value of type 'number'"); read as
+    a number by a pointwise op or a factory it failed the compile; returned, Ne(s0, 5) raised NameError in the
+    call. The wrapper computes it, as eager does."""
+    programs = {
+        "check": lambda x, n: (torch._check(n >= 0), x * n)[1],
+        "times": lambda x, n: x * (n > 5),
+        "where": lambda x, n: torch.where(x > 0, x, n > 6),
+        "scalar_tensor": lambda x, n: x + torch.scalar_tensor(n > 5),
+        "full": lambda x, n: x + torch.full((2,), n >= 7, dtype=torch.bool).sum(),
+        "returned": lambda x, n: (x + 1, n != 6, n % 4 == 0),
+    }
+    for name, fn in programs.items():
+        torch._dynamo.reset()
+        compiled = kiln.compile(fn, dynamic=True, options={"strict": True, "target": target})
+        for n in (4, 6, 8):
+            x = make_tensor((n + 2,))
+            got, want = compiled(x, n), fn(x, n)
+            for a, b in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+                assert type(a) is type(b) and (a == b if isinstance(b, bool) else
+                                               a.dtype == b.dtype and torch.equal(a, b)), (name, n)

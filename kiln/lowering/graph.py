@@ -198,7 +198,13 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
 
     def float_scalar(self, x):
         """A float computed from symbolic sizes (1 / s0) as a symbol the wrapper binds to its value, computed
-        in Python as eager computes it: kernels see sizes as integers, and would divide as integers."""
+        in Python as eager computes it: kernels see sizes as integers, and would divide as integers. A truth value
+        of sizes (s0 >= 0, torch._check's; s0 > 3 read as a number) is a symbol the wrapper binds to 0 or 1:
+        no kernel or library call takes a SymPy relation."""
+        if isinstance(x, sympy.logic.boolalg.BooleanAtom):
+            return bool(x)
+        if isinstance(x, sympy.logic.boolalg.Boolean):
+            return self.float_size(x)
         if not isinstance(x, sympy.Expr) or x.is_number or x.is_integer:
             return x
         return wrapper_symbol(self.float_scalars, ir.FLOAT_SCALAR, x, real=True)
@@ -209,7 +215,11 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         kernel computes its indices in integers, and no target spells the float functions there. Its hint is its
         value at the traced sizes."""
         name = wrapper_symbol(self.float_sizes, ir.FLOAT_SIZE, expr, integer=True)
-        hint = self.size_hint(expr)
+        if isinstance(expr, sympy.logic.boolalg.Boolean):   # (a truth value of sizes, see float_scalar)
+            truth = ir.at_hints(expr, self.size_hints)
+            hint = int(bool(truth)) if isinstance(truth, sympy.logic.boolalg.BooleanAtom) else None
+        else:
+            hint = self.size_hint(expr)
         if hint is not None:
             self.size_hints[name.name] = hint
         return name

@@ -34,6 +34,11 @@ def pyexpr(e):
     return PyIndexPrinter().doprint(sympy.sympify(e))
 
 
+# what a graph computes from sizes, spelled by pyexpr: numbers, and truth values (a returned n != 3 is SymPy's
+# Ne(s0, 3), whose repr named no function the wrapper knows)
+SIZE_VALUES = (sympy.Expr, sympy.logic.boolalg.Boolean)
+
+
 # torch's fast paths for what a wrapper does most (Dynamo's guards module, in C++): a strided view at an
 # offset from the base's own, and allocations on the current device, without the dispatcher's per-call cost
 view = torch._C._dynamo.guards._reinterpret_tensor
@@ -173,7 +178,7 @@ class WrapperCode:
         if isinstance(a, (list, tuple)):
             inner = ", ".join(self.arg(x) for x in a)
             return f"[{inner}]" if isinstance(a, list) else f"({inner}{',' if len(a) == 1 else ''})"
-        if isinstance(a, sympy.Expr):
+        if isinstance(a, SIZE_VALUES):
             return pyexpr(a)
         if a is None or isinstance(a, (bool, int, float, str)):
             return repr(a)
@@ -433,7 +438,7 @@ class WrapperCode:
             value = self.tensor(o.buffer, o.sizes, o.strides, o.offset)
             # a frozen constant is the same tensor at every call: the caller gets a copy of its own
             return f"_copy_exact({value})" if o.buffer.name in self.graph.frozen else value
-        if isinstance(o, sympy.Expr):
+        if isinstance(o, SIZE_VALUES):
             return pyexpr(o)
         return repr(o)
 

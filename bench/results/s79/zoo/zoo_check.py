@@ -382,9 +382,6 @@ audio("unispeech", "UniSpeechConfig", "UniSpeechForCTC", dict(_W2V))
 audio("unispeech_sat", "UniSpeechSatConfig", "UniSpeechSatForCTC", dict(_W2V))
 audio("data2vec_audio", "Data2VecAudioConfig", "Data2VecAudioForCTC", dict(_W2V, num_conv_pos_embeddings=5,
       num_conv_pos_embedding_groups=4, conv_pos_kernel_size=5))
-audio("moonshine", "MoonshineConfig", "MoonshineForConditionalGeneration", dict(hidden_size=64,
-      intermediate_size=128, encoder_num_hidden_layers=2, decoder_num_hidden_layers=2,
-      encoder_num_attention_heads=4, decoder_num_attention_heads=4, vocab_size=256, **TOK_S2S))
 timm_spec("timm_tresnet", "tresnet_m")
 timm_spec("timm_rexnet", "rexnet_100")
 timm_spec("timm_res2net", "res2net50_26w_4s")
@@ -400,7 +397,6 @@ timm_spec("timm_efficientformerv2", "efficientformerv2_s0")
 timm_spec("timm_convmixer", "convmixer_768_32")
 timm_spec("timm_lambda_resnet", "lambda_resnet26t")
 timm_spec("timm_botnet", "botnet26t_256")
-timm_spec("timm_halonet", "halonet26t")
 timm_spec("timm_coat", "coat_lite_tiny")
 timm_spec("timm_twins", "twins_svt_small")
 timm_spec("timm_cait", "cait_xxs24_224")

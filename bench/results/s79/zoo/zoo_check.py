@@ -12,6 +12,9 @@ fp64 copy (under Float64Throughout) by kiln.tools.accuracy.accuracy_error, as te
     python zoo_check.py --model opt [--modes infer,train] [--backend aot_eager] [--out r.json]
     python zoo_check.py --sweep [--only a,b] [--timeout 420]        # results.json and summary.md here
 
+On a shared machine run with OMP_NUM_THREADS=1: two OpenMP threads on two cores beside another busy process made
+eager itself 100-400x slower (session 85).
+
 --backend aot_eager runs the same checks through torch.compile(backend="aot_eager") (freezing: plain aot_eager),
 to tell a kiln failure from a torch one. A failing accuracy check is re-checked with eager's runs on inputs and
 parameters moved by one ulp (the bench's `nudged` rule), reported beside it.
@@ -338,7 +341,6 @@ text("nemotron", "NemotronConfig", "NemotronForCausalLM", dict(DEC, partial_rota
 text("granite", "GraniteConfig", "GraniteForCausalLM", dict(DEC, embedding_multiplier=2.0, logits_scaling=4.0,
      residual_multiplier=0.5, attention_multiplier=0.25, **TOK))
 text("glm", "GlmConfig", "GlmForCausalLM", dict(DEC, head_dim=16, partial_rotary_factor=0.5, **TOK))
-text("helium", "HeliumConfig", "HeliumForCausalLM", dict(DEC, head_dim=16, **TOK))
 text("diffllama", "DiffLlamaConfig", "DiffLlamaForCausalLM", dict(DEC, head_dim=16, **TOK))
 text("bitnet", "BitNetConfig", "BitNetForCausalLM", dict(DEC, **TOK))
 text("reformer", "ReformerConfig", "ReformerModelWithLMHead", dict(hidden_size=64, num_attention_heads=2,
@@ -378,7 +380,6 @@ image("hiera", "HieraConfig", "HieraForImageClassification", dict(embed_dim=16, 
       masked_unit_attention=[True, False], mlp_ratio=2.0), hw=64)
 image("swiftformer", "SwiftFormerConfig", "SwiftFormerForImageClassification", dict(depths=[1, 1, 1, 1],
       embed_dims=[16, 16, 32, 32], mlp_ratio=2), alt_hw=64)
-audio("unispeech", "UniSpeechConfig", "UniSpeechForCTC", dict(_W2V))
 audio("unispeech_sat", "UniSpeechSatConfig", "UniSpeechSatForCTC", dict(_W2V))
 audio("data2vec_audio", "Data2VecAudioConfig", "Data2VecAudioForCTC", dict(_W2V, num_conv_pos_embeddings=5,
       num_conv_pos_embedding_groups=4, conv_pos_kernel_size=5))
@@ -386,15 +387,10 @@ timm_spec("timm_tresnet", "tresnet_m")
 timm_spec("timm_rexnet", "rexnet_100")
 timm_spec("timm_res2net", "res2net50_26w_4s")
 timm_spec("timm_tiny_vit", "tiny_vit_5m_224", hw=64, alt_hw=64)
-timm_spec("timm_nextvit", "nextvit_small")
 timm_spec("timm_davit", "davit_tiny")
-timm_spec("timm_rdnet", "rdnet_tiny")
 timm_spec("timm_repghost", "repghostnet_050")
 timm_spec("timm_inception_next", "inception_next_atto")
-timm_spec("timm_hiera", "hiera_tiny_224")
-timm_spec("timm_vitamin", "vitamin_small_224")
 timm_spec("timm_efficientformerv2", "efficientformerv2_s0")
-timm_spec("timm_convmixer", "convmixer_768_32")
 timm_spec("timm_lambda_resnet", "lambda_resnet26t")
 timm_spec("timm_botnet", "botnet26t_256")
 timm_spec("timm_coat", "coat_lite_tiny")
@@ -403,13 +399,14 @@ timm_spec("timm_cait", "cait_xxs24_224")
 timm_spec("timm_tnt", "tnt_s_patch16_224")
 timm_spec("timm_pit", "pit_ti_224")
 timm_spec("timm_visformer", "visformer_tiny")
-timm_spec("timm_dpn", "dpn68")
-timm_spec("timm_selecsls", "selecsls42b")
 timm_spec("timm_nest", "nest_tiny_jx")
 timm_spec("timm_mobilenetv4", "mobilenetv4_conv_small")
 timm_spec("timm_starnet", "starnet_s1")
 timm_spec("timm_shvit", "shvit_s1")
 timm_spec("timm_fasternet", "fasternet_t0")
+# (left out, eager fails at these sizes: halonet26t (its halo blocks need a larger image), Moonshine (800 samples are
+# too short for its convolutions; it also needs decoder ids). Left out for time, eager passes: helium, unispeech,
+# nextvit_small, rdnet_tiny, hiera_tiny_224, vitamin_small_224, convmixer_768_32, dpn68, selecsls42b)
 
 
 def build(name, train):

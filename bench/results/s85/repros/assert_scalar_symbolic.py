@@ -1,6 +1,7 @@
 """kiln: torch._check on a symbolic int input under dynamic=True -> the wrapper calls aten._assert_scalar with the
 sympy relational (s >= 0) instead of its value. From HF Reformer (zoo s85, dynamic mode: the graph resumed after
 `position_ids.max().item()` with torch._check(max_position_id >= 0)). aot_eager passes.
+Failed before b2741a8 (the sweep's tree); passes since b2741a8 (the wrapper computes the truth value).
 
     RuntimeError: aten::_assert_scalar() Expected a value of type 'number' for argument 'self' but instead found
     type 'GreaterThan'. ... Value: s2 >= 0

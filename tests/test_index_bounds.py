@@ -36,6 +36,37 @@ def test_out_of_bounds_index_raises(name):
     torch.testing.assert_close(compiled(w, torch.tensor(good)), fn(w, torch.tensor(good)))
 
 
+# name -> (function of (w, i), w's shape, an out-of-bounds index, an index in bounds): results with no elements
+EMPTY_RESULTS = {
+    "index": (lambda w, i: w[i] * 2, (ROWS, 0), [12], [1]),
+    "embedding": (lambda w, i: F.embedding(i, w) + 1, (ROWS, 0), [[10]], [[9]]),
+    "index_select": (lambda w, i: w.index_select(0, i) * 2, (ROWS, 0), [10], [9]),
+    "index_put": (lambda w, i: w.index_put((i,), torch.ones(len(i), 3)), (0, 3), [0], []),
+    "scatter_add": (lambda w, i: w.scatter_add(0, i.view(-1, 1).expand(-1, 3), torch.ones(len(i), 3)), (0, 3), [0],
+                    []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_RESULTS))
+def test_an_out_of_bounds_index_raises_where_the_result_has_no_elements_as_in_eager(name):
+    """An op whose result has no elements computes nothing, so its indices' bounds were never checked: kiln
+    returned an empty tensor where eager raises (an index_put into an empty tensor: fuzz seed 8730). Eager's
+    x[i] checks nothing there either."""
+    fn, shape, bad, good = EMPTY_RESULTS[name]
+    w = torch.randn(shape)
+    compiled = kiln_compile(fn)
+    try:
+        expected = fn(w, torch.tensor(bad))
+    except (IndexError, RuntimeError) as e:
+        with pytest.raises(type(e)):
+            compiled(w, torch.tensor(bad))
+    else:
+        assert name == "index"
+        torch.testing.assert_close(compiled(w, torch.tensor(bad)), expected)
+    expected = fn(w, torch.tensor(good, dtype=torch.long))
+    torch.testing.assert_close(compiled(w, torch.tensor(good, dtype=torch.long)), expected)
+
+
 INDEX_ARG_OPS = {   # op -> (function of (w, i); whether eager counts a negative index from the end)
     "index_add": (lambda w, i: w.index_add(0, i, torch.ones(len(i), 3), alpha=2), False),
     "index_copy": (lambda w, i: w.index_copy(0, i, torch.ones(len(i), 3)), False),

@@ -152,10 +152,18 @@ def advanced_indexing(x_sizes, indices):
     return rest_sizes[:first] + bshape + rest_sizes[first:], position
 
 
+def checks_lost(sizes, *indices):
+    """Whether a result of these sizes has no elements while an index tensor has some. kiln computes nothing for an
+    empty result, so the indices' bounds checks would not run, where eager raises on an out-of-bounds index
+    (index_select or embedding of an x with an empty dim, an index_put into an empty tensor: fuzz seed 8730): such
+    an op runs as eager's."""
+    return ir.static_numel(sizes, 1) == 0 and any(ir.static_numel(i.sizes, 0) > 0 for i in indices if i is not None)
+
+
 @register(aten.index.Tensor)
 def lower_index(out, x, indices):
     """x[i0, :, i2]: an indirect load."""
-    if any(i is not None and i.dtype == torch.bool for i in indices):
+    if any(i is not None and i.dtype == torch.bool for i in indices):   # (an empty x[i] checks nothing in eager too)
         return NotImplemented
     _, position = advanced_indexing(x.sizes, indices)
     return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: x.load(position(idx)),
@@ -165,6 +173,8 @@ def lower_index(out, x, indices):
 @register(aten.embedding.default)
 def lower_embedding(out, weight, indices, *args):
     sizes = [sym(s) for s in out.shape]
+    if checks_lost(sizes, indices):
+        return NotImplemented
     n = len(indices.sizes)
     return Lazy(sizes, out.dtype, out.device,
                 lambda idx: weight.load([indirect(indices.load(idx[:n]), weight.sizes[0]), idx[n]]), 2)
@@ -186,6 +196,8 @@ def lower_gather(out, x, dim, index, sparse_grad=False):
 def lower_index_select(out, x, dim, index):
     dim %= max(len(x.sizes), 1)
     sizes = [sym(s) for s in out.shape]
+    if checks_lost(sizes, index):
+        return NotImplemented
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
         [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
 
@@ -210,8 +222,8 @@ def scatter(out, x, sizes, value, target, reduce=None):
 
     value(idx) gives the value in the output's compute dtype."""
     g = current()
-    if not can_scatter(out, reduce):
-        return NotImplemented
+    if not can_scatter(out, reduce) or ir.static_numel(x.sizes, 1) == 0 and ir.static_numel(sizes, 0) > 0:
+        return NotImplemented   # (updates into an empty tensor: each is out of bounds, as checks_lost)
     pieces = contended_pieces(out, x.sizes, sizes, reduce)
     if pieces > 1:
         return scattered_in_pieces(out, x, sizes, value, target, pieces)

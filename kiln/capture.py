@@ -59,7 +59,7 @@ def reset_stats():
     triton_binaries.COUNTS.clear()
 
 
-_FROZEN = {"depth": 0, "count": None}
+_FROZEN = {"depth": 0, "froze": False}
 _FROZEN_LOCK = threading.Lock()
 
 
@@ -71,24 +71,23 @@ def old_objects_frozen():
     the user's among them. EfficientNet-B0's GPU training graphs spent ~20% of their lowering, scheduling and codegen
     in those passes (bench/NOTES.md 79). The young generations are collected first (a few ms), so that garbage
     just made (Dynamo's trace) is not frozen into the oldest generation; old garbage waits for the first full
-    pass after the compile. A process that froze objects itself before the compile keeps them frozen; one that froze
-    objects made since during it (another thread) too, where the frozen count grew."""
+    pass after the compile. A process that froze objects itself before the compile keeps them frozen. The frozen
+    objects are counted only before freezing: counting walks them all (~50 ms for a process holding transformers'
+    BERT, twice a graph when kiln counted what it froze too)."""
     with _FROZEN_LOCK:
         if _FROZEN["depth"] == 0:
-            _FROZEN["count"] = None
             frozen = gc.get_freeze_count()   # (a child interpreter is asked only where some are frozen)
-            if gc.isenabled() and (frozen == 0 or frozen <= interpreter_frozen_count()):
+            _FROZEN["froze"] = gc.isenabled() and (frozen == 0 or frozen <= interpreter_frozen_count())
+            if _FROZEN["froze"]:
                 gc.collect(1)
                 gc.freeze()
-                _FROZEN["count"] = gc.get_freeze_count()
         _FROZEN["depth"] += 1
     try:
         yield
     finally:
         with _FROZEN_LOCK:
             _FROZEN["depth"] -= 1
-            # (frozen objects that die leave the count; one that grew was frozen again by someone else)
-            if _FROZEN["depth"] == 0 and _FROZEN["count"] is not None and gc.get_freeze_count() <= _FROZEN["count"]:
+            if _FROZEN["depth"] == 0 and _FROZEN["froze"]:
                 gc.unfreeze()
 
 

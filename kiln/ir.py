@@ -218,14 +218,14 @@ class Layout:
 
     def key(self):
         """What two buffers of the same layout share: sizes, strides, dtype and device (not the offset)."""
-        return tuple(map(str, self.sizes)), tuple(map(str, self.strides)), self.dtype, str(self.device)
+        return tuple(self.sizes), tuple(self.strides), self.dtype, self.device   # (SymPy's equality is structural)
 
     def same_memory(self, other):
         """Whether a buffer of this layout can hold other's memory: the same layout, or two dense layouts of as
         many elements (a matmul's [rows, n] output and the [batch, tokens, n] view a GELU of it stores)."""
         if (self.dtype, self.device) != (other.dtype, other.device):
             return False
-        if self.key() == other.key() and str(self.offset) == str(other.offset):
+        if self.key() == other.key() and self.offset == other.offset:
             return True
         return self.is_dense() and other.is_dense() and self.numel == other.numel
 
@@ -350,7 +350,11 @@ class ExternKernel:
     reads_in_background: bool = False  # reads its arguments after it returns (a collective): their memory is kept
 
     def reads(self):
-        return {r.buffer.name for r in tensor_refs((self.args, self.kwargs))}
+        return set(self.read_names)
+
+    @functools.cached_property
+    def read_names(self):   # (its arguments are set once, when lowering makes it; the scheduler asks again and again)
+        return frozenset(r.buffer.name for r in tensor_refs((self.args, self.kwargs)))
 
 
 @dataclasses.dataclass(eq=False)

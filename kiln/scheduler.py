@@ -590,12 +590,21 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
         log.debug("%s %s %s: %s", node, "fused into" if fused else "not fused with", other, reason)
 
     overwritten = set()   # graph inputs already stored into: nothing may read their old values after that
+    mutated = {buf.mutates for buf in buffers if getattr(buf, "mutates", None)}
+    # the steps that read each mutated input so far (a batch norm's running statistics): scanning every step for
+    # each store into an input took 3.5% of EfficientNet-B0's scheduling and codegen, its 98 such stores
+    readers_of = {}
+
+    def reading(k, names):
+        for name in names & mutated:
+            readers_of.setdefault(name, set()).add(k)
     for buf in buffers:
         stale = buf.reads() & overwritten
         if stale:
             raise ValueError(f"{buf.name} reads {', '.join(sorted(stale))} after it is overwritten")
         if isinstance(buf, ir.ExternKernel):
             steps.append(buf)
+            reading(len(steps) - 1, buf.reads())
             for name in [o.name for o in buf.outputs if o is not None] + list(buf.completes):
                 home[name] = len(steps) - 1
             home[buf.name] = len(steps) - 1
@@ -604,7 +613,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
         node = SchedulerNode(buf)
         earliest = max([home[r] for r in node.reads if r in home], default=-1)
         if buf.mutates:   # the store into an input waits for every reader of the old value
-            readers = [k for k, step in enumerate(steps) if buf.mutates in step.reads()]
+            readers = [k for k in sorted(readers_of.get(buf.mutates, ())) if buf.mutates in steps[k].reads()]
             earliest = max([earliest] + readers + waits_for_background_reads(steps, readers, buf))
             overwritten.add(buf.mutates)
         chosen = None
@@ -657,6 +666,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
                 continue
             target.add(placement, deps)
             steps[k] = target
+            reading(k, node.reads)
             chosen = k
             if not related and k != len(steps) - 1:
                 target.hoisted += node.nbytes
@@ -671,6 +681,7 @@ def schedule(buffers, output_names, shared_launches=False, rows_in_registers=lam
             kernel.add(placement, [])
             steps.append(kernel)
             chosen = len(steps) - 1
+            reading(chosen, node.reads)
             decide(node.name, f"kernel{chosen}", False, None,
                    "a scatter runs alone, after its copy" if node.scatter else "a scan runs alone" if node.scan
                    else "starts a new kernel")

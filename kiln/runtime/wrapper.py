@@ -354,11 +354,15 @@ class WrapperCode:
         # no other buffer (they are let go at their last use here: the collective holds them itself)
         kept = {n for step in self.sched.steps if getattr(step, "reads_in_background", False) for n in step.reads()}
         kept |= {aliases[n] for n in kept if n in aliases}
+        last_used_by = {}   # step -> the names it reads last, in the order of `last`
+        for n, at in last.items():
+            last_used_by.setdefault(at, []).append(n)
         free, reuse, in_place, dead_after = {}, {}, {}, {}
         for i, step in enumerate(self.sched.steps):
+            ending = last_used_by.get(i, ())
             # (a buffer that an alias views is read under two names: the in-place check sees one)
-            dying = {n for n, at in last.items() if at == i and n in owned and n not in outputs and n not in bases
-                     and n not in viewed and n not in kept}
+            dying = {n for n in ending if n in owned and n not in outputs and n not in bases and n not in viewed
+                     and n not in kept}
             if not self.launched(step):
                 free.clear()
             for buf in self.allocations(step):
@@ -375,12 +379,12 @@ class WrapperCode:
                     dying.discard(over)   # its memory lives on as buf's
                 else:
                     free.clear()
-            for n, at in last.items():
-                if at == i and n in owned and n not in outputs:
+            for n in ending:
+                if n in owned and n not in outputs:
                     if n in dying:
                         free.setdefault(owned[n].layout.key(), []).append(n)
                     dead_after.setdefault(i, set()).add(n)
-                elif at == i and (n in inputs or n in aliases) and n not in outputs:
+                elif (n in inputs or n in aliases) and n not in outputs:
                     # never reused (the caller may hold an input; an alias views another buffer's memory), but
                     # let go: a backward graph's inputs are the activations saved for it, which eager frees one
                     # by one as the backward goes

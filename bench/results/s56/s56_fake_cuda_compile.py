@@ -2,6 +2,7 @@
 by AOTAutograd on fake CUDA tensors at the GPU size: the Python time of kiln's own compile stages, without a GPU.
 The graphs are traced on fake CPU tensors (autograd needs a device guard the CPU build lacks for CUDA), then moved
 to fake CUDA tensors and their values propagated again. Usage (session 56, issue 23):
+    [TARGET=cpp: C++, the graphs kept on the CPU (session 86)]
     PYTHONPATH=. python3 bench/results/s56/s56_fake_cuda_compile.py MODEL [--inference] [--profile OUT.prof]
         [--no-freeze: without kiln.capture.old_objects_frozen] [--dump TAG: kernels and wrapper to /tmp/prof/]
         [--spy: a pause before generating, for py-spy to attach]"""
@@ -62,7 +63,7 @@ with mode:
         with torch.no_grad():
             compiled(*params.values(), *buffers.values(), *xs)
 
-opts = Options.make(options={"target": "triton", "trace": None})
+opts = Options.make(options={"target": os.environ.get("TARGET", "triton"), "trace": None})
 graphs = {kind: (gm, ex) for kind, gm, ex in captured}
 saved_from = None
 if "backward" in graphs:
@@ -72,6 +73,7 @@ if "backward" in graphs:
 profiler = cProfile.Profile() if prof_out else None
 total = {}
 from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+trace_mode = mode
 cuda_mode = FakeTensorMode(allow_non_fake_inputs=False)
 
 
@@ -89,7 +91,9 @@ def on_cuda(gm, ex):
 
 
 mode = cuda_mode
-moved = {kind: on_cuda(gm, ex) for kind, (gm, ex) in graphs.items()}
+moved = {kind: on_cuda(gm, ex) for kind, (gm, ex) in graphs.items()} if os.environ.get("TARGET") != "cpp" else graphs
+if os.environ.get("TARGET") == "cpp":
+    mode = trace_mode
 if "--spy" in sys.argv:
     print("GENERATE START", flush=True)
     time.sleep(1)

@@ -485,6 +485,12 @@ def unread_values_dropped(lines, declaration):
         lines = kept
 
 
+# an identifier of its own, never an attribute or a qualified name: a buffer may be named as an op (a saved `where`),
+# which tl.where and std::max must keep (one pattern for every kernel: one of each kernel's names took 4% of BERT's
+# codegen to compile)
+IDENTIFIER = re.compile(r"(?<![\w.:])[A-Za-z_]\w*")
+
+
 def named_by_content(text, functions, args, salt=""):
     """A kernel's source as it is built and run: its buffer arguments renamed by position (in_ptr0, out_ptr1,
     ...) and its functions (the kernel's first, then its parts') named kernel_<the ops they compute>_<a hash of
@@ -493,10 +499,7 @@ def named_by_content(text, functions, args, salt=""):
     built with (Triton's warps), hashed into the name. Returns (name, text)."""
     stand_ins = {b: f"{mode}_ptr{i}" for i, (b, mode) in enumerate(args.items())}
     stand_ins |= {f: f"kiln_function{j}" for j, f in enumerate(functions)}
-    # a buffer may be named as an op (a saved `where`): its name is renamed as an identifier of its own, never
-    # as an attribute or a qualified name (tl.where, std::max)
-    pattern = re.compile(r"(?<![\w.:])(" + "|".join(map(re.escape, stand_ins)) + r")\b")
-    text = pattern.sub(lambda m: stand_ins[m.group(0)], text)
+    text = IDENTIFIER.sub(lambda m: stand_ins.get(m.group(0), m.group(0)), text)
     digest = hashlib.sha256((salt + "\n" + text).encode()).hexdigest()[:10]
     name = f"kernel_{re.sub(r'^kernel[0-9_]*', '', functions[0]).strip('_')}_{digest}".replace("__", "_")
     names = {f"kiln_function{j}": name if j == 0 else f"{name}_part{j}" for j in range(len(functions))}

@@ -152,18 +152,18 @@ def advanced_indexing(x_sizes, indices):
     return rest_sizes[:first] + bshape + rest_sizes[first:], position
 
 
-def checks_lost(sizes, *indices):
-    """Whether a result of these sizes has no elements while an index tensor has some. kiln computes nothing for an
-    empty result, so the indices' bounds checks would not run, where eager raises on an out-of-bounds index
-    (index_select or embedding of an x with an empty dim, an index_put into an empty tensor: fuzz seed 8730): such
-    an op runs as eager's."""
-    return ir.static_numel(sizes, 1) == 0 and any(ir.static_numel(i.sizes, 0) > 0 for i in indices if i is not None)
+def checks_lost(sizes, index_sizes):
+    """Whether a result of these sizes has no elements while the indices (or a scatter's updates) have some. kiln
+    computes nothing for an empty result, so the indices' bounds checks would not run, where eager raises on an
+    out-of-bounds index (index_select or embedding of an x with an empty dim, an index_put into an empty tensor:
+    fuzz seed 8730): such an op runs as eager's. (An empty x[i] checks nothing in eager either.)"""
+    return ir.static_numel(sizes, 1) == 0 and ir.static_numel(index_sizes, 0) > 0
 
 
 @register(aten.index.Tensor)
 def lower_index(out, x, indices):
     """x[i0, :, i2]: an indirect load."""
-    if any(i is not None and i.dtype == torch.bool for i in indices):   # (an empty x[i] checks nothing in eager too)
+    if any(i is not None and i.dtype == torch.bool for i in indices):
         return NotImplemented
     _, position = advanced_indexing(x.sizes, indices)
     return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: x.load(position(idx)),
@@ -173,7 +173,7 @@ def lower_index(out, x, indices):
 @register(aten.embedding.default)
 def lower_embedding(out, weight, indices, *args):
     sizes = [sym(s) for s in out.shape]
-    if checks_lost(sizes, indices):
+    if checks_lost(sizes, indices.sizes):
         return NotImplemented
     n = len(indices.sizes)
     return Lazy(sizes, out.dtype, out.device,
@@ -196,7 +196,7 @@ def lower_gather(out, x, dim, index, sparse_grad=False):
 def lower_index_select(out, x, dim, index):
     dim %= max(len(x.sizes), 1)
     sizes = [sym(s) for s in out.shape]
-    if checks_lost(sizes, index):
+    if checks_lost(sizes, index.sizes):
         return NotImplemented
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
         [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
@@ -222,8 +222,8 @@ def scatter(out, x, sizes, value, target, reduce=None):
 
     value(idx) gives the value in the output's compute dtype."""
     g = current()
-    if not can_scatter(out, reduce) or ir.static_numel(x.sizes, 1) == 0 and ir.static_numel(sizes, 0) > 0:
-        return NotImplemented   # (updates into an empty tensor: each is out of bounds, as checks_lost)
+    if not can_scatter(out, reduce) or checks_lost(x.sizes, sizes):
+        return NotImplemented
     pieces = contended_pieces(out, x.sizes, sizes, reduce)
     if pieces > 1:
         return scattered_in_pieces(out, x, sizes, value, target, pieces)
@@ -287,7 +287,8 @@ def scatter_reduced(out, x, sizes, value, target, reduce, include_self=True):
     and a mean divides by the number of values each target received."""
     dtype = opmath(out.dtype)
     combine = "sum" if reduce == "mean" else SCATTER_REDUCE[reduce]
-    if not can_scatter(out, combine):   # checked before any scatter, so none is left behind unused
+    # (checked before any scatter, so that none is left behind unused, nor its refusal taken for a value)
+    if not can_scatter(out, combine) or checks_lost(x.sizes, sizes):
         return NotImplemented
     if not include_self:
         identity = reduction_identity(combine, out.dtype)

@@ -1,0 +1,61 @@
+"""A wall-clock sampling profile of one gpu_compile_time.py child (session 87, issue 23): a thread reads the main
+thread's stack every ~2 ms (sys._current_frames) and weighs each sample by the time since the last, so a long call
+that holds the GIL is counted in full (cProfile's times under Dynamo's frame evaluation were nonsense: 108 s
+"total" for a 46 s process, 31 s inside a guard's id check). Writes OUT.json: the seconds each function was on the
+stack (inclusive, once a sample) and the seconds of each stack's innermost kiln/torch/triton frame (self).
+    PYTHONPATH=. python3 bench/results/s87/sampled.py OUT.json -- --child --model M --backend B --device cuda --train
+"""
+import collections
+import json
+import sys
+import threading
+import time
+
+sys.path.insert(0, "scripts")
+import gpu_compile_time  # noqa: E402
+
+out = sys.argv[1]
+main_id = threading.get_ident()
+inclusive, innermost, total = collections.Counter(), collections.Counter(), [0.0]
+stop = threading.Event()
+
+
+def where(code):
+    f = code.co_filename
+    for cut in ("site-packages/", "/work/main/", "/usr/lib/python3.12/"):
+        if cut in f:
+            f = f.split(cut, 1)[1]
+    return f"{f}:{code.co_firstlineno}({code.co_name})"
+
+
+def sample():
+    last = time.perf_counter()
+    while not stop.is_set():
+        time.sleep(0.002)
+        now = time.perf_counter()
+        dt, last = now - last, now
+        frame = sys._current_frames().get(main_id)
+        seen, inner = set(), None
+        while frame is not None:
+            name = where(frame.f_code)
+            if inner is None:
+                inner = name
+            if name not in seen:
+                seen.add(name)
+                inclusive[name] += dt
+            frame = frame.f_back
+        innermost[inner] += dt
+        total[0] += dt
+
+
+t = threading.Thread(target=sample, daemon=True)
+t.start()
+sys.argv = [sys.argv[0]] + sys.argv[sys.argv.index("--") + 1:]
+try:
+    gpu_compile_time.main()
+finally:
+    stop.set()
+    t.join()
+    with open(out, "w") as f:
+        json.dump({"total_s": total[0], "inclusive": inclusive.most_common(400),
+                   "innermost": innermost.most_common(150)}, f, indent=0)

@@ -2,7 +2,9 @@
 thread's stack every ~2 ms (sys._current_frames) and weighs each sample by the time since the last, so a long call
 that holds the GIL is counted in full (cProfile's times under Dynamo's frame evaluation were nonsense: 108 s
 "total" for a 46 s process, 31 s inside a guard's id check). Writes OUT.json: the seconds each function was on the
-stack (inclusive, once a sample) and the seconds of each stack's innermost kiln/torch/triton frame (self).
+main thread's stack (inclusive, once a sample), the seconds of each stack's innermost frame (self), and collapsed
+stacks (outermost first, ";"-joined, a flame graph's input) of every thread but the build threads while the first
+compiled call (bench._compile_time) runs: the autograd engine runs a CUDA backward on a thread of its own.
     PYTHONPATH=. python3 bench/results/s87/sampled.py OUT.json -- --child --model M --backend B --device cuda --train
 """
 import collections
@@ -17,6 +19,7 @@ import gpu_compile_time  # noqa: E402
 out = sys.argv[1]
 main_id = threading.get_ident()
 inclusive, innermost, total = collections.Counter(), collections.Counter(), [0.0]
+collapsed = collections.Counter()   # (thread name, stack) -> seconds, while _compile_time is on the main stack
 stop = threading.Event()
 
 
@@ -34,18 +37,25 @@ def sample():
         time.sleep(0.002)
         now = time.perf_counter()
         dt, last = now - last, now
-        frame = sys._current_frames().get(main_id)
-        seen, inner = set(), None
-        while frame is not None:
-            name = where(frame.f_code)
-            if inner is None:
-                inner = name
-            if name not in seen:
-                seen.add(name)
-                inclusive[name] += dt
-            frame = frame.f_back
-        innermost[inner] += dt
+        frames = sys._current_frames()
+        stacks = {}
+        for ident, frame in frames.items():
+            stack = []
+            while frame is not None:
+                stack.append(where(frame.f_code))
+                frame = frame.f_back
+            stacks[ident] = stack[::-1]
+        main = stacks.get(main_id, [])
+        for name in set(main):
+            inclusive[name] += dt
+        innermost[main[-1] if main else None] += dt
         total[0] += dt
+        if any("(_compile_time)" in f for f in main):
+            names = {t.ident: t.name for t in threading.enumerate()}
+            for ident, stack in stacks.items():
+                name = names.get(ident, "?")
+                if ident != threading.get_ident() and not name.startswith("kiln-build") and stack:
+                    collapsed[(name, ";".join(stack))] += dt
 
 
 t = threading.Thread(target=sample, daemon=True)
@@ -58,4 +68,5 @@ finally:
     t.join()
     with open(out, "w") as f:
         json.dump({"total_s": total[0], "inclusive": inclusive.most_common(400),
-                   "innermost": innermost.most_common(150)}, f, indent=0)
+                   "innermost": innermost.most_common(150),
+                   "collapsed": [[t, k, v] for (t, k), v in collapsed.items() if v >= 0.004]}, f, indent=0)

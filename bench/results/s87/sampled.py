@@ -4,10 +4,14 @@ that holds the GIL is counted in full (cProfile's times under Dynamo's frame eva
 "total" for a 46 s process, 31 s inside a guard's id check). Writes OUT.json: the seconds each function was on the
 main thread's stack (inclusive, once a sample), the seconds of each stack's innermost frame (self), and collapsed
 stacks (outermost first, ";"-joined, a flame graph's input) of every thread but the build threads while the first
-compiled call (bench._compile_time) runs: the autograd engine runs a CUDA backward on a thread of its own.
+compiled call (bench._compile_time) runs: the autograd engine runs a CUDA backward on a thread of its own. And where
+the main thread stalls: each of the collector's passes (gc.callbacks: generation, seconds, thread), and each gap of
+over 20 ms between samples (the sampler could not run: a thread held the GIL, or a pass ran) with the innermost
+frames of every thread just after it.
     PYTHONPATH=. python3 bench/results/s87/sampled.py OUT.json -- --child --model M --backend B --device cuda --train
 """
 import collections
+import gc
 import json
 import sys
 import threading
@@ -20,6 +24,22 @@ out = sys.argv[1]
 main_id = threading.get_ident()
 inclusive, innermost, total = collections.Counter(), collections.Counter(), [0.0]
 collapsed = collections.Counter()   # (thread name, stack) -> seconds, while _compile_time is on the main stack
+passes, gaps, began = [], [], time.perf_counter()
+gc_started = {}
+
+
+def on_gc(phase, info):
+    now, name = time.perf_counter(), threading.current_thread().name
+    if phase == "start":
+        gc_started[name] = now
+    elif name in gc_started:
+        started = gc_started.pop(name)
+        if now - started > 0.005 or info["generation"] == 2:
+            passes.append([round(started - began, 4), round(now - started, 4), info["generation"], info["collected"],
+                           name])
+
+
+gc.callbacks.append(on_gc)
 stop = threading.Event()
 
 
@@ -46,6 +66,10 @@ def sample():
                 frame = frame.f_back
             stacks[ident] = stack[::-1]
         main = stacks.get(main_id, [])
+        if dt > 0.02:
+            names = {t.ident: t.name for t in threading.enumerate()}
+            gaps.append([round(now - dt - began, 4), round(dt, 4),
+                         {names.get(i, "?"): st[-4:] for i, st in stacks.items() if i != threading.get_ident()}])
         for name in set(main):
             inclusive[name] += dt
         innermost[main[-1] if main else None] += dt
@@ -54,8 +78,8 @@ def sample():
             names = {t.ident: t.name for t in threading.enumerate()}
             for ident, stack in stacks.items():
                 name = names.get(ident, "?")
-                if ident != threading.get_ident() and not name.startswith("kiln-build") and stack:
-                    collapsed[(name, ";".join(stack))] += dt
+                if ident != threading.get_ident() and stack:
+                    collapsed[(name if not name.startswith("kiln-build-") else "kiln-build", ";".join(stack[-40:]))] += dt
 
 
 t = threading.Thread(target=sample, daemon=True)
@@ -69,4 +93,5 @@ finally:
     with open(out, "w") as f:
         json.dump({"total_s": total[0], "inclusive": inclusive.most_common(400),
                    "innermost": innermost.most_common(150),
-                   "collapsed": [[t, k, v] for (t, k), v in collapsed.items() if v >= 0.004]}, f, indent=0)
+                   "collapsed": [[t, k, v] for (t, k), v in collapsed.items() if v >= 0.001],
+                   "gc_passes": passes, "gaps": gaps}, f, indent=0)

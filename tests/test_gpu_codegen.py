@@ -162,35 +162,6 @@ def test_a_training_step_runs_its_stem_channels_last_both_ways():
         backward
 
 
-class ThreeConvolutions(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.convs = nn.Sequential(nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.Conv2d(32, 32, 3, padding=1),
-                                   nn.ReLU(), nn.Conv2d(32, 32, 3, padding=1))
-
-    def forward(self, x):
-        return (self.convs(x).sum(),)
-
-
-def test_a_graphs_convolutions_are_planned_once_each_as_its_calls_receive_their_operands(caplog):
-    """Each distinct convolution of a loaded graph runs once ahead, in the background, so that cuDNN's plans are
-    made before the first call needs them (library_plans: 4.6 s of EfficientNet-B0's first training step): the
-    artifact lists each call once (two layers of one shape share their plans), its operands laid out as the wrapper
-    passes them (channels-last); the calls run on operands made from the list (here on the CPU)."""
-    from kiln.runtime import library_plans
-    aten = torch.ops.aten
-    forward, backward = cuda_training_artifacts(ThreeConvolutions(), (2, 16, 16, 16))
-    assert [op for _, op, _ in forward.planned] == [aten.convolution.default] * 2, forward.planned
-    assert [op for _, op, _ in backward.planned] == [aten.convolution_backward.default] * 2, backward.planned
-    for device, op, args in forward.planned + backward.planned:
-        assert device == "cuda:0" or device == "cuda", device
-        (n, c, h, w), strides, offset, dtype = args[1 if op == aten.convolution_backward.default else 0]
-        assert (tuple(strides), offset, dtype) == ((c * h * w, 1, w * c, c), 0, torch.float32), args
-    with caplog.at_level("DEBUG", logger="kiln.codegen"):
-        library_plans.run([("cpu", op, args) for _, op, args in forward.planned + backward.planned])
-    assert "not planned" not in caplog.text, caplog.text
-
-
 def test_a_saved_activation_read_channels_last_is_stored_so():
     """A ReLU of a channels-last convolution's output, saved for the backward: eager's trace says NCHW, but the
     forward reports the strides of what it saves, so it stores it as it reads it (the stem's pooling and the

@@ -519,8 +519,6 @@ class CudaRecorder:
 
     def record(self, call, inputs):
         """(a function replaying the graph, the outputs as recorded, in the graph's memory)"""
-        from kiln.runtime import library_plans
-        library_plans.wait()   # (their calls, on the device, must not run inside the capture)
         with torch.cuda.device(self.device):
             graph = torch.cuda.CUDAGraph()
             with torch.cuda.graph(graph, pool=self.pool().id, stream=self.stream):

@@ -43,7 +43,6 @@ class Artifact:
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
     products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
     calls_blas: bool = False    # cpp: calls BLAS for library products, bound at load (codegen.cpp_products)
-    planned: tuple = ()         # triton: the library calls planned ahead at load (library_plans.planned_calls)
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""
@@ -139,9 +138,6 @@ def build_triton(lowering, sched, opts, name, trace):
     artifact, profiler = wrapped(lowering, sched, name, trace, launch, "triton", source, built, kernels,
                                  {n: info["buffers"] for n, info in launches.items()}, opts.trace_profile)
     artifact.products = matmul_warmups(sched.steps, lowering, device)
-    if device.type == "cuda":
-        from kiln.runtime.library_plans import planned_calls
-        artifact.planned = tuple(planned_calls(sched.steps, lowering, device))
     return artifact, profiler
 
 
@@ -234,9 +230,6 @@ def load_triton(artifact, opts, generated):
     from kiln.runtime.triton_binaries import BinaryStore
     from kiln.runtime.triton_launch import (build_behind, interpreting, jit_options, launcher, load_c_launcher,
                                             load_module, waits_for_prior)
-    if getattr(artifact, "planned", ()) and not opts.tunes and not interpreting():
-        from kiln.runtime.library_plans import plan_behind
-        plan_behind(artifact.planned)
     if not artifact.kernels and not artifact.products:
         return {}
     module = functools.cache(functools.partial(load_module, artifact.kernel_source, opts.kernel_cache_dir))

@@ -117,7 +117,7 @@ for kind, (gm, ex) in moved.items():
     if "--dump" in sys.argv:
         open(f"/tmp/prof/dump_{kind}_{sys.argv[sys.argv.index('--dump') + 1]}.txt", "w").write(artifact.kernel_source + "\n#####\n" + artifact.wrapper_source)
     print(kind, f"{time.perf_counter() - started:.2f} s", {k: round(v, 2) for k, v in times.items()},
-          "kernels", artifact.kernel_count, __import__("hashlib").md5((artifact.kernel_source + artifact.wrapper_source).encode()).hexdigest()[:10], "planned", len(artifact.planned), flush=True)
+          "kernels", artifact.kernel_count, __import__("hashlib").md5((artifact.kernel_source + artifact.wrapper_source).encode()).hexdigest()[:10], flush=True)
     for k, v in times.items():
         total[k] = total.get(k, 0) + v
 print("total", {k: round(v, 2) for k, v in total.items()}, round(sum(total.values()), 2))

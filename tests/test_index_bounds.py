@@ -49,6 +49,17 @@ EMPTY_RESULTS = {
                                                           "amax", include_self=False), (0, 3), [0], []),
     "scatter_reduce_mean": (lambda w, i: w.scatter_reduce(0, i.view(-1, 1).expand(-1, 3), torch.ones(len(i), 3),
                                                           "mean"), (0, 3), [0], []),
+    # a dim of size 0 read or written through an index (fuzz seed 9127): eager raises even where the result has no
+    # elements, and where it has some, kiln's stand-in for a failed index read outside the tensor (the C++ kernel
+    # crashed on a null pointer)
+    "index_of_an_empty_dim": (lambda w, i: w[i] * 2, (0, 3), [2], []),
+    "index_of_an_empty_dim_no_result": (lambda w, i: w[i] * 2, (0, 0), [2], []),
+    "index_put_of_no_updates": (lambda w, i: w.index_put((i,), w[:1]), (0, 0), [2], []),
+    "gather_from_an_empty_dim": (lambda w, i: w.gather(0, i.view(-1, 1).expand(-1, 3)) * 2, (0, 3), [2], []),
+    "index_select_from_an_empty_dim": (lambda w, i: w.index_select(0, i) * 2, (0, 3), [2], []),
+    "embedding_of_no_rows": (lambda w, i: F.embedding(i, w) + 1, (0, 3), [2], []),
+    "index_reduce_of_no_updates": (lambda w, i: w.index_reduce(0, i, torch.ones(len(i), 0), "prod"), (3, 0), [5],
+                                   [1]),
 }
 
 
@@ -56,7 +67,8 @@ EMPTY_RESULTS = {
 def test_an_out_of_bounds_index_raises_where_the_result_has_no_elements_as_in_eager(name):
     """An op whose result has no elements computes nothing, so its indices' bounds were never checked: kiln
     returned an empty tensor where eager raises (an index_put into an empty tensor: fuzz seed 8730). Eager's
-    x[i] checks nothing there either."""
+    x[i] checks nothing there either, but for a dim of size 0, where it raises whatever the result (seed 9127),
+    and where kiln's kernel read outside the tensor."""
     fn, shape, bad, good = EMPTY_RESULTS[name]
     w = torch.randn(shape)
     compiled = kiln_compile(fn)
@@ -71,6 +83,17 @@ def test_an_out_of_bounds_index_raises_where_the_result_has_no_elements_as_in_ea
         torch.testing.assert_close(compiled(w, torch.tensor(bad)), expected)
     expected = fn(w, torch.tensor(good, dtype=torch.long))
     torch.testing.assert_close(compiled(w, torch.tensor(good, dtype=torch.long)), expected)
+
+
+def test_no_kernel_reads_through_an_index_into_a_dim_of_size_0(monkeypatch):
+    """Under lowering's refusal (indexing.indexes_an_empty_dim), code generation refuses too: a failed index's
+    stand-in (0) is out of bounds in a dim of size 0, so a kernel reading through one would read outside the
+    tensor (it crashed). With lowering's check taken away, the compile fails (strict mode raises) instead."""
+    from kiln.lowering import indexing
+    monkeypatch.setattr(indexing, "indexes_an_empty_dim", lambda sizes: False)
+    compiled = kiln_compile(lambda w, i: w[i] * 2)
+    with pytest.raises(Exception, match="index into a dim of size 0"):
+        compiled(torch.randn(0, 3), torch.tensor([2]))
 
 
 INDEX_ARG_OPS = {   # op -> (function of (w, i); whether eager counts a negative index from the end)

@@ -391,7 +391,12 @@ class KernelWriter:
         replaced by 0, so that no load reads outside its buffer; stores through them are skipped, and the
         kernel reports the index through the graph's error flags, which the wrapper turns into an
         IndexError (kiln_index_error). The same value into the same size is declared (and checked) once where
-        it is in scope: a max-pool's backward reads each window's index for its gradient and for its argmax."""
+        it is in scope: a max-pool's backward reads each window's index for its gradient and for its argmax.
+        A dim of size 0 has no stand-in in bounds: lowering leaves ops that index one to eager
+        (indexing.indexes_an_empty_dim), and one that gets here fails the graph's compile rather than reading
+        outside a buffer."""
+        if sympy.sympify(size) == 0:
+            raise NotImplementedError(f"{self.kernel} reads through an index into a dim of size 0")
         size = self.print_index(self.index(sympy.sympify(size)))
         key = ("indirect", str(value), size, check, wrap)
         found = self.scope.lookup(key)

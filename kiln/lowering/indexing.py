@@ -156,14 +156,26 @@ def checks_lost(sizes, index_sizes):
     """Whether a result of these sizes has no elements while the indices (or a scatter's updates) have some. kiln
     computes nothing for an empty result, so the indices' bounds checks would not run, where eager raises on an
     out-of-bounds index (index_select or embedding of an x with an empty dim, an index_put into an empty tensor:
-    fuzz seed 8730): such an op runs as eager's. (An empty x[i] checks nothing in eager either.)"""
+    fuzz seed 8730): such an op runs as eager's. (An empty x[i] of a dim with elements checks nothing in eager
+    either; see indexes_an_empty_dim for one without.)"""
     return ir.static_numel(sizes, 1) == 0 and ir.static_numel(index_sizes, 0) > 0
+
+
+def indexes_an_empty_dim(sizes):
+    """Whether any of these sizes, of dims read or written through an index, is 0. No index is in bounds there,
+    and the stand-in a kernel uses for a failed index (0, so that it reads in bounds while the error is reported)
+    is out of bounds too: x(0, 3)[i] read through a null pointer (a segmentation fault on the C++ target, fuzz seed
+    9127's neighbour). Eager raises for x[i] and index_put there even where the result has no elements
+    (x(0, 0)[i], seed 9127). Such an op runs as eager's, whatever it does. (Sizes that are symbolic are never 0:
+    Dynamo specializes 0.)"""
+    return any(ir.static_numel([s], 1) == 0 for s in sizes)
 
 
 @register(aten.index.Tensor)
 def lower_index(out, x, indices):
     """x[i0, :, i2]: an indirect load."""
-    if any(i is not None and i.dtype == torch.bool for i in indices):
+    if any(i is not None and i.dtype == torch.bool for i in indices) or \
+            indexes_an_empty_dim([s for s, i in zip(x.sizes, indices) if i is not None]):
         return NotImplemented
     _, position = advanced_indexing(x.sizes, indices)
     return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: x.load(position(idx)),
@@ -173,7 +185,7 @@ def lower_index(out, x, indices):
 @register(aten.embedding.default)
 def lower_embedding(out, weight, indices, *args):
     sizes = [sym(s) for s in out.shape]
-    if checks_lost(sizes, indices.sizes):
+    if checks_lost(sizes, indices.sizes) or indexes_an_empty_dim(weight.sizes[:1]):
         return NotImplemented
     n = len(indices.sizes)
     return Lazy(sizes, out.dtype, out.device,
@@ -186,6 +198,8 @@ def lower_gather(out, x, dim, index, sparse_grad=False):
     sizes = [sym(s) for s in out.shape]
     if not x.sizes:   # a 0-d x has one element: every index is 0
         return Lazy(sizes, out.dtype, out.device, lambda idx: x.load([]), 1)
+    if indexes_an_empty_dim([x.sizes[dim]]):
+        return NotImplemented
     if not sizes:     # a 0-d index into a 1-d x
         return Lazy(sizes, out.dtype, out.device, lambda idx: x.load([indirect(index.load([]), x.sizes[0])]), 2)
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
@@ -196,7 +210,7 @@ def lower_gather(out, x, dim, index, sparse_grad=False):
 def lower_index_select(out, x, dim, index):
     dim %= max(len(x.sizes), 1)
     sizes = [sym(s) for s in out.shape]
-    if checks_lost(sizes, index.sizes):
+    if checks_lost(sizes, index.sizes) or x.sizes and indexes_an_empty_dim([x.sizes[dim]]):
         return NotImplemented
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
         [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
@@ -334,7 +348,8 @@ def src_value(src, sizes, dtype):
 
 @register(aten.index_put.default)
 def lower_index_put(out, x, indices, values, accumulate=False):
-    if any(i is not None and i.dtype == torch.bool for i in indices):
+    if any(i is not None and i.dtype == torch.bool for i in indices) or \
+            indexes_an_empty_dim([s for s, i in zip(x.sizes, indices) if i is not None]):
         return NotImplemented
     sizes, position = advanced_indexing(x.sizes, indices)
     return scatter(out, x, sizes, src_value(values, sizes, opmath(out.dtype)), position,
@@ -375,6 +390,8 @@ def lower_scatter_reduce(out, x, dim, index, src, reduce, include_self=True):
 @register(aten.index_reduce.default)
 def lower_index_reduce(out, x, dim, index, src, reduce, include_self=True):
     dim %= max(len(x.sizes), 1)
+    if checks_lost(src.sizes, index.sizes):   # (eager checks each index against its dim, even for empty slices)
+        return NotImplemented
     return scatter_reduced(out, x, src.sizes, src_value(src, src.sizes, opmath(out.dtype)),
                            into_slices(dim, index, x.sizes), reduce, include_self)
 

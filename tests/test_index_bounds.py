@@ -85,6 +85,18 @@ def test_an_out_of_bounds_index_raises_where_the_result_has_no_elements_as_in_ea
     torch.testing.assert_close(compiled(w, torch.tensor(good, dtype=torch.long)), expected)
 
 
+@pytest.mark.parametrize("op", ["gather", "index_select"])
+def test_an_index_into_a_0d_tensor_is_checked(op):
+    """A 0-d x has one element, at index 0, which eager checks every index against: kiln returned x for any
+    index (a fresh reader's review of the empty-dim change)."""
+    fn = (lambda w, i: w.gather(0, i) * 2) if op == "gather" else (lambda w, i: w.index_select(0, i) * 2)
+    compiled = kiln_compile(fn)
+    w = torch.tensor(3.0)
+    with pytest.raises(IndexError, match="index 5 is out of bounds for size 1"):
+        compiled(w, torch.tensor([5]))
+    torch.testing.assert_close(compiled(w, torch.tensor([0])), fn(w, torch.tensor([0])))
+
+
 def test_no_kernel_reads_through_an_index_into_a_dim_of_size_0(monkeypatch):
     """Under lowering's refusal (indexing.indexes_an_empty_dim), code generation refuses too: a failed index's
     stand-in (0) is out of bounds in a dim of size 0, so a kernel reading through one would read outside the

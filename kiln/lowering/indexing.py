@@ -196,8 +196,8 @@ def lower_embedding(out, weight, indices, *args):
 def lower_gather(out, x, dim, index, sparse_grad=False):
     dim %= max(len(x.sizes), 1)
     sizes = [sym(s) for s in out.shape]
-    if not x.sizes:   # a 0-d x has one element: every index is 0
-        return Lazy(sizes, out.dtype, out.device, lambda idx: x.load([]), 1)
+    if not x.sizes:   # a 0-d x has one element: every index must be 0, as eager checks
+        return Lazy(sizes, out.dtype, out.device, lambda idx: only_element(x, index.load(idx)), 2)
     if indexes_an_empty_dim([x.sizes[dim]]):
         return NotImplemented
     if not sizes:     # a 0-d index into a 1-d x
@@ -206,12 +206,22 @@ def lower_gather(out, x, dim, index, sparse_grad=False):
         [indirect(index.load(idx), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
 
 
+def only_element(x, index_value):
+    """A 0-d x's value, read where an index must be 0 (gather's, index_select's): the index is checked as one
+    into a dim of one element, as eager checks it (the review of session 87's empty-dim change: kiln returned x
+    for any index)."""
+    indirect(index_value, sympy.Integer(1))
+    return x.load([])
+
+
 @register(aten.index_select.default)
 def lower_index_select(out, x, dim, index):
     dim %= max(len(x.sizes), 1)
     sizes = [sym(s) for s in out.shape]
     if checks_lost(sizes, index.sizes) or x.sizes and indexes_an_empty_dim([x.sizes[dim]]):
         return NotImplemented
+    if not x.sizes:
+        return Lazy(sizes, out.dtype, out.device, lambda idx: only_element(x, index.load([])), 2)
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
         [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
 

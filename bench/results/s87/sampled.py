@@ -7,7 +7,9 @@ stacks (outermost first, ";"-joined, a flame graph's input) of every thread but 
 compiled call (bench._compile_time) runs: the autograd engine runs a CUDA backward on a thread of its own. And where
 the main thread stalls: each of the collector's passes (gc.callbacks: generation, seconds, thread), and each gap of
 over 20 ms between samples (the sampler could not run: a thread held the GIL, or a pass ran) with the innermost
-frames of every thread just after it.
+frames of every thread just after it. Each stack is weighed twice: by the wall time since the last sample, and
+by its thread's own CPU time since then (time.pthread_getcpuclockid): a sampler starved of the GIL puts a long gap's
+wall time on the one stack it reads after it, where the CPU weights count only what the thread ran.
     PYTHONPATH=. python3 bench/results/s87/sampled.py OUT.json -- --child --model M --backend B --device cuda --train
 """
 import collections
@@ -24,6 +26,17 @@ out = sys.argv[1]
 main_id = threading.get_ident()
 inclusive, innermost, total = collections.Counter(), collections.Counter(), [0.0]
 collapsed = collections.Counter()   # (thread name, stack) -> seconds, while _compile_time is on the main stack
+collapsed_cpu = collections.Counter()   # the same, by the thread's CPU seconds
+cpu_seen = {}   # thread ident -> its CPU clock at the last sample
+
+
+def cpu_delta(ident):
+    try:
+        now = time.clock_gettime(time.pthread_getcpuclockid(ident))
+    except (OSError, AttributeError):
+        return 0.0
+    last, cpu_seen[ident] = cpu_seen.get(ident, now), now
+    return now - last
 passes, gaps, began = [], [], time.perf_counter()
 gc_started = {}
 
@@ -79,7 +92,9 @@ def sample():
             for ident, stack in stacks.items():
                 name = names.get(ident, "?")
                 if ident != threading.get_ident() and stack:
-                    collapsed[(name if not name.startswith("kiln-build-") else "kiln-build", ";".join(stack[-40:]))] += dt
+                    key = (name if not name.startswith("kiln-build-") else "kiln-build", ";".join(stack[-40:]))
+                    collapsed[key] += dt
+                    collapsed_cpu[key] += cpu_delta(ident)
 
 
 t = threading.Thread(target=sample, daemon=True)
@@ -93,5 +108,5 @@ finally:
     with open(out, "w") as f:
         json.dump({"total_s": total[0], "inclusive": inclusive.most_common(400),
                    "innermost": innermost.most_common(150),
-                   "collapsed": [[t, k, v] for (t, k), v in collapsed.items() if v >= 0.001],
+                   "collapsed": [[t, k, v, collapsed_cpu[(t, k)]] for (t, k), v in collapsed.items() if v >= 0.001],
                    "gc_passes": passes, "gaps": gaps}, f, indent=0)

@@ -1,13 +1,16 @@
 #!/bin/bash
-# For the next session's first GPU call (~450 s on one H100/H200): kiln's cold EfficientNet-B0 fp32 training child
-# (scripts/gpu_compile_time.py --child, fresh cache dirs each run) in alternating rounds of three variants, to tell
-# the runs' 4-6 s variance (bench/NOTES.md 117) from the effect of: the convolutions planned ahead
-# (s87/library_plans.patch, applied to a copy of the tree), and 8 build workers instead of one per core (the main
-# thread's compile competing with 16 busy workers on 16 CPUs). One JSON row a run in $OUT/ab.jsonl.
+# For the next session's first GPU call (~480 s on one H100/H200 with ROUNDS=4): kiln's cold EfficientNet-B0 fp32
+# training child (scripts/gpu_compile_time.py --child, fresh cache dirs each run) in alternating rounds of four
+# variants, to tell the runs' 4-6 s variance (bench/NOTES.md 117) from the effect of: the convolutions planned ahead
+# (s87/library_plans.patch, applied to a copy of the tree); planned ahead but only once Dynamo's call into kiln
+# returns (library_plans_late.patch on top: not beside the backward's compile); and 8 build workers instead of one
+# per core (the main thread's compile competing with 16 busy workers on 16 CPUs). One JSON row a run in
+# $OUT/ab.jsonl.
 #   ROUNDS=4 bash bench/results/s87/next_ab.sh
 export PYTHONUNBUFFERED=1; ROUNDS=${ROUNDS:-4}; start=$(date +%s)
 { nvidia-smi --query-gpu=name --format=csv,noheader; nproc; lscpu | grep -i "thread\|core\|socket" ; } > $OUT/machine.txt 2>&1
-rm -rf /tmp/plans && cp -r . /tmp/plans && (cd /tmp/plans && git apply bench/results/s87/library_plans.patch)
+rm -rf /tmp/plans /tmp/late && cp -r . /tmp/plans && (cd /tmp/plans && git apply bench/results/s87/library_plans.patch)
+cp -r /tmp/plans /tmp/late && (cd /tmp/late && git apply bench/results/s87/library_plans_late.patch)
 run() {   # variant dir env...
   local variant=$1 dir=$2; shift 2
   local d=$(mktemp -d)
@@ -20,6 +23,7 @@ run() {   # variant dir env...
 for r in $(seq $ROUNDS); do
   run base .
   run plans /tmp/plans
+  run plans_late /tmp/late
   run workers8 . KILN_BUILD_WORKERS=8
 done
 python3 - $OUT/ab.jsonl <<'PY'

@@ -660,11 +660,17 @@ def scaled_by_cpu_scalars(x):
     return x * (1 / root), x.double() / root, torch.scalar_tensor(3.0) + 1
 
 
+def scaled_and_returned(x):
+    s = torch.scalar_tensor(3.0) + 1
+    return x * s, s
+
+
 def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
     """The chain is computed on the GPU, in the kernels that read it, which a Triton kernel can (it cannot read CPU
-    memory: the graph ran eagerly); the scalar the graph returns stays on the CPU, so no kernel of the graph
-    writes it and the graph runs eagerly. A CPU scalar the graph is given and only GPU ops read is copied there
-    once. A scalar drawn at random or read by a custom op (which may read it on the host) stays on the CPU."""
+    memory: the graph ran eagerly); the scalar the graph returns stays on the CPU, computed by eager's ops inside
+    the graph (no kernel could write it: the graph ran eagerly as a whole), unless a kernel reads it too. A CPU
+    scalar the graph is given and only GPU ops read is copied there once. A scalar drawn at random or read by a
+    custom op (which may read it on the host) stays on the CPU."""
     from kiln.patterns import scalars_on_their_readers_device
     with FakeTensorMode():
         x = torch.empty(64, 64, device="cuda")
@@ -685,6 +691,15 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
         scalars_on_their_readers_device(gm)
         returned = gm.graph.output_node().args[0][2]
         assert returned.meta["val"].device == torch.device("cpu"), gm.code
+        # the scalar it returns is computed by eager's ops in the wrapper (the graph ran eagerly as a whole); the
+        # kernel reads and writes GPU memory only
+        wrapper = generated(gm, [x], "inference", 1).wrapper_source
+        assert re.search(r"(buf\d+) = _c\d+\(3\.0, device=.*# aten.scalar_tensor.default\n.*\n.*= _c\d+\(\1, 1\)  "
+                         r"# aten.add.Tensor", wrapper), wrapper
+        assert re.findall(r"kernel_\w+\(.*?, (x_1, buf\d+, buf\d+),", wrapper), wrapper
+        # one that a GPU kernel reads too still makes the graph run eagerly
+        gm = make_fx(scaled_and_returned, decomposition_table=kiln_decompositions())(x)
+        scalars_on_their_readers_device(gm)
         with pytest.raises(NotImplementedError, match="touches CPU tensors"):
             generated(gm, [x], "inference", 1)
 

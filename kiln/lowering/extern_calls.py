@@ -2,6 +2,7 @@
 tensor arguments laid out as traced and its outputs as eager's, and ops with side effects threaded by effect
 tokens. Mixed into GraphLowering."""
 import logging
+import operator
 
 import sympy
 import torch
@@ -17,6 +18,34 @@ log = logging.getLogger("kiln.fallback")
 
 # library calls whose outputs are row-major whatever their inputs' layouts
 LAYOUT_AGNOSTIC = set(MATMULS)
+
+
+def cpu_values_run_eagerly(gm):
+    """The nodes of the CPU tensors that a graph holding GPU tensors returns, and of the CPU tensors they are
+    computed from, but for the graph's inputs and views (which compute nothing): in a graph whose kernels are
+    Triton kernels on a GPU, no kernel can compute a value in CPU memory, and a graph returning one
+    (`torch.tensor(3.0) + 1`) ran eagerly as a whole (bench/NOTES.md 112). They run as eager's ops inside it, and
+    a constant among them is a tensor the wrapper holds, not a number inlined into a kernel. A CPU tensor that a
+    GPU kernel also reads still makes the graph run eagerly (codegen.triton.one_device)."""
+    def cpu_tensors(n):
+        vals = torch.utils._pytree.tree_leaves(n.meta.get("val"))
+        return any(isinstance(v, torch.Tensor) for v in vals) and \
+            all(v.device.type == "cpu" for v in vals if isinstance(v, torch.Tensor))
+
+    if not any(isinstance(v, torch.Tensor) and v.device.type == "cuda" for n in gm.graph.nodes
+               for v in torch.utils._pytree.tree_leaves(n.meta.get("val"))):
+        return set()
+    found, todo = set(), [a for a in gm.graph.output_node().all_input_nodes if cpu_tensors(a)]
+    while todo:
+        n = todo.pop()
+        if n in found or n.op == "placeholder":
+            continue
+        aliases = isinstance(n.target, torch._ops.OpOverload) and \
+            any(r.alias_info is not None for r in n.target._schema.returns)
+        if not aliases and n.target is not operator.getitem:
+            found.add(n)
+        todo += [a for a in n.all_input_nodes if cpu_tensors(a)]
+    return found
 
 
 class ExternCalls:

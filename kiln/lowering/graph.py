@@ -17,7 +17,7 @@ from kiln.lowering.externs import LIBRARY_CALLS
 from kiln.lowering.realization import Realization
 from kiln.lowering.layouts_for_users import LayoutsForUsers
 from kiln.lowering.outputs import GraphOutputs
-from kiln.lowering.extern_calls import EFFECT_TOKEN_ENDS, ExternCalls, lower_with_effects
+from kiln.lowering.extern_calls import cpu_values_run_eagerly, EFFECT_TOKEN_ENDS, ExternCalls, lower_with_effects
 from kiln.lowering.seeds_and_constants import constant_value, SeedsAndConstants
 
 aten = torch.ops.aten
@@ -63,6 +63,9 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         # it wrote its output (post_ops.py), which compute nothing more
         self.passes_on = {}
         self.current_node = None
+        # nodes run as eager's ops: CPU values of a graph whose kernels are Triton kernels on a GPU
+        from kiln.runtime.triton_launch import interpreting
+        self.run_eagerly = set() if interpreting() else cpu_values_run_eagerly(gm)
 
     def buffer(self, name):
         """The graph input or computed buffer of that name."""
@@ -164,7 +167,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         if isinstance(value, torch.Tensor) and value.layout == torch.strided:
             if is_frozen(target):
                 return self.frozen_value(target, value)
-            return constant_value(self, value)
+            return constant_value(self, value, inlined=self.current_node not in self.run_eagerly)
         return value
 
     def call_function(self, target, args, kwargs):
@@ -182,6 +185,8 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         if target in EFFECT_TOKEN_ENDS:   # nothing to compute: the wrapper calls effectful ops in program order
             return None
         args, kwargs = torch.utils._pytree.tree_map(self.float_scalar, (args, kwargs))
+        if self.current_node in self.run_eagerly:
+            return self.fallback(target, args, kwargs, "a CPU value of a GPU graph is computed by")
         lowering = LOWERINGS.get(target) or LOWERINGS.get(getattr(target, "overloadpacket", None)) or \
             self.spelled_pointwise(target)
         if lowering is not None and eager_refuses(target, self.current_node):

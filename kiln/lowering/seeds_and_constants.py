@@ -84,12 +84,13 @@ class Constant:
         return f"constant({str(self.value.dtype).replace('torch.', '')}{list(self.value.shape)})"
 
 
-def constant_value(low, value):
-    """A one-element constant is inlined into kernels, an empty one (a language model's empty key cache,
-    concatenated with the keys) has nothing to read; a larger one is an extern the wrapper runs."""
+def constant_value(low, value, inlined=True):
+    """A one-element constant is inlined into kernels (unless not inlined: an eager op reads it), an empty one (a
+    language model's empty key cache, concatenated with the keys) has nothing to read; a larger one is an extern
+    the wrapper runs."""
     sizes = [sym(s) for s in value.shape]
     with unset_fake_temporarily():   # lowering runs under AOTAutograd's fake mode; value is real
-        if value.numel() <= 1 and not value.is_complex():
+        if inlined and value.numel() <= 1 and not value.is_complex():
             scalar = value.item() if value.numel() else 0
             return Lazy(sizes, value.dtype, value.device, lambda idx: ops.constant(scalar, value.dtype), 1)
         strides = value.clone().stride()

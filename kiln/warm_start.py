@@ -18,6 +18,7 @@ graphs:
   subclasses, effect tokens, functionalized RNG, duplicated or aliased inputs), the graph is not stored whole.
 """
 import copy
+import dataclasses
 import functools
 import inspect
 import io
@@ -245,7 +246,18 @@ def stored_arguments(arguments):
     meta = kept["fw_metadata"] = copy.copy(kept["fw_metadata"])
     if getattr(meta, "bw_donated_idxs", None):
         object.__setattr__(meta, "bw_donated_idxs", [])
+    object.__setattr__(meta, "output_info", [without_view_replay(o) for o in meta.output_info])
     return pickle.dumps((kept, config, sorted(set(arguments) & REBUILT)))
+
+
+def without_view_replay(output_info):
+    """An output's alias info without the view functions functionalization recorded for it (its ViewMeta
+    sequence), which AOTAutograd replays on the output's base: a warm start then remakes the view from the traced
+    output's own view function, or by as_strided, as AOTAutograd does where it has none. A ViewMeta's pickled state
+    is not always its own: an `_unsafe_view`'s (matmul's decomposition) held sizes read from freed memory (torch
+    2.13), and a warm start replayed garbage sizes (random programs, seed 8828; reading them crashed a process)."""
+    fields = {f.name for f in dataclasses.fields(output_info)} & {"view_meta_sequence", "functional_tensor"}
+    return dataclasses.replace(output_info, **dict.fromkeys(fields)) if fields else output_info
 
 
 def reduced_graph(graph):

@@ -378,6 +378,29 @@ def test_a_warm_training_start_rebuilds_aotautograds_function(monkeypatch, tmp_p
     assert stat._version > 0 and outs[1]._base is x
 
 
+def test_a_warm_training_start_remakes_an_output_that_views_another(monkeypatch, tmp_path):
+    """An output that is a view of another (of an intermediate AOTAutograd returns as its base) is remade on a warm
+    start from the traced output's view, not from the view functions functionalization recorded: the pickled state
+    of an `_unsafe_view`'s (a batched product's decomposition) held sizes read from freed memory, and the warm
+    start replayed them (random programs, seed 8828: a RuntimeError, or the process crashed)."""
+    cached(monkeypatch, tmp_path)
+    a, b = torch.randn(1, 8, 2), torch.randn(2, 3)
+
+    def step(a, b):
+        v = torch.matmul(a, b)
+        return v, v.unsqueeze(1)
+    (first, second), skipped = warm_training(step, lambda: [a.clone().requires_grad_(), b.clone().requires_grad_()],
+                                             monkeypatch)
+    assert skipped
+    expected = step(a, b)
+    for run in (first, second):
+        (v, u), _, grads = run
+        torch.testing.assert_close(v, expected[0])
+        torch.testing.assert_close(u, expected[1])
+        assert u._base is not None and u.data_ptr() == v.data_ptr()
+    torch.testing.assert_close(first[2], second[2])
+
+
 def test_autocast_is_in_the_dynamo_key(monkeypatch, tmp_path):
     """AOTAutograd's trace applies autocast, which Dynamo's graph does not show: a step compiled under autocast and
     the same step without are two entries, each loaded with its own precision."""

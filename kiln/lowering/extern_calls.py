@@ -26,7 +26,8 @@ def cpu_values_run_eagerly(gm):
     Triton kernels on a GPU, no kernel can compute a value in CPU memory, and a graph returning one
     (`torch.tensor(3.0) + 1`) ran eagerly as a whole (bench/NOTES.md 112). They run as eager's ops inside it, and
     a constant among them is a tensor the wrapper holds, not a number inlined into a kernel. A CPU tensor that a
-    GPU kernel also reads still makes the graph run eagerly (codegen.triton.one_device)."""
+    GPU kernel also reads still makes the graph run eagerly (codegen.triton.one_device), and so does a CPU input
+    the graph writes without returning it (an optimizer's step count: the walk starts from the outputs)."""
     def cpu_tensors(n):
         vals = torch.utils._pytree.tree_leaves(n.meta.get("val"))
         return any(isinstance(v, torch.Tensor) for v in vals) and \

@@ -395,9 +395,10 @@ class KernelWriter:
         A dim of size 0 has no stand-in in bounds: lowering leaves ops that index one to eager
         (indexing.indexes_an_empty_dim), and one that gets here fails the graph's compile rather than reading
         outside a buffer."""
-        if sympy.sympify(size) == 0:
+        size = sympy.sympify(size)
+        if size == 0:
             raise NotImplementedError(f"{self.kernel} reads through an index into a dim of size 0")
-        size = self.print_index(self.index(sympy.sympify(size)))
+        size = self.print_index(self.index(size))
         key = ("indirect", str(value), size, check, wrap)
         found = self.scope.lookup(key)
         if found is not None:

@@ -20,6 +20,11 @@ log = logging.getLogger("kiln.fallback")
 LAYOUT_AGNOSTIC = set(MATMULS)
 
 
+def returns_alias(target):
+    """Whether an ATen op returns a view of an argument, or the argument it writes."""
+    return isinstance(target, torch._ops.OpOverload) and any(r.alias_info is not None for r in target._schema.returns)
+
+
 def cpu_values_run_eagerly(gm):
     """The nodes of the CPU tensors that a graph holding GPU tensors returns, and of the CPU tensors they are
     computed from, but for the graph's inputs and views (which compute nothing): in a graph whose kernels are
@@ -41,9 +46,7 @@ def cpu_values_run_eagerly(gm):
         n = todo.pop()
         if n in found or n.op == "placeholder":
             continue
-        aliases = isinstance(n.target, torch._ops.OpOverload) and \
-            any(r.alias_info is not None for r in n.target._schema.returns)
-        if not aliases and n.target is not operator.getitem:
+        if not returns_alias(n.target) and n.target is not operator.getitem:
             found.add(n)
         todo += [a for a in n.all_input_nodes if cpu_tensors(a)]
     return found
@@ -134,7 +137,7 @@ class ExternCalls:
         self.fallback_ops.append(str(target))
         log.info("kiln: %s %s; it runs eagerly inside the compiled graph", why, target)
         result = self.extern(target, args, kwargs, fallback=True)
-        if any(r.alias_info is not None for r in target._schema.returns):
+        if returns_alias(target):
             self.buffers[-1].target = unaliased(target)
         return result
 

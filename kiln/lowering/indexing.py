@@ -171,11 +171,16 @@ def indexes_an_empty_dim(sizes):
     return any(ir.static_numel([s], 1) == 0 for s in sizes)
 
 
+def lowers_advanced_indexing(x_sizes, indices):
+    """Whether kiln lowers x[indices] (read or written): no boolean mask, and no indexed dim of size 0."""
+    return not any(i is not None and i.dtype == torch.bool for i in indices) and \
+        not indexes_an_empty_dim([s for s, i in zip(x_sizes, indices) if i is not None])
+
+
 @register(aten.index.Tensor)
 def lower_index(out, x, indices):
     """x[i0, :, i2]: an indirect load."""
-    if any(i is not None and i.dtype == torch.bool for i in indices) or \
-            indexes_an_empty_dim([s for s, i in zip(x.sizes, indices) if i is not None]):
+    if not lowers_advanced_indexing(x.sizes, indices):
         return NotImplemented
     _, position = advanced_indexing(x.sizes, indices)
     return Lazy([sym(s) for s in out.shape], out.dtype, out.device, lambda idx: x.load(position(idx)),
@@ -218,10 +223,10 @@ def only_element(x, index_value):
 def lower_index_select(out, x, dim, index):
     dim %= max(len(x.sizes), 1)
     sizes = [sym(s) for s in out.shape]
-    if checks_lost(sizes, index.sizes) or x.sizes and indexes_an_empty_dim([x.sizes[dim]]):
-        return NotImplemented
     if not x.sizes:
         return Lazy(sizes, out.dtype, out.device, lambda idx: only_element(x, index.load([])), 2)
+    if checks_lost(sizes, index.sizes) or indexes_an_empty_dim([x.sizes[dim]]):
+        return NotImplemented
     return Lazy(sizes, out.dtype, out.device, lambda idx: x.load(
         [indirect(index.load([i]), x.sizes[d]) if d == dim else i for d, i in enumerate(idx)]), 2)
 
@@ -358,8 +363,7 @@ def src_value(src, sizes, dtype):
 
 @register(aten.index_put.default)
 def lower_index_put(out, x, indices, values, accumulate=False):
-    if any(i is not None and i.dtype == torch.bool for i in indices) or \
-            indexes_an_empty_dim([s for s, i in zip(x.sizes, indices) if i is not None]):
+    if not lowers_advanced_indexing(x.sizes, indices):
         return NotImplemented
     sizes, position = advanced_indexing(x.sizes, indices)
     return scatter(out, x, sizes, src_value(values, sizes, opmath(out.dtype)), position,

@@ -85,7 +85,8 @@ def child(a):
                    kernels=stats.get("kernels_generated"), graphs_fallback=stats.get("graphs_fallback"),
                    dynamo_graphs_from_cache=stats.get("dynamo_graphs_from_cache", 0),
                    kernel_binaries_loaded=stats.get("kernel_binaries_loaded", 0),
-                   backwards_compiled_ahead=stats.get("backwards_compiled_ahead", 0))
+                   backwards_compiled_ahead=stats.get("backwards_compiled_ahead", 0),
+                   convolutions_planned_ahead=stats.get("convolutions_planned_ahead", 0))
         if a.device == "cuda":
             row["late_builds"], row["built_in_main_process"] = late["late"], late.get("built_here", 0)
     print("ROW " + json.dumps(row))

@@ -162,6 +162,50 @@ def test_a_training_step_runs_its_stem_channels_last_both_ways():
         backward
 
 
+class DepthwiseBlocks(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.Sequential(nn.Conv2d(16, 16, 3, padding=1, groups=16), nn.ReLU(),
+                                    nn.Conv2d(16, 16, 3, padding=1, groups=16), nn.ReLU(), nn.Conv2d(16, 32, 1))
+
+    def forward(self, x):
+        return (self.blocks(x).sum(),)
+
+
+def test_a_backwards_convolutions_are_planned_once_each_inside_a_backward():
+    """cuDNN's plans are kept per thread, and a channels-last depthwise convolution's backward takes 140-260 ms to
+    plan on an H100 (library_plans): a backward graph lists each distinct convolution_backward it calls once (two
+    layers of one shape share a plan), its operands as the wrapper passes them (channels-last), and they are run
+    inside a backward pass, which on a GPU runs on the thread the graph's own backward runs on. The forward lists
+    none (its convolutions plan in ~1 ms, on the thread that calls them)."""
+    import threading
+
+    from kiln.runtime import library_plans
+    forward, backward = cuda_training_artifacts(DepthwiseBlocks(), (2, 16, 8, 8))
+    assert forward.planned == ()
+    assert len(backward.planned) == 2, backward.planned   # (the depthwise shape, and the 1x1)
+    for device, args in backward.planned:
+        assert device in ("cuda", "cuda:0"), device
+        (n, c, h, w), strides, offset, dtype = args[1]   # (the convolution's input)
+        assert (tuple(strides), offset, dtype) == ((c * h * w, 1, w * c, c), 0, torch.float32), args
+    ran = []
+
+    def run(calls, device):
+        ran.append((len(calls), device, torch._C._current_graph_task_id(), threading.current_thread().name))
+        for args in calls:
+            library_plans.PLANNED(*library_plans.operands(args, device))
+    cpu = [("cpu", args) for _, args in backward.planned]
+    original, library_plans.run = library_plans.run, run
+    try:
+        library_plans.plan_ahead(cpu + cpu[:1])
+        library_plans.plan_ahead(cpu)   # (planned already: nothing more)
+        library_plans.helper_thread().submit(lambda: None).result()
+    finally:
+        library_plans.run = original
+        library_plans.STARTED.difference_update(cpu)
+    assert len(ran) == 1 and ran[0][:2] == (2, torch.device("cpu")) and ran[0][2] != -1, ran   # in a backward pass
+
+
 def test_a_saved_activation_read_channels_last_is_stored_so():
     """A ReLU of a channels-last convolution's output, saved for the backward: eager's trace says NCHW, but the
     forward reports the strides of what it saves, so it stores it as it reads it (the stem's pooling and the

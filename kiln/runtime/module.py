@@ -43,6 +43,7 @@ class Artifact:
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
     products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
     calls_blas: bool = False    # cpp: calls BLAS for library products, bound at load (codegen.cpp_products)
+    planned: tuple = ()         # triton: (device, arguments) of each convolution_backward, planned at load
 
     def named(self, name):
         """This artifact for the graph named name (its wrapper's header, its error messages)."""
@@ -138,6 +139,9 @@ def build_triton(lowering, sched, opts, name, trace):
     artifact, profiler = wrapped(lowering, sched, name, trace, launch, "triton", source, built, kernels,
                                  {n: info["buffers"] for n, info in launches.items()}, opts.trace_profile)
     artifact.products = matmul_warmups(sched.steps, lowering, device)
+    if device.type == "cuda":
+        from kiln.runtime.library_plans import planned_calls
+        artifact.planned = tuple((str(device), call) for call in planned_calls(sched.steps, lowering))
     return artifact, profiler
 
 
@@ -226,10 +230,13 @@ def load_triton(artifact, opts, generated):
     launch waits for that), with kiln's Triton matmul's launches where the graph was just generated. Those of a
     graph loaded from the graph cache launch the binaries stored by an earlier process where it has them
     (triton_binaries), and the kernel module runs only where one has none."""
-    from kiln.runtime import matmul
+    from kiln.runtime import cuda_graphs, matmul
     from kiln.runtime.triton_binaries import BinaryStore
     from kiln.runtime.triton_launch import (build_behind, interpreting, jit_options, launcher, load_c_launcher,
                                             load_module, waits_for_prior)
+    if artifact.planned and not opts.tunes and opts.mode not in cuda_graphs.MODES and not interpreting():
+        from kiln.runtime.library_plans import plan_ahead
+        plan_ahead(artifact.planned)   # (not where graphs are recorded: a capture must see no other work)
     if not artifact.kernels and not artifact.products:
         return {}
     module = functools.cache(functools.partial(load_module, artifact.kernel_source, opts.kernel_cache_dir))

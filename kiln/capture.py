@@ -36,7 +36,7 @@ from kiln.ir import format_ir
 from kiln.patterns import (accumulate_scatters_into_sums, eliminate_common_subexpressions,
                            fold_padding_into_convolutions, kind, mutated_inputs, overlap_collectives, rewrite_attention,
                            rewrite_identity_calls, scalars_on_their_readers_device)
-from kiln.runtime import cuda_graphs, graph_cache, triton_binaries
+from kiln.runtime import cuda_graphs, graph_cache, library_plans, triton_binaries
 from kiln.runtime.module import build_cpp, build_triton, load
 from kiln.runtime.wrapper import graph_device, graph_devices
 from kiln.tools.trace import GraphTrace, install_dynamo_hooks
@@ -50,13 +50,15 @@ _graph_ids = itertools.count()
 def stats():
     """Cumulative counters: graphs_compiled, graphs_fallback, kernels_generated, fallback_ops, ..."""
     keys = ("graphs_compiled", "graphs_fallback", "kernels_generated", "fallback_ops", "extern_calls")
-    return {k: STATS[k] for k in keys} | dict(STATS) | dict(cuda_graphs.COUNTS) | dict(triton_binaries.COUNTS)
+    return {k: STATS[k] for k in keys} | dict(STATS) | dict(cuda_graphs.COUNTS) | dict(triton_binaries.COUNTS) | \
+        dict(library_plans.COUNTS)
 
 
 def reset_stats():
     STATS.clear()
     cuda_graphs.COUNTS.clear()
     triton_binaries.COUNTS.clear()
+    library_plans.COUNTS.clear()
 
 
 _FROZEN = {"depth": 0, "froze": False}

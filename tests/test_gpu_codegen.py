@@ -172,12 +172,15 @@ class DepthwiseBlocks(nn.Module):
         return (self.blocks(x).sum(),)
 
 
-def test_a_backwards_convolutions_are_planned_once_each_inside_a_backward():
+def test_a_backwards_convolutions_are_planned_once_each_inside_a_backward(monkeypatch):
     """cuDNN's plans are kept per thread, and a channels-last depthwise convolution's backward takes 140-260 ms to
     plan on an H100 (library_plans): a backward graph lists each distinct convolution_backward it calls once (two
     layers of one shape share a plan), its operands as the wrapper passes them (channels-last), and they are run
-    inside a backward pass, which on a GPU runs on the thread the graph's own backward runs on. The forward lists
-    none (its convolutions plan in ~1 ms, on the thread that calls them)."""
+    inside a backward pass that a thread of kiln's runs, which on a GPU runs on the thread the graph's own backward
+    runs on. The forward lists none (its convolutions plan in ~1 ms, on the thread that calls them). Not where a
+    backward is running (the graph compiled at its first call: the plans would come after it); and a call whose
+    operands and results would take more than its share of the device's spare memory is left to the first call
+    (the planning runs beside the user's forward)."""
     import threading
 
     from kiln.runtime import library_plans
@@ -190,20 +193,48 @@ def test_a_backwards_convolutions_are_planned_once_each_inside_a_backward():
         assert (tuple(strides), offset, dtype) == ((c * h * w, 1, w * c, c), 0, torch.float32), args
     ran = []
 
-    def run(calls, device):
+    def make_plans(calls, device):
         ran.append((len(calls), device, torch._C._current_graph_task_id(), threading.current_thread().name))
         for args in calls:
-            library_plans.PLANNED(*library_plans.operands(args, device))
+            library_plans.CONVOLUTION_BACKWARD(*library_plans.operands(args, device))
     cpu = [("cpu", args) for _, args in backward.planned]
-    original, library_plans.run = library_plans.run, run
-    try:
-        library_plans.plan_ahead(cpu + cpu[:1])
-        library_plans.plan_ahead(cpu)   # (planned already: nothing more)
-        library_plans.helper_thread().submit(lambda: None).result()
-    finally:
-        library_plans.run = original
-        library_plans.STARTED.difference_update(cpu)
+    original_make_plans = library_plans.make_plans
+    monkeypatch.setattr(library_plans, "make_plans", make_plans)
+    monkeypatch.setattr(library_plans, "makes_plans", lambda: True)   # (this build has no cuDNN)
+    monkeypatch.setattr(library_plans, "STARTED", set())
+
+    class InBackward(torch.autograd.Function):
+        forward = staticmethod(lambda ctx, x: x.clone())
+        backward = staticmethod(lambda ctx, grad: library_plans.plan_ahead(cpu) or grad)
+    InBackward.apply(torch.zeros((), requires_grad=True)).backward()
+    assert library_plans.STARTED == set()
+    library_plans.plan_ahead(cpu + cpu[:1])
+    library_plans.plan_ahead(cpu)   # (planned already: nothing more)
+    library_plans.wait()
     assert len(ran) == 1 and ran[0][:2] == (2, torch.device("cpu")) and ran[0][2] != -1, ran   # in a backward pass
+    assert ran[0][3] == "kiln-plans", ran
+    # kiln's recordings wait for the plans, but not on an autograd thread, where the planning node may be queued
+    # behind the caller's (it would never run)
+    import concurrent.futures
+    unmade = concurrent.futures.Future()
+    monkeypatch.setattr(library_plans, "PENDING", [unmade])
+
+    class Waits(torch.autograd.Function):
+        forward = staticmethod(lambda ctx, x: x.clone())
+        backward = staticmethod(lambda ctx, grad: library_plans.wait() or grad)
+    waiting = threading.Thread(target=lambda: Waits.apply(torch.zeros((), requires_grad=True)).backward())
+    waiting.start()
+    waiting.join(timeout=10)
+    assert not waiting.is_alive() and library_plans.PENDING == [unmade]
+
+    args = cpu[0][1]
+    (n, c, h, w), _, _, _ = args[1]
+    assert library_plans.operand_bytes(args) >= 2 * n * c * h * w * 4
+    planned = library_plans.COUNTS["convolutions_planned_ahead"]
+    for share, plans in ((library_plans.SPARE_SHARE * 1.03, 0), (library_plans.SPARE_SHARE * 0.97, 1)):   # of spare
+        monkeypatch.setattr(library_plans, "spare_bytes", lambda device: library_plans.operand_bytes(args) / share)
+        original_make_plans([args], torch.device("cpu"))
+        assert library_plans.COUNTS["convolutions_planned_ahead"] == planned + plans, share
 
 
 def test_a_saved_activation_read_channels_last_is_stored_so():

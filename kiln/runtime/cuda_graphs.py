@@ -41,6 +41,8 @@ import weakref
 import torch
 from torch.multiprocessing.reductions import StorageWeakRef
 
+from kiln.runtime import library_plans
+
 log = logging.getLogger("kiln.cudagraphs")
 COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in kiln.stats())
 
@@ -519,6 +521,7 @@ class CudaRecorder:
 
     def record(self, call, inputs):
         """(a function replaying the graph, the outputs as recorded, in the graph's memory)"""
+        library_plans.wait()   # (their calls must not run beside a capture)
         with torch.cuda.device(self.device):
             graph = torch.cuda.CUDAGraph()
             with torch.cuda.graph(graph, pool=self.pool().id, stream=self.stream):

@@ -8,26 +8,34 @@ training step, on the critical path; bench/NOTES.md 118). NCHW would plan at onc
 the speed, so the layout stays.
 
 A training step's backward runs on the autograd engine's thread for its device. So as soon as a backward graph
-is loaded, each distinct convolution_backward it calls is run once on that thread, on uninitialized operands at
-the graph's size hints: as the backward of a one-node autograd graph that a helper thread differentiates. The
-plans are then made while the forward compiles and runs; the backward's first call, queued behind them on the
-same thread, finds them made. Only time is at stake: a planning call that fails is left out (one debug line).
-Not under cudnn.benchmark (its timings would run beside the forward), nor where kernels are tuned or graphs
-recorded (a capture must see no other work on the device).
+is loaded ahead of its first call, each distinct convolution_backward it calls is run once on that thread, on
+uninitialized operands at the graph's size hints: as the backward of a one-node autograd graph that a helper
+thread differentiates. The device's thread is idle then, so it starts at once, while the forward compiles and
+runs; the real backward's nodes run on that thread only after it. Only time is at stake: a planning call that
+fails is left out (one debug line). Not under cudnn.benchmark (its timings would run beside the forward), nor
+where kernels are tuned or this graph is recorded; kiln's other recordings wait for it (a capture in progress
+refuses another thread's allocations).
 """
+import collections
 import concurrent.futures
-import functools
 import logging
+import threading
 
 import sympy
 import torch
 
 from kiln import ir
-from kiln.runtime.triton_binaries import COUNTS
 
 log = logging.getLogger("kiln.codegen")
-PLANNED = torch.ops.aten.convolution_backward.default
-STARTED = set()  # (device, arguments) of every call planned in this process
+CONVOLUTION_BACKWARD = torch.ops.aten.convolution_backward.default
+COUNTS = collections.Counter()   # convolutions_planned_ahead (kiln.stats() shows it)
+STARTED = set()   # (device, arguments) of every call planned in this process
+PENDING = []      # a future per planning thread not known to be done
+
+# the most of the spare memory a planning call's operands and results take: it runs beside the user's forward,
+# which must not run out of memory it would have had without it (EfficientNet-B0's largest, at batch 32: ~0.3 GB);
+# what is left also leaves cuDNN the workspace its fastest plan asks for
+SPARE_SHARE = 1 / 32
 
 
 class Operand(tuple):
@@ -35,8 +43,8 @@ class Operand(tuple):
 
 
 def planned_calls(steps, graph):
-    """The arguments of each distinct convolution_backward among a graph's steps, its tensors as Operands at the
-    graph's size hints; none where a size has no hint."""
+    """(device, arguments) of each distinct convolution_backward among a graph's steps, its tensors as Operands at
+    the graph's size hints; none where a size has no hint."""
     from kiln.runtime.autotune import hinted
 
     def concrete(a):
@@ -55,11 +63,11 @@ def planned_calls(steps, graph):
         return a
     found = []
     for step in steps:
-        if not isinstance(step, ir.ExternKernel) or getattr(step.target, "op", step.target) is not PLANNED or \
-                step.kwargs:
+        if not isinstance(step, ir.ExternKernel) or getattr(step.target, "op", step.target) is not \
+                CONVOLUTION_BACKWARD or step.kwargs:
             continue
         try:
-            call = tuple(concrete(a) for a in step.args)
+            call = (str(step.args[1].buffer.layout.device), tuple(concrete(a) for a in step.args))
         except LookupError:
             continue
         if call not in found:
@@ -67,22 +75,33 @@ def planned_calls(steps, graph):
     return tuple(found)
 
 
+def makes_plans():
+    cudnn = torch.backends.cudnn
+    return cudnn.is_available() and cudnn.enabled and not cudnn.benchmark
+
+
 def plan_ahead(planned):
     """Plans the calls ((device, arguments)) not planned before, each on its device's autograd thread, in the
-    background."""
-    cudnn = torch.backends.cudnn
-    planned = [(d, c) for d, c in dict.fromkeys(planned) if (d, c) not in STARTED and
-               (not d.startswith("cuda") or cudnn.is_available() and cudnn.enabled)]   # (else no plans to make)
-    if not planned or cudnn.benchmark:
+    background. Not where the graph is loaded inside a running backward (compiled at its first call: the plans
+    would come after it), nor under compiled autograd (which runs one backward at a time, on the calling thread)."""
+    from kiln.capture import compiled_autograd_on
+    planned = [p for p in dict.fromkeys(planned) if p not in STARTED]
+    if not planned or not makes_plans() or torch._C._current_graph_task_id() != -1 or compiled_autograd_on():
         return
     STARTED.update(planned)
     for device in dict.fromkeys(d for d, _ in planned):
-        helper_thread().submit(on_autograd_thread, [c for d, c in planned if d == device], device)
+        done = concurrent.futures.Future()
+        PENDING[:] = [f for f in PENDING if not f.done()] + [done]
+        # (a daemon: a process that exits before its plans are made does not wait for them)
+        threading.Thread(target=on_autograd_thread, args=([c for d, c in planned if d == device], device, done),
+                         name="kiln-plans", daemon=True).start()
 
 
-@functools.cache
-def helper_thread():
-    return concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="kiln-plans")
+def wait():
+    """Returns once the plans submitted so far are made, where the caller is not on an autograd thread (their
+    planning node may be queued behind the caller's: it never runs beside the caller's work there)."""
+    while PENDING and torch._C._current_graph_task_id() == -1:
+        PENDING.pop(0).result()
 
 
 class Planning(torch.autograd.Function):
@@ -95,38 +114,62 @@ class Planning(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        run(ctx.calls, grad.device)
+        make_plans(ctx.calls, grad.device)
         return grad, None
 
 
-def on_autograd_thread(calls, device):
+def on_autograd_thread(calls, device, done):
+    from kiln.capture import compiled_autograd_on
     try:
-        with torch.enable_grad():
-            Planning.apply(torch.zeros((), device=device, requires_grad=True), calls).backward()
+        if not compiled_autograd_on():
+            with torch.enable_grad():
+                Planning.apply(torch.zeros((), device=device, requires_grad=True), calls).backward()
     except Exception as e:   # (the first call plans them)
         log.debug("kiln: convolutions not planned ahead: %s: %s", type(e).__name__, e)
+    finally:
+        done.set_result(None)
 
 
-def run(calls, device):
+def make_plans(calls, device):
     for args in calls:
-        if torch.backends.cudnn.benchmark:
+        if not makes_plans():
             return
+        needs = operand_bytes(args)
+        if needs > SPARE_SHARE * spare_bytes(device):
+            log.debug("kiln: a convolution's backward not planned ahead: %d MB of operands and results, too much "
+                      "of the device's spare memory", needs >> 20)
+            continue
         try:
             with torch.no_grad():
-                PLANNED(*operands(args, device))
-            COUNTS["convolutions_planned_ahead"] += 1   # (kiln.stats() shows it)
+                CONVOLUTION_BACKWARD(*operands(args, device))
+            COUNTS["convolutions_planned_ahead"] += 1
         except Exception as e:   # (the first call plans it)
             log.debug("kiln: a convolution's backward not planned ahead: %s: %s", type(e).__name__, e)
+
+
+def spare_bytes(device):
+    """The GPU's free memory and what torch's allocator holds unused there."""
+    return torch.cuda.mem_get_info(device)[0] + torch.cuda.memory_reserved(device) - torch.cuda.memory_allocated(device)
+
+
+def buffer_sizes(args):
+    """{dtype: elements} of the one buffer per dtype that the Operands among args view."""
+    from kiln.runtime.autotune import span
+    sizes = {}
+    for a in args:
+        if isinstance(a, Operand):
+            shape, strides, offset, dtype = a
+            sizes[dtype] = max(sizes.get(dtype, 1), span(shape, strides, offset))
+    return sizes
+
+
+def operand_bytes(args):
+    """The bytes a planning call takes: its operands' buffers, and about as much again for its results."""
+    return 2 * sum(n * dtype.itemsize for dtype, n in buffer_sizes(args).items())
 
 
 def operands(args, device):
     """args with each Operand made: views of one uninitialized buffer per dtype, as large as the largest (the call
     only reads them, so they may overlap; its results are freed at once)."""
-    from kiln.runtime.autotune import span
-    spans = {}
-    for a in args:
-        if isinstance(a, Operand):
-            sizes, strides, offset, dtype = a
-            spans[dtype] = max(spans.get(dtype, 1), span(sizes, strides, offset))
-    buffers = {dtype: torch.empty(n, dtype=dtype, device=device) for dtype, n in spans.items()}
+    buffers = {dtype: torch.empty(n, dtype=dtype, device=device) for dtype, n in buffer_sizes(args).items()}
     return [buffers[a[3]].as_strided(a[0], a[1], a[2]) if isinstance(a, Operand) else a for a in args]

@@ -141,7 +141,7 @@ def build_triton(lowering, sched, opts, name, trace):
     artifact.products = matmul_warmups(sched.steps, lowering, device)
     if device.type == "cuda":
         from kiln.runtime.library_plans import planned_calls
-        artifact.planned = tuple((str(device), call) for call in planned_calls(sched.steps, lowering))
+        artifact.planned = planned_calls(sched.steps, lowering)
     return artifact, profiler
 
 

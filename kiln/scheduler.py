@@ -62,19 +62,19 @@ def merge_dims(sizes, vars_, exprs, order=None):
 @functools.lru_cache(maxsize=1 << 16)
 def _mergeable(expr, outer, inner, inner_size):
     """(Remembered: nodes of one shape share their dim vars, so their index expressions repeat.)"""
-    expr = sympy.expand(expr)
+    expr = ir.expand(expr)
     if not expr.has(outer) and not expr.has(inner):
         return True
     c_out, c_in = expr.coeff(outer), expr.coeff(inner)
-    rest = sympy.expand(expr - c_out * outer - c_in * inner)
+    rest = ir.expand(expr - c_out * outer - c_in * inner)
     affine = not rest.has(outer, inner) and not c_out.has(outer, inner) and not c_in.has(outer, inner)
-    return affine and sympy.expand(c_out - c_in * inner_size) == 0
+    return affine and ir.expand(c_out - c_in * inner_size) == 0
 
 
 def split_point(sizes, inner_numel):
     """k such that prod(sizes[k:]) == inner_numel, or None."""
     for k in range(len(sizes), -1, -1):
-        if sympy.expand(ir.product(sizes[k:]) - inner_numel) == 0:
+        if ir.expand(ir.product(sizes[k:]) - inner_numel) == 0:
             return k
     return None
 
@@ -135,7 +135,7 @@ class SchedulerNode:
         for i in range(len(self.groups) - 1, -1, -1):
             g = self.groups[i]
             for j in range(len(g) - 1, 0, -1):
-                if sympy.expand(inner * ir.product([sizes[d] for d in g[j:]]) - inner_numel) == 0:
+                if ir.expand(inner * ir.product([sizes[d] for d in g[j:]]) - inner_numel) == 0:
                     twin = copy.copy(self)
                     twin.groups = self.groups[:i] + [g[:j], g[j:]] + self.groups[i + 1:]
                     twin.sizes = [ir.product([sizes[d] for d in h]) for h in twin.groups]
@@ -264,7 +264,7 @@ class Kernel:
     def place(self, node):
         """A Placement for node in this kernel, or a reason why it does not fit."""
         N, R = self.numel, self.rnumel
-        eq = lambda a, b: sympy.expand(a - b) == 0  # noqa: E731
+        eq = lambda a, b: ir.expand(a - b) == 0  # noqa: E731
         if node.scan:   # only ever in its own kernel
             return Placement(node, "full", ir.unflatten(self.x, node.sizes) + ir.unflatten(self.r, node.rsizes)), \
                 "a scan runs alone"
@@ -301,7 +301,7 @@ class Kernel:
             src = produced[name]
             written = src.remap()(src.node.buf.analysis.store_index)
             read = remap(expr)
-            elsewhere = sympy.expand(read - written) != 0
+            elsewhere = ir.expand(read - written) != 0
             if elsewhere or src.level == "full" and not src.node.is_reduction and placement.level == "outer":
                 at = self.recompute_at(src, read, written, placement)
                 if at is None:
@@ -324,12 +324,12 @@ class Kernel:
         if n.is_reduction or n.alone or n.writes_into or src.level != "full" or n.reads & written_here:
             return None
         r = self.r
-        written = sympy.expand(written)
+        written = ir.expand(written)
         step = written.coeff(r)
-        rest = sympy.expand(written - step * r)
+        rest = ir.expand(written - step * r)
         if step == 0 or step.free_symbols or rest.has(r):
             return None
-        k = sympy.expand((read - rest) / step)
+        k = ir.expand((read - rest) / step)
         R = ir.static_numel([self.rnumel])
         if not k.is_Integer or k < 0 or (k >= R if R is not None else k != 0):
             return None
@@ -341,7 +341,7 @@ class Kernel:
         name, seg = placement.node.buf.mutates, self.segment_for(placement, deps)
         written = placement.remap()(placement.node.buf.analysis.store_index)
         for q in self.placements:
-            if any(q.segment > seg or sympy.expand(e - written) != 0 for _, e in q.loads(only=name)):
+            if any(q.segment > seg or ir.expand(e - written) != 0 for _, e in q.loads(only=name)):
                 return f"{q.node.name} reads the old {name} elsewhere or later than it is overwritten"
         return None
 
@@ -517,22 +517,22 @@ def placed_as_read(kernel, reduction, trial):
                 readers.append((n, found))
                 break
     at = dict(zip(u, ir.unflatten(trial.x, reduction.sizes) + ir.unflatten(trial.r, reduction.rsizes)))
-    return {name: [ir.simplify_index(sympy.expand(w).xreplace(at)) for w in ws] for name, ws in derived.items()}
+    return {name: [ir.simplify_index(ir.expand(w).xreplace(at)) for w in ws] for name, ws in derived.items()}
 
 
 def dims_of_read(node, read, ranges):
     """node's merged dims as affine sums of the symbols of `ranges` (symbol -> extent), such that node's store
     index at them is `read`, each dim covered exactly once (mixed radix); else None."""
     w = [sympy.Symbol(f"w{i}", integer=True) for i in range(len(node.sizes))]
-    written = sympy.expand(node.remap(w + [sympy.Integer(0)] * len(node.rsizes))(node.buf.analysis.store_index))
-    read = sympy.expand(read)
+    written = ir.expand(node.remap(w + [sympy.Integer(0)] * len(node.rsizes))(node.buf.analysis.store_index))
+    read = ir.expand(read)
     strides = [written.coeff(v) for v in w]
-    if node.rsizes or sympy.expand(written - sum(st * v for st, v in zip(strides, w))) != 0 or \
+    if node.rsizes or ir.expand(written - sum(st * v for st, v in zip(strides, w))) != 0 or \
             not all(isinstance(x, sympy.Integer) and x > 0 for x in strides + list(node.sizes)) or \
             read.free_symbols - set(ranges):
         return None
     terms = {v: read.coeff(v) for v in read.free_symbols}
-    if sympy.expand(read - sum(c * v for v, c in terms.items())) != 0 or \
+    if ir.expand(read - sum(c * v for v, c in terms.items())) != 0 or \
             any(ranges[v] > 1 and v not in terms for v in ranges):
         return None
     by_dim = {i: [] for i in range(len(w))}
@@ -765,7 +765,7 @@ def share_copies(kernel, kept_apart):
             if n == m or n in kernel.aliases or not could_be_equal(m, n):
                 continue
             (text_m, offset_m), (text_n, offset_n) = description(m), description(n)
-            if sympy.expand(offset_m - offset_n) == 0 and \
+            if ir.expand(offset_m - offset_n) == 0 and \
                     (text_m == text_n or text_m == f"v0 = load({n}, {offset_m})\nreturn v0"):
                 kernel.stores.discard(m)
                 kernel.aliases[m] = n

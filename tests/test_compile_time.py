@@ -1016,6 +1016,26 @@ def test_index_expressions_evaluate_as_sympy_evaluates_them():
     assert ir.evaluator(sympy.Abs(x - r)) is None and ir.evaluator(exprs[1]) is not None
 
 
+def test_an_index_expression_is_expanded_as_sympy_expands_it():
+    """ir.expand returns an expression sympy.expand would leave as it is without asking SymPy (a sum of products of
+    numbers, symbols, and floor divisions and moduli of such sums), and asks SymPy for any other: the same result
+    as sympy.expand on every expression, whether it was expanded or not."""
+    import sympy
+
+    from kiln import ir
+    x, r = ir.index_vars("x", 1)[0], ir.index_vars("r", 1)[0]
+    s0 = sympy.Symbol("s0", integer=True, positive=True)
+    expanded = [x, sympy.Integer(-3), 3 * x + r - 7, s0 * x + 2 * s0 * r, x * r,
+                401408 * ir.FloorDiv(x, 12544) + 32 * ir.ModularIndexing(x, 1, 112) + r - 3616,
+                ir.ModularIndexing(256 * x + r, 1, 112) * 2, ir.FloorDiv(7 - 2 * x, 3) + x / 2]
+    to_expand = [(x + r) * (x - r), s0 * (x + 4) + r, ir.FloorDiv(s0 * (x + 1), 3),
+                 ir.ModularIndexing(x * (r + 1), 1, 5) + 1, (x + 1) ** 2, (x + s0) / s0, sympy.Max(x * (r + 1), 2)]
+    for e in expanded + to_expand:
+        assert ir.expand(e) == sympy.expand(e), e
+    assert all(ir.is_expanded(e) for e in expanded) and not any(ir.is_expanded(e) for e in to_expand)
+    assert ir.expand(7) == sympy.Integer(7)
+
+
 WRAPPER_OF_A_GRAPH = """
 import re, torch, kiln, kiln.capture
 from kiln.runtime import wrapper

@@ -342,7 +342,7 @@ class CppKernel(KernelWriter):
             return None
         expr, rnumel = self.index(index), self.index(self.kernel.rnumel)
         outer = expr.subs(r, 0)
-        inner = sympy.expand(expr - outer)
+        inner = ir.expand(expr - outer)
         if r in outer.free_symbols or inner.free_symbols - {r} or not rnumel.is_Integer or \
                 not self.within_buffer(name, inner, {r: int(rnumel)}):
             return None

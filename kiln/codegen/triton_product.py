@@ -80,7 +80,7 @@ class ProductKernel(TritonKernel):
         computes only."""
         k = self.kernel
         difference = self.index(index) - (k.x * k.rnumel + k.r)
-        if sympy.expand(difference.subs(k.x, 0) if ir.static_numel([k.numel]) == 1 else difference) != 0:
+        if ir.expand(difference.subs(k.x, 0) if ir.static_numel([k.numel]) == 1 else difference) != 0:
             raise ProductNotFused(f"{k.name} reads {k.product.buffer.name} elsewhere than at its own element")
         return Value("product", k.product.buffer.layout.dtype)
 

@@ -370,7 +370,7 @@ def lower_addmm(out, bias, a, b, **scales):
     (bias_added_by_users)."""
     g = current()
     column_bias = all(v == 1 for v in scales.values()) and len(getattr(bias, "sizes", ())) == 1 and \
-        sympy.expand(bias.sizes[0] - out.shape[1]) == 0
+        ir.expand(bias.sizes[0] - out.shape[1]) == 0
     packed = packed_product(out, a, b, bias) if column_bias else None
     if packed is not None:
         return packed

@@ -24,7 +24,7 @@ def broadcasts(s, full):
     """Whether a dim of size s is broadcast against one of size full: s is 1, or a symbolic size that the trace
     found to be 1 where full is another size (x[2::3] of a 5-long x against x: torch broadcast it and guarded
     (s0 + 1) // 3 == 1; read as s0 long, it read past x's end)."""
-    return s == 1 or (isinstance(s, sympy.Expr) and bool(s.free_symbols) and sympy.expand(s - full) != 0
+    return s == 1 or (isinstance(s, sympy.Expr) and bool(s.free_symbols) and ir.expand(s - full) != 0
                       and current().size_hint(s) == 1)
 
 
@@ -307,7 +307,7 @@ def lower_copy_into_input(out, dst, src, non_blocking=False):
         buf = ir.ComputedBuffer(g.new_name(), dst.buffer.layout, mutates=name, node=ir.Pointwise(
             sizes, lambda idx: as_value(value, idx, sizes, dst.dtype)))
         a = buf.analysis
-        return buf if all(sympy.expand(e - a.store_index) == 0 for n, e in a.loads if n == name) else None
+        return buf if all(ir.expand(e - a.store_index) == 0 for n, e in a.loads if n == name) else None
     # a value that reads the input elsewhere than where it is stored (a flip) is computed in full first
     buf = store(src) or store(g.realize(as_lazy(src)))
     g.buffers.append(buf)

@@ -2,7 +2,6 @@
 storing itself: a value realized into a buffer, a reduction, an empty tensor. Mixed into GraphLowering."""
 import collections
 
-import sympy
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
 from torch.utils.checkpoint import CheckpointPolicy
@@ -141,7 +140,7 @@ class Realization:
         constant is made now, once (a convolution's channels-last weight), not by the wrapper at every call."""
         if isinstance(value, View):
             live = [(a, b) for a, b, s in zip(value.strides, strides, value.sizes) if s != 1]
-            if all(sympy.expand(a - b) == 0 for a, b in live):
+            if all(ir.expand(a - b) == 0 for a, b in live):
                 return value
             view = self.frozen_view(value)
             if view is not None and static_ints(strides) is not None:

@@ -134,7 +134,7 @@ def is_dense(sizes, strides, stride_hints, guard_equal=None):
         if sizes[i] == 1:
             continue
         stride = without_max_1(strides[i])
-        if stride != expected and sympy.expand(stride - expected) != 0 and \
+        if stride != expected and ir.expand(stride - expected) != 0 and \
                 not (guard_equal and guard_equal(stride, expected)):
             return False
         expected = expected * sizes[i]
@@ -171,7 +171,7 @@ def traced_meta_strides(meta, sizes):
 
 def same_strides(a, b, sizes):
     """Whether two layouts of these sizes are the same (a size-1 dim's stride does not matter)."""
-    return len(a) == len(b) and all(n == 1 or sympy.expand(x - y) == 0 for x, y, n in zip(a, b, sizes))
+    return len(a) == len(b) and all(n == 1 or ir.expand(x - y) == 0 for x, y, n in zip(a, b, sizes))
 
 
 def meta_strides(meta, sizes):

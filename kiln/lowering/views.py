@@ -23,7 +23,7 @@ def view_of(x, sizes, reindex):
         expr = sympy.sympify(expr).xreplace({v: sympy.Integer(0) for v, s in zip(new, sizes) if s == 1})
         if expr.has(ir.FloorDiv, ir.ModularIndexing):   # a reshape across dims: fold what fits back together
             expr = ir.simplify_index(expr)
-        affine = linear_terms(sympy.expand(expr), new)
+        affine = linear_terms(ir.expand(expr), new)
         if affine is not None:
             return View(x.buffer, sizes, *affine)
     return Lazy(sizes, x.dtype, x.device, lambda idx: x.load(reindex(idx)), x.opcount, x.origins)

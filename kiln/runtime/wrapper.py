@@ -90,7 +90,7 @@ def reads_only_where_written(kernel, out, src):
         if (p is not writer and n.name not in feeding) or n.is_reduction or n.scatter or n.scan or \
                 (p.level, p.segment) != (writer.level, writer.segment):
             return False
-        if any(sympy.expand(index - store) != 0 for index in reads[p]):
+        if any(ir.expand(index - store) != 0 for index in reads[p]):
             return False
     return bool(readers)
 

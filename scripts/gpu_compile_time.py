@@ -13,8 +13,8 @@ adds `backend_s`, the seconds Dynamo spent in the backend's call (OutputGraph.ca
 the compiler, without a training step's backward, which compiles at its first call): the part of a warm start that
 is the backend's own, where the rest (Dynamo's trace, the garbage collector's passes over the process's heap) moves
 by tenths of a second between processes. --repeats N runs N rounds, each cold on fresh dirs then warm, the backends
-alternating within a round; the table gives each cell's median and range. Writes DIR/compile_time.json and
-DIR/compile_time.md.
+alternating within a round; the table gives each cell's median and range; --phases cold leaves the warm runs
+out. Writes DIR/compile_time.json and DIR/compile_time.md.
 """
 import argparse
 import json
@@ -119,6 +119,7 @@ def main():
     p.add_argument("--timeout", type=int, default=400)
     p.add_argument("--budget-s", type=float, default=1e9)
     p.add_argument("--repeats", type=int, default=1)
+    p.add_argument("--phases", default="cold,warm", help="cold: fresh cache dirs; warm: a new process on them")
     p.add_argument("--child", action="store_true")
     p.add_argument("--model")
     p.add_argument("--backend")
@@ -137,7 +138,7 @@ def main():
         for _ in range(a.repeats):   # a round: each backend cold on fresh dirs, then each warm on its own
             dirs = {b: {v: tempfile.mkdtemp(prefix=v.lower()) for v in
                         ("KILN_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")} for b in backends}
-            for phase in ("cold", "warm"):
+            for phase in a.phases.split(","):
                 for backend in backends:
                     r = run(model, backend, phase, dirs[backend], a)
                     row.setdefault(f"{backend}_{phase}", []).append(r)

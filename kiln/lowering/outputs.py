@@ -67,7 +67,7 @@ class GraphOutputs:
         y and y.t(): sharing storage, not as a copy; None where it is not one, where that output is laid out
         otherwise than traced and the view ops cannot be replayed on its layout (the view's traced strides would
         read it wrongly; a base AOTAutograd regenerates views from is laid out as eager's,
-        capture.intermediate_base_strides), or where the view's strides are not eager's (the base is a
+        eager_strides.intermediate_base_strides), or where the view's strides are not eager's (the base is a
         saved activation laid out as traced, where eager's differs: x.clone() of a transposed x, then
         y[..., ::2] = 5, is traced row-major; y.t() must come back as eager's)."""
         base, views = node, []

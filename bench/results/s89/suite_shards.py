@@ -5,12 +5,11 @@ started that its estimate (session 53's per-model seconds, x1.15) would not let 
 
     PYTHONPATH=. python3 bench/results/s89/suite_shards.py OUT_DIR DEADLINE_S MODEL,MODEL,... [--train]
 
-Writes OUT_DIR/<model>.json (gpu_compile_time's compile_time.json of that model) and OUT_DIR/shards.log; prints the
-models not started.
+Writes OUT_DIR/rows.json (gpu_compile_time's compile_time.json of each model, merged: a device call returns 8 files
+at most) and OUT_DIR/shards.log; prints the models not started.
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -27,6 +26,7 @@ def main():
     train = "--train" in sys.argv
     os.makedirs(out, exist_ok=True)
     queue, lock, log = list(models), threading.Lock(), open(os.path.join(out, "shards.log"), "a")
+    merged = {"device": "cuda", "train": train, "rows": []}
 
     def shard(cores):
         while True:
@@ -43,9 +43,11 @@ def main():
                    "--models", model, "--timeout", "200"] + (["--train"] if train else [])
             with open(f"{tmp}.log", "w") as f:
                 rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
-            if os.path.exists(f"{tmp}/compile_time.json"):
-                shutil.copy(f"{tmp}/compile_time.json", os.path.join(out, f"{model}.json"))
             with lock:
+                if os.path.exists(f"{tmp}/compile_time.json"):
+                    merged["rows"] += json.load(open(f"{tmp}/compile_time.json"))["rows"]
+                    with open(os.path.join(out, "rows.json"), "w") as f:
+                        json.dump(merged, f, indent=1)
                 print(f"{model} cores {cores} rc {rc} {time.time() - started:.0f} s, load "
                       f"{os.getloadavg()[0]:.1f}", file=log, flush=True)
 

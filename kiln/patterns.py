@@ -563,19 +563,19 @@ def is_zeros(n):
     return at is None or (len(n.args) > at and n.args[at] == 0 and not isinstance(n.args[at], bool))
 
 
+def written_arguments(node):
+    """The fx nodes that an op writes into (by its schema: copy_'s self, an optimizer's in-place update)."""
+    schema = getattr(node.target, "_schema", None)
+    if node.op != "call_function" or schema is None:
+        return []
+    by_name = {a.name: a for a in schema.arguments}
+    passed = [*zip(schema.arguments, node.args), *((by_name.get(k), v) for k, v in node.kwargs.items())]
+    return [v for arg, value in passed if arg is not None and arg.alias_info is not None and arg.alias_info.is_write
+            for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, torch.fx.Node)]
+
+
 def mutated_inputs(gm):
     """The indices of the graph's inputs that its ops write into (AOTAutograd's copy_ back into a mutated
     input, an optimizer's in-place update)."""
     placeholders = {n: i for i, n in enumerate(gm.graph.find_nodes(op="placeholder"))}
-    written = set()
-    for node in gm.graph.nodes:
-        schema = getattr(node.target, "_schema", None)
-        if node.op != "call_function" or schema is None:
-            continue
-        by_name = {a.name: a for a in schema.arguments}
-        passed = [*zip(schema.arguments, node.args), *((by_name.get(k), v) for k, v in node.kwargs.items())]
-        for arg, value in passed:
-            if arg is not None and arg.alias_info is not None and arg.alias_info.is_write:
-                written |= {placeholders[v] for v in (value if isinstance(value, (list, tuple)) else [value])
-                            if isinstance(v, torch.fx.Node) and v in placeholders}
-    return sorted(written)
+    return sorted({placeholders[v] for node in gm.graph.nodes for v in written_arguments(node) if v in placeholders})

@@ -793,6 +793,38 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
             assert scalars_on_their_readers_device(gm) == 0, gm.code
 
 
+def counted_steps(x, steps, seen):
+    """A GPU step that counts itself on the CPU (an optimizer's step count, capturable=False) and notes the count
+    it saw before, which its CPU output returns."""
+    before = steps * 1
+    steps.add_(1)
+    seen.copy_(x.sum())   # (a GPU value written into a CPU tensor)
+    return x * 2, before
+
+
+def test_cpu_inputs_that_a_gpu_graph_writes_are_written_by_eager_ops():
+    """A GPU graph that writes into CPU inputs (AOTAutograd's copy_ back into each, at the graph's end) compiles:
+    the CPU values and the writes run as eager's ops inside it, in program order, the count's old value read
+    before the write; the kernel touches GPU memory only (the graph ran eagerly as a whole: no Triton kernel can
+    write CPU memory). The write really lands in the caller's tensor."""
+    with FakeTensorMode(allow_non_fake_inputs=True):
+        x, steps, seen = torch.empty(64, 64, device="cuda"), torch.zeros(()), torch.zeros(())
+        gm = make_fx(torch.func.functionalize(counted_steps, remove="mutations_and_views"),
+                     decomposition_table=kiln_decompositions())(x, steps, seen)
+        artifact = generated(gm, [x, steps, seen], "inference", 2)
+    wrapper = artifact.wrapper_source
+    before = re.search(r"(buf\d+) = (_c\d+)\(steps_1, 1\)  # aten.mul.Tensor", wrapper)
+    count = re.search(r"(buf\d+) = _c\d+\(steps_1, 1\)  # aten.add.Tensor", wrapper)
+    write = re.search(rf"= (_c\d+)\(steps_1, {count.group(1)}\)  # aten.copy_.default", wrapper)
+    assert before and write and before.start() < count.start() < write.start(), wrapper
+    assert re.search(r"= _c\d+\(seen_1, buf\d+\)  # aten.copy_.default", wrapper), wrapper
+    assert all("steps_1" not in line and "seen_1" not in line for line in wrapper.splitlines()
+               if line.lstrip().startswith("kernel_")), wrapper
+    steps = torch.tensor(4.0)
+    artifact.consts[write.group(1)](steps, torch.tensor(5.0))
+    assert steps.item() == 5.0
+
+
 @torch.library.custom_op("kiln_tests::scaled_on_the_host", mutates_args=())
 def scaled_on_the_host(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
     """A custom op that reads its scalar on the host (as a C++ op reading s.data_ptr() would)."""

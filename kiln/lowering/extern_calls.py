@@ -12,6 +12,7 @@ from kiln.ir import sym
 from kiln.lowering.values import dense_meta_strides, Lazy, LoweringError, OpThen, same_strides, static_ints, \
     traced_meta_strides, View
 from kiln.lowering.externs import aligned_layout, LIBRARY_CALLS, MATMULS, unaliased
+from kiln.patterns import written_arguments
 
 log = logging.getLogger("kiln.fallback")
 
@@ -30,9 +31,10 @@ def cpu_values_run_eagerly(gm):
     computed from, but for the graph's inputs and views (which compute nothing): in a graph whose kernels are
     Triton kernels on a GPU, no kernel can compute a value in CPU memory, and a graph returning one
     (`torch.tensor(3.0) + 1`) ran eagerly as a whole (bench/NOTES.md 112). They run as eager's ops inside it, and
-    a constant among them is a tensor the wrapper holds, not a number inlined into a kernel. A CPU tensor that a
-    GPU kernel also reads still makes the graph run eagerly (codegen.triton.one_device), and so does a CPU input
-    the graph writes without returning it (an optimizer's step count: the walk starts from the outputs)."""
+    a constant among them is a tensor the wrapper holds, not a number inlined into a kernel. So do the ops that
+    write into a CPU tensor (AOTAutograd's copy_ back into a CPU input it mutates: an optimizer's step count kept
+    on the CPU), and what they write, which no kernel could either. A CPU tensor that a GPU kernel also reads
+    still makes the graph run eagerly (codegen.triton.one_device)."""
     def cpu_tensors(n):
         vals = torch.utils._pytree.tree_leaves(n.meta.get("val"))
         return any(isinstance(v, torch.Tensor) for v in vals) and \
@@ -41,7 +43,9 @@ def cpu_values_run_eagerly(gm):
     if not any(isinstance(v, torch.Tensor) and v.device.type == "cuda" for n in gm.graph.nodes
                for v in torch.utils._pytree.tree_leaves(n.meta.get("val"))):
         return set()
-    found, todo = set(), [a for a in gm.graph.output_node().all_input_nodes if cpu_tensors(a)]
+    writes = [n for n in gm.graph.nodes if any(cpu_tensors(a) for a in written_arguments(n))]
+    found, todo = set(writes), [a for n in writes for a in n.all_input_nodes if cpu_tensors(a)]
+    todo += [a for a in gm.graph.output_node().all_input_nodes if cpu_tensors(a)]
     while todo:
         n = todo.pop()
         if n in found or n.op == "placeholder":

@@ -4,7 +4,8 @@
 # extra time outside the backend's call (the first call) and the shards' floors moving by up to 1.5 s between
 # processes. Here one model at a time on the whole machine, two rounds of cold processes (aot_eager, Inductor,
 # kiln alternating), then a wall-clock sample of BERT's kiln cold child (s87/sampled.py), and the CPU topology
-# (whether the shards' 0-7 / 8-15 split shared physical cores); all in $OUT/results.tgz.
+# (whether the shards' 0-7 / 8-15 split shared physical cores); and issue 19's CPU inputs written by a GPU graph
+# (s89/cpu_writes_gpu.py); all in $OUT/results.tgz.
 #   bash bench/results/s89/next_c1.sh
 export PYTHONUNBUFFERED=1 PYTHONPATH=.; start=$(date +%s)
 { nvidia-smi --query-gpu=name --format=csv,noheader; nproc; uptime; lscpu | grep -i "thread\|core\|socket\|model name";
@@ -14,6 +15,7 @@ for m in ${MODELS:-bert distilbert timm_regnet convnext}; do
   python3 scripts/gpu_compile_time.py --out $OUT/ct_$m --models $m --repeats 2 --phases cold --timeout 150 \
     > $OUT/ct_$m.log 2>&1
 done
+timeout 90 python3 bench/results/s89/cpu_writes_gpu.py $OUT/cpu_writes_gpu.json > $OUT/cpu_writes_gpu.log 2>&1
 d=$(mktemp -d)
 KILN_CACHE_DIR=$d/k TORCHINDUCTOR_CACHE_DIR=$d/i TRITON_CACHE_DIR=$d/t timeout 100 python3 bench/results/s87/sampled.py \
   $OUT/bert_kiln_cold_sampled.json -- --child --model bert --backend kiln --device cuda > $OUT/sampled.log 2>&1

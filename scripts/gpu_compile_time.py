@@ -47,14 +47,18 @@ def child(a):
         kiln.capture.compile_graph = counted
 
         def post_compile(*args, **kwargs):   # Triton built or loaded a kernel
-            late["late"] += not late["in_compile"]
+            if not late["in_compile"]:
+                late["late"] += 1
+                fn = kwargs.get("fn")
+                late.setdefault("late_names", []).append(getattr(fn, "name", "?"))
         triton.knobs.runtime.jit_post_compile_hook = post_compile
         from triton.compiler.compiler import ASTSource
         make_ir = ASTSource.make_ir
 
-        def counted_make_ir(*args, **kwargs):   # a kernel compiled in this process (not found in Triton's cache)
+        def counted_make_ir(self, *args, **kwargs):   # a kernel compiled in this process (not in Triton's cache)
             late["built_here"] = late.get("built_here", 0) + 1
-            return make_ir(*args, **kwargs)
+            late.setdefault("built_here_names", []).append(getattr(self, "name", "?"))
+            return make_ir(self, *args, **kwargs)
         ASTSource.make_ir = counted_make_ir
     tiny = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU()).to(a.device)
     _compile(tiny, a.backend)(torch.ones(2, 3, device=a.device))
@@ -89,6 +93,7 @@ def child(a):
                    convolutions_planned_ahead=stats.get("convolutions_planned_ahead", 0))
         if a.device == "cuda":
             row["late_builds"], row["built_in_main_process"] = late["late"], late.get("built_here", 0)
+            row["late_names"], row["built_here_names"] = late.get("late_names", []), late.get("built_here_names", [])
     print("ROW " + json.dumps(row))
 
 

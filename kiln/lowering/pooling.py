@@ -347,11 +347,13 @@ def unrolled_convolution(out, x, weight, bias, stride, padding, dilation, transp
     def loader(idx):
         n, c, h, w = idx
         total = ops.constant(0, acc)
+        # (each tap's position is the window's first plus a constant: SymPy builds the products once a call)
+        firsts = [o * st - p for o, st, p in zip((h, w), stride, padding)]
+        zero, limits = ops.constant(0, i64), [ops.index_expr(size, i64) for size in spatial_in]
         for ci, offsets in itertools.product(range(shape[1]), itertools.product(*[range(k) for k in shape[2:]])):
-            pos = [o * st - p + k * d for o, st, p, k, d in zip((h, w), stride, padding, offsets, dilation)]
-            inside = all_of([cond for q, size in zip(pos, spatial_in) for cond in (
-                ops.ge(ops.index_expr(q, i64), ops.constant(0, i64)),
-                ops.lt(ops.index_expr(q, i64), ops.index_expr(size, i64)))])
+            pos = [first + k * d for first, k, d in zip(firsts, offsets, dilation)]
+            inside = all_of([cond for q, limit in zip(pos, limits) for index in [ops.index_expr(q, i64)]
+                             for cond in (ops.ge(index, zero), ops.lt(index, limit))])
             channel = c if depthwise else sympy.Integer(ci)
             tap_weight = lambda ci=ci, offsets=offsets: as_value(   # noqa: E731
                 weight, [c, sympy.Integer(ci), *map(sympy.Integer, offsets)], weight.sizes, acc)

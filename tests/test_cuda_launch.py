@@ -209,14 +209,6 @@ def scale_shift(x, y, n, m, s, B: tl.constexpr):
     tl.store(y + i, tl.load(x + i, mask=i < n) * s + m, mask=i < n)
 
 @triton.jit
-def maybe_biased(x, bias, n, B: tl.constexpr):
-    i = tl.program_id(0) * B + tl.arange(0, B)
-    v = tl.load(x + i, mask=i < n)
-    if bias is not None:
-        v += tl.load(bias + i, mask=i < n)
-    tl.store(x + i, v, mask=i < n)
-
-@triton.jit
 def with_default(x, n, s=0.5, B: tl.constexpr = 128):
     i = tl.program_id(0) * B + tl.arange(0, B)
     tl.store(x + i, tl.load(x + i, mask=i < n) * s, mask=i < n)
@@ -274,58 +266,37 @@ def test_a_variant_passes_the_parameters_the_compiled_kernel_takes(tmp_path, mon
     assert triton_launch.launch_spec(compiled, (x, 7)) is None
 
 
-def test_a_none_argument_is_compiled_into_the_kernel_and_not_passed(driver, tmp_path):
-    """An optional operand left out (None, which Triton compiles into the kernel as a constexpr: kiln's matmul
-    without a bias) gets a variant of kiln's C launcher, which passes the PTX entry's parameters without it, and
-    launches only where that argument is None again. Such a launch went through Triton's launcher, built with the
-    system compiler at the first call (0.3 s of BERT's cold first call on an H100, bench/NOTES.md 120)."""
+def test_kilns_matmul_launches_through_kilns_launcher(driver):
+    """kiln's Triton matmul (max-autotune's, and the stand-in for the library where a head's rows are misaligned)
+    takes bools as constexprs (BIAS, WIDE, EVEN_K): its variant of kiln's C launcher passes the PTX entry's
+    parameters without them, and launches only where each is the same bool again. Such a kernel went through
+    Triton's launcher, built with the system compiler at the first call (0.31 s of BERT's cold first call on an
+    H100, bench/NOTES.md 120)."""
     import re
-    module = triton_launch.load_module(KERNELS, str(tmp_path))
-    x = torch.zeros(64)
-    compiled = compile_as_the_jit(module.maybe_biased, (x, None, 7, 128))
-    spec = triton_launch.launch_spec(compiled, (x, None, 7, 128))
+    from kiln.runtime import matmul
+    a, b = torch.zeros(64, 128, dtype=torch.bfloat16), torch.zeros(128, 48, dtype=torch.bfloat16)
+    _, args = matmul.launch_args(a, b, None, matmul.empty_result(a, b), matmul.CONFIGS[-1])
+    compiled = compile_as_the_jit(matmul.kernel(), args)
+    spec = triton_launch.launch_spec(compiled, args)
     assert spec is not None
     threads, shared, scratch, specs, dependent = spec
-    assert [k for k, *_ in specs] == ["p", "n", "i", "c"]
+    assert [(k, v) for k, _, _, v in specs if k == "b"] == [("b", 0), ("b", 0), ("b", 1)]   # BIAS, WIDE, EVEN_K
+    width = {"p": "u64", "i": "u32", "l": "u64"}
     entry = re.search(r"\.entry[^{]*", compiled.asm["ptx"], re.S).group(0)
-    assert ["u64", "u32"] + ["u64"] * scratch == re.findall(r"\.param\s+\.(\w+)", entry)
+    passed = [width[k] for k, *_ in specs if k not in "cb"]
+    assert passed + ["u64"] * scratch == re.findall(r"\.param\s+\.(\w+)", entry)
     variant = triton_launch.make_variant(0xB1A5, threads, shared, scratch, specs, dependent, None)
-    t = OnDevice(x)
-    ctypes.c_int.in_dll(driver, "expected_params").value = 2
+    on_device = tuple(OnDevice(x) if isinstance(x, torch.Tensor) else x for x in args)
+    ctypes.c_int.in_dll(driver, "expected_params").value = len(passed)
     before = ctypes.c_ulonglong.in_dll(driver, "launches").value
-    assert triton_launch.launch_variant(variant, 1, 0, (t, None, 7, 128)) is True
-    assert list((ctypes.c_uint64 * 2).in_dll(driver, "params_seen")) == [t.data_ptr(), 7]
-    for unfit in [(t, t, 7, 128), (t, 0, 7, 128), (t, False, 7, 128)]:   # (a bias given: another variant)
-        assert triton_launch.launch_variant(variant, 1, 0, unfit) is False
+    assert triton_launch.launch_variant(variant, 1, 0, on_device) is True
+    seen = list((ctypes.c_uint64 * len(passed)).in_dll(driver, "params_seen"))
+    assert seen[:4] == [x.data_ptr() for x in on_device[:4]]
+    bias = on_device.index(False)
+    for other in (True, 0, None):   # another bool is another build; an int or None is no bool
+        unfit = on_device[:bias] + (other,) + on_device[bias + 1:]
+        assert triton_launch.launch_variant(variant, 1, 0, unfit) is False, other
     assert ctypes.c_ulonglong.in_dll(driver, "launches").value == before + 1
-
-
-def test_an_operand_given_where_the_first_launch_left_it_out_builds_another_variant(monkeypatch):
-    """Triton compiles an operand left out (None) into the kernel: a later launch that gives one there needs its own
-    build, not the first one's, which would drop the operand without a word (through Triton's launcher, which
-    takes the argument and ignores it)."""
-    built, runs = [], []
-
-    class Compiled:
-        def __init__(self, bias):
-            self.bias, self.function, self.packed_metadata = bias, 0, None
-
-        def run(self, *launch):
-            runs.append(self.bias)
-
-    class Jit:
-        def warmup(self, x, bias, n, grid, **options):
-            built.append(bias is None)
-            return Compiled("none" if bias is None else "given")
-    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
-    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
-    monkeypatch.setattr(triton_launch, "get_raw_stream", lambda device: 0)
-    monkeypatch.setattr(triton_launch, "launch_spec", lambda compiled, args: None)   # (Triton's launcher)
-    launch, x = triton_launch.Launcher(Jit(), 4), torch.zeros(8)
-    launch(1, x, None, 8)
-    launch(1, x, torch.ones(8), 8)
-    launch(1, x, None, 8)
-    assert built == [True, False] and runs == ["none", "given", "none"]
 
 
 class JitReached(Exception):

@@ -281,8 +281,7 @@ def test_launcher_builds_apart_for_ints_past_32_bits():
     value of it would truncate it (an offset, a size) and address memory outside the tensors."""
     from kiln.runtime.triton_launch import Launcher, picker
     launch = Launcher(None, 4)
-    launch.pick_pointers, launch.pick_ints = picker([]), picker([0])
-    launch.pick_exact = launch.pick_nones = picker([])
+    launch.pick_pointers, launch.pick_ints, launch.pick_exact = picker([]), picker([0]), picker([])
     assert launch.specialization((16,)) != launch.specialization((2 ** 31 + 16,))
     assert launch.specialization((16,)) == launch.specialization((32,))
 

@@ -50,8 +50,7 @@ enum Kind {
   INT32 = 'i',    // an int passed as 32 bits: divisible by 16 as it was, never 1 (Triton makes 1 a constant)
   INT64 = 'l',    // an int passed as 64 bits: likewise
   CONSTANT = 'c', // an int Triton compiled into the kernel (a constexpr, or a 1): equal to it, not passed
-  ABSENT = 'n',   // None, which Triton compiles into the kernel (a constexpr: an optional operand left out): None
-                  // again, not passed
+  FLAG = 'b',     // a bool Triton compiled into the kernel (a constexpr: kiln's matmul's BIAS): the same, not passed
   FLOAT32 = 'f',  // a Python float (Triton compiles an int or a bool as another variant)
   FLOAT64 = 'd',
 };
@@ -213,8 +212,8 @@ static PyObject *launch(PyObject *self, PyObject *const *argv, Py_ssize_t argc) 
       if (PyErr_Occurred()) return NULL;
       if ((pointer % 16 == 0) != spec->aligned_or_divisible) Py_RETURN_FALSE;
       values[n] = pointer;
-    } else if (spec->kind == ABSENT) {
-      if (a != Py_None) Py_RETURN_FALSE;
+    } else if (spec->kind == FLAG) {
+      if (!PyBool_Check(a) || (a == Py_True) != (spec->value != 0)) Py_RETURN_FALSE;
       continue;  // compiled into the kernel
     } else if (spec->kind == FLOAT32 || spec->kind == FLOAT64) {
       if (!PyFloat_Check(a)) Py_RETURN_FALSE;

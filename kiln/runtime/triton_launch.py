@@ -262,14 +262,13 @@ class Launcher:
 
     def specialization(self, args):
         """The device; each pointer's dtype and 16-byte alignment; whether each int is 1, divisible by 16, and
-        within 32 bits (Triton compiles a larger one as int64: a variant built for int32 would truncate it); each
-        constexpr's value (the block sizes: the same kernel text launches with others at other sizes); and whether
-        each operand that the first launch left out (None) is left out again."""
+        within 32 bits (Triton compiles a larger one as int64: a variant built for int32 would truncate it); and
+        each constexpr's value (the block sizes: the same kernel text launches with others at other sizes)."""
         pointers = self.pick_pointers(args)   # (itemgetters and list comprehensions: this runs at every launch)
         return (pointers[0].get_device() if pointers else 0,
                 tuple([(p.dtype, p.data_ptr() % 16 == 0) for p in pointers]),
                 tuple([(i == 1, i % 16 == 0, -INT32 <= i < INT32) for i in self.pick_ints(args)]),
-                self.pick_exact(args), tuple([a is None for a in self.pick_nones(args)]))
+                self.pick_exact(args))
 
     def __call__(self, grid, *args):
         fast = self.fast   # the variant of the last launch, in kiln's C launcher: it checks the arguments fit
@@ -313,10 +312,7 @@ class Launcher:
             self.exact = ints if constexprs is None else [i for i in ints if i in constexprs]
             self.ints = [i for i in ints if i not in self.exact]
             self.pointers = [i for i, a in enumerate(args) if hasattr(a, "data_ptr")]
-            # an operand left out (None) is compiled into the kernel: a launch giving one there needs another build
-            nones = [i for i, a in enumerate(args) if a is None]
-            self.pick_pointers, self.pick_ints, self.pick_exact, self.pick_nones = \
-                map(picker, (self.pointers, self.ints, self.exact, nones))
+            self.pick_pointers, self.pick_ints, self.pick_exact = map(picker, (self.pointers, self.ints, self.exact))
         key = self.specialization(args)
         self.compiled[key] = compiled
         device = torch.cuda.current_device()   # (the variant's context, whose stream it launches on)
@@ -388,12 +384,9 @@ def launch_spec(compiled, args):
         for i, a in enumerate(args):
             kind = types.get(i)
             if kind == "constexpr" or i in constants:
-                if a is None:   # (an optional operand left out: kiln's matmul without a bias)
-                    specs.append(("n", 0, None, 0))
-                    continue
-                if type(a) is not int:
+                if type(a) not in (int, bool):
                     return None
-                specs.append(("c", 0, None, a))
+                specs.append(("b" if type(a) is bool else "c", 0, None, int(a)))
             elif kind.startswith("*") and isinstance(a, torch.Tensor):
                 specs.append(("p", a.data_ptr() % 16 == 0, a.dtype, 0))
             elif kind in ("i32", "i64") and type(a) is int:

@@ -29,6 +29,19 @@ def logged_compile(self, key, *rest):   # (signature, device, constexprs, option
 
 
 jit.JITFunction._do_compile = logged_compile
+run = jit.JITFunction.run
+
+
+def logged_run(self, *args, grid, warmup, **kwargs):   # the keys this kernel's JIT cache holds before each call
+    device = jit.driver.active.get_current_device()
+    caches = self.device_caches.get(device) if hasattr(self.device_caches, "get") else None
+    records.append({"event": "jit_run", "kernel": self.fn.__name__, "thread": threading.current_thread().name,
+                    "warmup": warmup, "device": repr(device), "kwargs": repr(kwargs),
+                    "cached_keys": [str(k) for k in caches[0]] if caches else None})
+    return run(self, *args, grid=grid, warmup=warmup, **kwargs)
+
+
+jit.JITFunction.run = logged_run
 launcher_compile = triton_launch.Launcher.compile
 
 

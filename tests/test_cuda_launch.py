@@ -342,7 +342,9 @@ def test_a_first_launch_builds_no_triton_launcher(driver, tmp_path, monkeypatch)
 def test_a_kernel_built_ahead_gets_tritons_launcher_only_where_kilns_cannot_launch_it(monkeypatch):
     """A kernel built ahead has its binary loaded for kiln's C launcher; Triton's launcher (its `run`, a C extension
     built per signature) is built ahead instead, on the pool, where kiln's cannot launch the kernel (scratch memory
-    here; or kiln's launcher not loaded), so that its first launch does not build it."""
+    here; or kiln's launcher not loaded), so that its first launch does not build it. A build still running (Triton
+    3.6's FutureKernel, which has no metadata to read) is awaited first, and so put in the JIT's cache, where the
+    kernel's first launch finds it rather than compiling it again."""
     import types
     monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
     monkeypatch.setattr(triton_launch, "loaded", lambda kernel, device: ("handles", kernel.name))
@@ -356,9 +358,18 @@ def test_a_kernel_built_ahead_gets_tritons_launcher_only_where_kilns_cannot_laun
         def run(self):
             runs.append(self.name)
             return "triton's launcher"
+    class Building:   # a build under AsyncCompileMode, as Triton 3.6's FutureKernel: result() and no attribute
+        def __init__(self, kernel):   # of the kernel's; result() puts the kernel in its JITFunction's cache
+            self.kernel, self.in_jit_cache = kernel, False
+
+        def result(self):
+            self.in_jit_cache = True
+            return self.kernel
     plain, scratch = Kernel("plain", global_scratch_size=0), Kernel("scratch", global_scratch_size=64)
     monkeypatch.setattr(triton_launch, "launch_variant", object())   # (kiln's launcher loaded)
     assert triton_launch.load_handles((0, plain)) == ("handles", "plain") and runs == []
+    building = Building(plain)
+    assert triton_launch.load_handles((0, building)) == ("handles", "plain") and building.in_jit_cache
     assert triton_launch.load_handles((0, scratch)) == "triton's launcher" and runs == ["scratch"]
     monkeypatch.setattr(triton_launch, "launch_variant", None)   # (not loaded: Triton's launches every kernel)
     assert triton_launch.load_handles((0, plain)) == "triton's launcher" and runs == ["scratch", "plain"]

@@ -149,8 +149,13 @@ def wait_for(build):
 
 def load_handles(built, launcher_built=None):
     """Loads a kernel built ahead: its binary, for kiln's C launcher; and Triton's launcher too (`run`, a C extension
-    built per signature), where kiln's cannot launch it."""
+    built per signature), where kiln's cannot launch it. The build is awaited first: a build under AsyncCompileMode
+    is a FutureKernel, which puts the kernel in its JITFunction's cache only once its result is asked for, and
+    Triton 3.6's has no other attribute (reading its metadata failed the load, and the kernel's first launch,
+    released by that failure, found nothing in the cache and compiled it again on the main thread: the first kernel
+    of each graph, 0.73 s of BERT's cold first call on an H100, bench/NOTES.md 120)."""
     device, kernel = built
+    kernel = kernel.result() if hasattr(kernel, "result") else kernel
     if launcher_built is not None:
         launcher_built.result()
     if launch_variant is not None and launchable(kernel.metadata):

@@ -440,10 +440,36 @@ def test_a_first_launch_waits_for_its_own_kernels_build_not_its_graphs(monkeypat
     assert launched[-1][0] == "failing" and failing.building == []
 
 
-def test_a_load_finishing_after_its_graphs_build_failed_releases_nothing_twice(monkeypatch, caplog):
-    """A kernel whose load fails ends its graph's build ahead while another still loads: every Launcher is released
-    then, and the late load's callback finds its Launcher released already (it raised KeyError in the pool)."""
-    late, done = threading.Event(), threading.Event()
+def test_a_binary_is_loaded_once_when_two_threads_ask_for_it(monkeypatch):
+    """A kernel's binary is loaded into a device once, when two threads ask at once (two warmups sharing a build, or
+    a first launch beside a load of the pool's): the driver's load releases the GIL, and both threads loaded it,
+    one module leaked."""
+    import types
+    loads = []
+
+    def load_binary(name, binary, shared, device):
+        loads.append(name)
+        time.sleep(0.05)   # (the driver's load, the GIL released)
+        return (1, 0xF00D, 0, 0, 1024)
+    monkeypatch.setattr(triton_launch, "load_binary", load_binary)
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    class Kernel:   # (a compiled kernel: LOADED holds it weakly)
+        name, kernel, metadata = "k", b"", types.SimpleNamespace(shared=0)
+    kernel = Kernel()
+    threads = [threading.Thread(target=triton_launch.loaded, args=(kernel, 0)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert loads == ["k"] and triton_launch.loaded(kernel, 0)[1] == 0xF00D
+
+
+def test_a_failed_load_ends_its_graphs_build_only_after_the_other_loads(monkeypatch, caplog):
+    """A kernel whose load fails releases its own Launcher at once; the graph's build ahead still waits for its
+    other loads before it ends (leaving Triton's AsyncCompileMode on the failure, Triton 3.6 finishes no other
+    build, and those kernels, released by the build's end, would build again at their first launches), and no
+    Launcher is released twice (a load's callback running after the build ended raised KeyError in the pool)."""
+    late = threading.Event()
 
     class Fn:
         def warmup(self, *args, grid, **options):
@@ -460,12 +486,14 @@ def test_a_load_finishing_after_its_graphs_build_failed_releases_nothing_twice(m
     bad, slow = (triton_launch.Launcher(None, 4, get_fn=lambda fn=fn: fn) for fn in (bad_fn, slow_fn))
     with caplog.at_level(logging.ERROR, logger="concurrent.futures"):
         triton_launch.build_behind([(bad, 0, (1,)), (slow, 0, (1,))], "", False)
-        for future in bad.building + slow.building:
-            future.result(10)   # both released when the build ended, the slow load still running
-        triton_launch.background_thread().submit(done.set)
-        assert done.wait(10)
+        released = slow.building[0]
+        bad.building[0].result(10)   # released by its failed load
+        time.sleep(0.2)
+        assert not released.done()   # the slow load still running holds its Launcher
         late.set()
-        triton_launch.compile_pool().submit(lambda: None).result()   # (the slow load and its callback ran)
+        released.result(10)
+        triton_launch.background_thread().submit(lambda: None).result(10)   # (the build ended)
+        triton_launch.compile_pool().submit(lambda: None).result(10)
         time.sleep(0.1)
     assert not [r for r in caplog.records if "callback" in r.getMessage()], caplog.text
 

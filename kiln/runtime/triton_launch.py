@@ -88,6 +88,9 @@ def build_ahead(warmups, in_workers=False, launcher_built=None, on_loaded=None):
             loads = [pool.submit(load_handles, b, launcher_built) for b in built]
             for (launch, _, _), handles in zip(warmups, loads) if on_loaded else ():
                 handles.add_done_callback(lambda _, launch=launch: on_loaded(launch))
+            # every load ends before one's failure is raised: leaving AsyncCompileMode on that failure, Triton 3.6
+            # finishes no other build, and the graph's kernels still building would be released to build again
+            concurrent.futures.wait(loads)
             for handles in loads:
                 handles.result()
     except Exception as e:
@@ -150,8 +153,8 @@ def wait_for(build):
 def load_handles(built, launcher_built=None):
     """Loads a kernel built ahead: its binary, for kiln's C launcher; and Triton's launcher too (`run`, a C extension
     built per signature), where kiln's cannot launch it. The build is awaited first: a build under AsyncCompileMode
-    is a FutureKernel, which puts the kernel in its JITFunction's cache only once its result is asked for, and
-    Triton 3.6's has no other attribute (reading its metadata failed the load, and the kernel's first launch,
+    is a FutureKernel, which Triton 3.6 puts in its JITFunction's cache only once its result is asked for, and
+    whose only attribute there is that result (reading its metadata failed the load, and the kernel's first launch,
     released by that failure, found nothing in the cache and compiled it again on the main thread: the first kernel
     of each graph, 0.73 s of BERT's cold first call on an H100, bench/NOTES.md 120)."""
     device, kernel = built
@@ -346,6 +349,7 @@ def variant(compiled, launch, device):
 
 
 LOADED = weakref.WeakKeyDictionary()   # a compiled kernel -> {device: its load_binary handles there}
+LOADING = threading.Lock()   # (the driver's load releases the GIL: two threads would load one binary twice)
 
 
 def loaded(compiled, device):
@@ -353,10 +357,13 @@ def loaded(compiled, device):
     Triton's `run`, which would also build Triton's launcher for it, a C extension compiled with the system
     compiler per signature (35 of them for HF ResNet-18's cold training step), that kiln's launches do not need."""
     kernel = compiled.result() if hasattr(compiled, "result") else compiled   # (a build on the pool, or one found)
-    on_devices = LOADED.setdefault(kernel, {})
+    on_devices = LOADED.get(kernel, {})
     if device not in on_devices:
-        with torch.cuda.device(device):
-            on_devices[device] = load_binary(kernel.name, kernel.kernel, kernel.metadata.shared, device)
+        with LOADING:
+            on_devices = LOADED.setdefault(kernel, {})
+            if device not in on_devices:
+                with torch.cuda.device(device):
+                    on_devices[device] = load_binary(kernel.name, kernel.kernel, kernel.metadata.shared, device)
     return on_devices[device]
 
 

@@ -150,6 +150,12 @@ def wait_for(build):
         COUNTS["seconds_waiting_for_builds"] += time.perf_counter() - started
 
 
+def finished(build):
+    """The compiled kernel Triton's JIT returned: a build under AsyncCompileMode (a FutureKernel, on the pool or
+    found in the JIT's cache) awaited."""
+    return build.result() if hasattr(build, "result") else build
+
+
 def load_handles(built, launcher_built=None):
     """Loads a kernel built ahead: its binary, for kiln's C launcher; and Triton's launcher too (`run`, a C extension
     built per signature), where kiln's cannot launch it. The build is awaited first: a build under AsyncCompileMode
@@ -157,8 +163,7 @@ def load_handles(built, launcher_built=None):
     whose only attribute there is that result (reading its metadata failed the load, and the kernel's first launch,
     released by that failure, found nothing in the cache and compiled it again on the main thread: the first kernel
     of each graph, 0.73 s of BERT's cold first call on an H100, bench/NOTES.md 120)."""
-    device, kernel = built
-    kernel = kernel.result() if hasattr(kernel, "result") else kernel
+    device, kernel = built[0], finished(built[1])
     if launcher_built is not None:
         launcher_built.result()
     if launch_variant is not None and launchable(kernel.metadata):
@@ -312,7 +317,7 @@ class Launcher:
         """The specialization of args, and its kernel, built or found by Triton's JIT without launching it (a launch
         there would build Triton's launcher for it too), made a variant of kiln's C launcher where it can be and
         stored (triton_binaries)."""
-        compiled = self.fn.warmup(*args, grid=(grid,), **self.options)
+        compiled = finished(self.fn.warmup(*args, grid=(grid,), **self.options))
         if self.pointers is None:
             # constexprs are matched by value; where Triton does not say which they are, every int is
             constexprs = getattr(self.fn, "constexprs", None)
@@ -356,14 +361,14 @@ def loaded(compiled, device):
     """compiled's binary loaded into device's context (once): load_binary's handles. Loaded by kiln, not through
     Triton's `run`, which would also build Triton's launcher for it, a C extension compiled with the system
     compiler per signature (35 of them for HF ResNet-18's cold training step), that kiln's launches do not need."""
-    kernel = compiled.result() if hasattr(compiled, "result") else compiled   # (a build on the pool, or one found)
-    on_devices = LOADED.get(kernel, {})
+    on_devices = LOADED.get(compiled, {})
     if device not in on_devices:
         with LOADING:
-            on_devices = LOADED.setdefault(kernel, {})
+            on_devices = LOADED.setdefault(compiled, {})
             if device not in on_devices:
                 with torch.cuda.device(device):
-                    on_devices[device] = load_binary(kernel.name, kernel.kernel, kernel.metadata.shared, device)
+                    on_devices[device] = load_binary(compiled.name, compiled.kernel, compiled.metadata.shared,
+                                                     device)
     return on_devices[device]
 
 

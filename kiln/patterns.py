@@ -371,7 +371,8 @@ def scalars_on_their_readers_device(gm):
     (x * (1 / math.sqrt(n)) under dynamic=True becomes scalar_tensor(n) -> sqrt -> reciprocal, with no device), and
     so does torch.tensor(2.0) written without one. Eager lets a GPU op read a CPU scalar; a GPU kernel cannot, and a
     graph that held one ran eagerly. A CPU scalar the graph is given is copied to the GPU as the graph starts, for
-    the same readers. A scalar stays where eager makes it if the graph returns it, reads it as a number (.item()) or
+    the same readers; a constant it holds (x[1:] = 5 copies from one) becomes a number those readers' kernels
+    inline. A scalar stays where eager makes it if the graph returns it, reads it as a number (.item()) or
     in an op that is not ATen's (a custom op may read it on the host), or draws it at random (from the CPU's
     generator)."""
     def aten_op(n):
@@ -382,7 +383,7 @@ def scalars_on_their_readers_device(gm):
         value = n.meta.get("val")
         if not (isinstance(value, FakeTensor) and value.dim() == 0 and value.device.type == "cpu"):
             return False
-        return n.op == "placeholder" or aten_op(n) and not n.target._schema.is_mutable and \
+        return n.op in ("placeholder", "get_attr") or aten_op(n) and not n.target._schema.is_mutable and \
             torch.Tag.nondeterministic_seeded not in n.target.tags and \
             all(a.kwarg_only for a in n.target._schema.arguments if a.name == "device")
 
@@ -412,6 +413,9 @@ def scalars_on_their_readers_device(gm):
         value = n.meta["val"]
         with value.fake_mode:
             on_device = value.to(device)
+        if n.op == "get_attr":   # a constant the graph holds: a number its readers' kernels inline on the GPU
+            n.meta["val"] = on_device
+            continue
         if n.op == "placeholder":   # a scalar the graph is given is copied to the GPU once, as the graph starts
             with gm.graph.inserting_after(placeholders[-1]):
                 copy = gm.graph.call_function(torch.ops.aten._to_copy.default, (n,), {"device": device})

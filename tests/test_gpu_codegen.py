@@ -740,6 +740,13 @@ def scaled_and_returned(x):
     return x * s, s
 
 
+def filled_from_row_1(x):
+    """x[1:] = 5 on a clone of x, as Dynamo and AOTAutograd trace it: a copy from a CPU constant the graph holds."""
+    v = x.clone()
+    filled = torch.ops.aten.copy.default(torch.ops.aten.slice.Tensor(v, 0, 1), torch.tensor(5))
+    return (torch.ops.aten.slice_scatter.default(v, filled, 0, 1),)
+
+
 def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
     """The chain is computed on the GPU, in the kernels that read it, which a Triton kernel can (it cannot read CPU
     memory: the graph ran eagerly); the scalar the graph returns stays on the CPU, computed by eager's ops inside
@@ -761,6 +768,12 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
                      decomposition_table=kiln_decompositions())(x)
         scalars_on_their_readers_device(gm)
         assert "cpu" not in generated(gm, [x], "inference", 1).wrapper_source
+
+        # one copied into a slice (random programs: x[1:] = 5 failed its compile, "touches CPU tensors")
+        gm = make_fx(filled_from_row_1, decomposition_table=kiln_decompositions())(x)
+        assert scalars_on_their_readers_device(gm) == 2, gm.code
+        wrapper = generated(gm, [x], "inference", 1).wrapper_source
+        assert "cpu" not in wrapper and wrapper.count("kernel_") == 1, wrapper
 
         gm = make_fx(scaled_by_cpu_scalars, decomposition_table=kiln_decompositions())(x)
         scalars_on_their_readers_device(gm)

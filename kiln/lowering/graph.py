@@ -167,7 +167,9 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         if isinstance(value, torch.Tensor) and value.layout == torch.strided:
             if is_frozen(target):
                 return self.frozen_value(target, value)
-            return constant_value(self, value, inlined=self.current_node not in self.run_eagerly)
+            meta = self.current_node.meta.get("val")
+            return constant_value(self, value, inlined=self.current_node not in self.run_eagerly,
+                                  device=meta.device if isinstance(meta, torch.Tensor) else None)
         return value
 
     def call_function(self, target, args, kwargs):

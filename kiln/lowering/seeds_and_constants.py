@@ -84,15 +84,16 @@ class Constant:
         return f"constant({str(self.value.dtype).replace('torch.', '')}{list(self.value.shape)})"
 
 
-def constant_value(low, value, inlined=True):
+def constant_value(low, value, inlined=True, device=None):
     """A one-element constant is inlined into kernels (unless not inlined: an eager op reads it), an empty one (a
     language model's empty key cache, concatenated with the keys) has nothing to read; a larger one is an extern
-    the wrapper runs."""
+    the wrapper runs. device: where an inlined one's readers compute (a CPU scalar that GPU ops read,
+    patterns.scalars_on_their_readers_device), its own device by default."""
     sizes = [sym(s) for s in value.shape]
     with unset_fake_temporarily():   # lowering runs under AOTAutograd's fake mode; value is real
         if inlined and value.numel() <= 1 and not value.is_complex():
             scalar = value.item() if value.numel() else 0
-            return Lazy(sizes, value.dtype, value.device, lambda idx: ops.constant(scalar, value.dtype), 1)
+            return Lazy(sizes, value.dtype, device or value.device, lambda idx: ops.constant(scalar, value.dtype), 1)
         strides = value.clone().stride()
     layout = ir.Layout(value.dtype, value.device, sizes, [sym(s) for s in strides])
     buf = ir.Buffer(low.new_name(), layout)

@@ -383,7 +383,9 @@ def scalars_on_their_readers_device(gm):
         value = n.meta.get("val")
         if not (isinstance(value, FakeTensor) and value.dim() == 0 and value.device.type == "cpu"):
             return False
-        return n.op in ("placeholder", "get_attr") or aten_op(n) and not n.target._schema.is_mutable and \
+        if n.op == "get_attr":   # (a complex constant is a CPU buffer, not a number kernels inline)
+            return not value.is_complex()
+        return n.op == "placeholder" or aten_op(n) and not n.target._schema.is_mutable and \
             torch.Tag.nondeterministic_seeded not in n.target.tags and \
             all(a.kwarg_only for a in n.target._schema.arguments if a.name == "device")
 

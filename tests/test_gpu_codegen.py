@@ -801,6 +801,9 @@ def test_cpu_scalars_that_gpu_ops_read_are_computed_on_the_gpu():
                      decomposition_table=kiln_decompositions())()
         assert scalars_on_their_readers_device(gm) == 1, gm.code
         for stays in (lambda x: x * torch.rand(()),   # drawn from the CPU's generator
+                      # a complex constant, which no kernel inlines (its readers run as eager's ops on its CPU
+                      # tensor: marked on the GPU, a kernel was handed that CPU tensor)
+                      lambda x: x * torch.tensor(3 + 4j).abs(),
                       lambda x: scaled_on_the_host(x, torch.scalar_tensor(2.0) * 3)):   # read by a custom op
             gm = make_fx(stays, decomposition_table=kiln_decompositions())(x)
             assert scalars_on_their_readers_device(gm) == 0, gm.code

@@ -7,3 +7,7 @@
 #   DEADLINE=500 MODELS=roberta,swin,deberta_v2,timm_deit,vit,whisper bash bench/results/s90/next_c2.sh
 MODELS="timm_efficientnet mobilenet_v2" SHARD_MODELS=timm_mobilenetv3,efficientnet,llama,qwen2 BUDGET=260 \
   DEADLINE=550 exec bash bench/results/s90/next_c1.sh
+# A third call, chained, with the time left: random programs on the GPU (session 91's 150 found one class of compile
+# failure, fixed; ~1 s a program):
+#   timeout 400 python3 -m kiln fuzz --target cuda --programs 300 --seed 9120 --dynamic-fraction 0.3 --out $OUT/fz \
+#     > $OUT/fz.log 2>&1; tail -3 $OUT/fz.log

@@ -375,6 +375,8 @@ def scalars_on_their_readers_device(gm):
     inline. A scalar stays where eager makes it if the graph returns it, reads it as a number (.item()) or
     in an op that is not ATen's (a custom op may read it on the host), or draws it at random (from the CPU's
     generator)."""
+    from kiln.lowering.seeds_and_constants import inlined_as_number
+
     def aten_op(n):
         return n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and \
             n.target.namespace in ("aten", "prims")
@@ -383,8 +385,8 @@ def scalars_on_their_readers_device(gm):
         value = n.meta.get("val")
         if not (isinstance(value, FakeTensor) and value.dim() == 0 and value.device.type == "cpu"):
             return False
-        if n.op == "get_attr":   # (a complex constant is a CPU buffer, not a number kernels inline)
-            return not value.is_complex()
+        if n.op == "get_attr":   # (only a number kernels inline moves: a complex constant stays a CPU buffer)
+            return inlined_as_number(value)
         return n.op == "placeholder" or aten_op(n) and not n.target._schema.is_mutable and \
             torch.Tag.nondeterministic_seeded not in n.target.tags and \
             all(a.kwarg_only for a in n.target._schema.arguments if a.name == "device")

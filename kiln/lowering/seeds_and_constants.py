@@ -84,6 +84,12 @@ class Constant:
         return f"constant({str(self.value.dtype).replace('torch.', '')}{list(self.value.shape)})"
 
 
+def inlined_as_number(value):
+    """Whether kernels read a constant the graph holds as a number written into their code (one element, not
+    complex), rather than from a buffer."""
+    return value.numel() <= 1 and not value.is_complex()
+
+
 def constant_value(low, value, inlined=True, device=None):
     """A one-element constant is inlined into kernels (unless not inlined: an eager op reads it), an empty one (a
     language model's empty key cache, concatenated with the keys) has nothing to read; a larger one is an extern
@@ -91,7 +97,7 @@ def constant_value(low, value, inlined=True, device=None):
     patterns.scalars_on_their_readers_device), its own device by default."""
     sizes = [sym(s) for s in value.shape]
     with unset_fake_temporarily():   # lowering runs under AOTAutograd's fake mode; value is real
-        if inlined and value.numel() <= 1 and not value.is_complex():
+        if inlined and inlined_as_number(value):
             scalar = value.item() if value.numel() else 0
             return Lazy(sizes, value.dtype, device or value.device, lambda idx: ops.constant(scalar, value.dtype), 1)
         strides = value.clone().stride()

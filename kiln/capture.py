@@ -426,6 +426,7 @@ def finished(module, artifact, opts, name, from_cache, times, mutated, example_i
 def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, reports_strides, times, where):
     """Lowering, scheduling and code generation: the graph's Artifact (and the trace's kernel profiler)."""
     from kiln.lowering import GraphLowering
+    from kiln.launches import share_launches
     from kiln.scheduler import schedule
     started = time.perf_counter()
     where["stage"] = "lowering"
@@ -450,8 +451,10 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
         if triton:
             from kiln.codegen.triton import persistent_rows   # Triton is imported where a graph needs it
             rows_in_registers = functools.partial(persistent_rows, lowering)
-        sched = schedule(lowering.buffers, output_names, shared_launches=triton, rows_in_registers=rows_in_registers,
+        sched = schedule(lowering.buffers, output_names, rows_in_registers=rows_in_registers,
                          transposed_producers=triton, size_hints=lowering.size_hints)
+        if triton:
+            share_launches(sched)
         trace.fusion(sched.decisions)
         times["scheduling"] = time.perf_counter() - started - times["lowering"]
         where["stage"] = "codegen"

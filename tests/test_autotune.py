@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import kiln
-from kiln.scheduler import FusedProduct
+from kiln.launches import FusedProduct
 
 pytestmark = pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1",
                                 reason="Triton kernels run here under the interpreter: the suite's Triton half")

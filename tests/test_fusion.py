@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 import kiln
-from kiln.codegen import cpp
+from kiln.codegen import cpp, cpp_ops
 
 from conftest import StatsDelta, compare_results, kiln_compile, make_tensor
 
@@ -134,9 +134,9 @@ def test_large_independent_single_run_kernels_share_a_launch_on_triton(monkeypat
     parameters): tiled alike and allocating nothing, so Triton launches them as one. Large kernels that allocate
     keep their launches (a group allocates all its outputs before it runs), as do those tiled otherwise. ("Large"
     is lowered to 4096 elements here: kernels of a million took Triton's interpreter 1.5 minutes.)"""
-    from kiln import scheduler
+    from kiln import launches
     SMALL_KERNEL = 1 << 12
-    monkeypatch.setattr(scheduler, "SMALL_KERNEL", SMALL_KERNEL)
+    monkeypatch.setattr(launches, "SMALL_KERNEL", SMALL_KERNEL)
     triton = os.environ.get("KILN_TARGET") == "triton"
 
     def in_place_kernels(fn, *inputs):
@@ -156,7 +156,7 @@ def test_large_independent_single_run_kernels_share_a_launch_on_triton(monkeypat
 def test_a_launch_runs_at_most_a_few_kernels():
     """20 independent small kernels (an AMP step's weight casts): launches of at most MAX_LAUNCH_PARTS, since
     Triton builds a launch as one function (37 parts failed in its inliner on the H100)."""
-    from kiln.scheduler import MAX_LAUNCH_PARTS
+    from kiln.launches import MAX_LAUNCH_PARTS
     ws = [make_tensor((8 + i, 3)) for i in range(20)]
     kernels, _ = compiled_kernels(lambda *ws: [(w * 2).to(torch.bfloat16) for w in ws], *ws)
     triton = os.environ.get("KILN_TARGET") == "triton"
@@ -438,7 +438,7 @@ def test_a_max_pool_over_64_channels_vectorizes_in_g_plus_plus(tmp_path):
     from kiln.runtime import cpp_build
     source = stem_max_pool_kernel(make_tensor((2, 64, 32, 32)).contiguous(memory_format=torch.channels_last),
                                   tmp_path / "trace")
-    unit, text = tmp_path / "kernel.cpp", cpp.PRELUDE + "\n" + source
+    unit, text = tmp_path / "kernel.cpp", cpp_ops.PRELUDE + "\n" + source
     unit.write_text(text)
     loop_line = text[:text.index("for (int64_t r0")].count("\n") + 1
     flags = [f for f in cpp_build.FLAGS if f not in ("-shared", "-lmvec")]

@@ -1,4 +1,4 @@
-"""Triton code generation for a pointwise kernel that computes the product it reads (scheduler.FusedProduct,
+"""Triton code generation for a pointwise kernel that computes the product it reads (launches.FusedProduct,
 mode="max-autotune"): each program computes a tile of the product, as kiln's matmul does (runtime/matmul_tile.py),
 then runs the kernel's nodes on the tile in registers, where the kernel apart would read the product from memory.
 """
@@ -18,7 +18,7 @@ class ProductNotFused(Exception):
 
 class ProductKernel(TritonKernel):
     def generate(self, part=False):
-        """A pointwise kernel that computes the product it reads (scheduler.FusedProduct): each program computes a
+        """A pointwise kernel that computes the product it reads (launches.FusedProduct): each program computes a
         BLOCK_M x BLOCK_N tile of the product (runtime/matmul_tile.py, launched as XBLOCK x RBLOCK), adds addmm's
         bias and rounds it to the product's dtype, as the library's result is; the kernel's nodes then run on the
         tile, x0 and r0 standing for the tile's elements (rows and columns where the kernel's space is the

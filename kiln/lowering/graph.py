@@ -243,8 +243,8 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         if torch.Tag.pointwise not in getattr(target, "tags", ()) or not isinstance(out, torch.Tensor) or \
                 not out.dtype.is_floating_point:
             return None
-        from kiln.codegen import cpp, triton_ops
-        spelled = triton_ops.target_ops() if self.on_triton(out.device) else cpp.CPP_OPS
+        from kiln.codegen import cpp_ops, triton_ops
+        spelled = triton_ops.target_ops() if self.on_triton(out.device) else cpp_ops.CPP_OPS
         if name not in spelled:
             return None
         return lambda out, *args: pointwise_value(out, ops_fn(name), *args)

@@ -464,7 +464,7 @@ def lower_batch_norm_eval(out, x, weight, bias, running_mean, running_var, momen
         # square root and division, which bounded MobileNetV2's batch norm kernels on an H200 by instructions, not
         # bytes (a 144-channel batch norm + hardtanh 37 us, 22 without them; its depthwise convolution's 99 us, 62;
         # bench/NOTES.md 64). A kernel of C elements, which joins an earlier launch where one is reachable
-        # (scheduler.share_launches). (C++ kernels hoist a row's values out of their inner loops.)
+        # (launches.share_launches). (C++ kernels hoist a row's values out of their inner loops.)
         stored = current().realize(Lazy(list(running_var.sizes), acc, y.device, lambda idx: computed_invstd(idx[0]), 4))
         invstd = functools.partial(channel, stored)
 

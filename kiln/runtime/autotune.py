@@ -25,7 +25,7 @@ import sympy
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
 
-from kiln import ir, scheduler
+from kiln import ir, launches
 from kiln.logs import get_logger
 from kiln.runtime.graph_cache import write_whole
 from kiln.runtime.triton_launch import build_ahead, interpreting, launcher, load_module
@@ -64,7 +64,7 @@ def tune_kernels(kernels, graph, device, cache_dir, debug):
     from kiln.codegen import triton as codegen
     started, chosen, trials, cached, heuristic = time.perf_counter(), {}, [], 0, {}
     for k in kernels:
-        if isinstance(k, scheduler.LaunchGroup):
+        if isinstance(k, launches.LaunchGroup):
             continue
         options = codegen.TritonKernel(k, graph).candidates()
         if len(options) < 2:
@@ -133,7 +133,7 @@ def choose_matmuls_timed(steps, graph, device, cache_dir):
 
 def fuse_products(steps, graph, device, cache_dir, configs):
     """Each mm and addmm that kiln's Triton matmul computes, whose result the next kernel reads
-    (scheduler.product_consumers), is timed computed inside that kernel (scheduler.FusedProduct), in each tile
+    (launches.product_consumers), is timed computed inside that kernel (launches.FusedProduct), in each tile
     configuration of kiln's matmul, against the product as chosen so far (the library or kiln's
     matmul) followed by the kernel in its tuned configuration; where a fused kernel is faster, it replaces both.
     configs: the kernels' tuned configurations (tune)."""
@@ -148,7 +148,7 @@ def fuse_products_timed(steps, graph, device, cache_dir, configs):
     outputs = {o.buffer.name for o in graph.graph_outputs if hasattr(o, "buffer")}
     started, timed, fused = time.perf_counter(), 0, 0
     generator = torch.Generator(device=device).manual_seed(0)
-    for i, kernel, kept in reversed(scheduler.product_consumers(steps, outputs)):   # (fusing drops steps[i])
+    for i, kernel, kept in reversed(launches.product_consumers(steps, outputs)):   # (fusing drops steps[i])
         step, refs = steps[i], steps[i].args
         aten_op = product_of(step.target)
         if aten_op not in (torch.ops.aten.mm.default, torch.ops.aten.addmm.default) or \
@@ -158,7 +158,7 @@ def fuse_products_timed(steps, graph, device, cache_dir, configs):
         m, n = int(refs[-2].sizes[0]), int(refs[-1].sizes[1])
         if m * n == 0:   # (no program would run)
             continue
-        options = ["apart", *(scheduler.FusedProduct(step, config, kept) for config in matmul.configs_for(m, n))]
+        options = ["apart", *(launches.FusedProduct(step, config, kept) for config in matmul.configs_for(m, n))]
         modules = []
         try:
             for option in options:
@@ -201,7 +201,7 @@ def fuse_products_timed(steps, graph, device, cache_dir, configs):
                 f"{o if o == 'apart' else 'tiles %sx%sx%s, %s stages, %s warps' % o.config}: "
                 f"{'failed' if t is None else f'{t * 1e6:.1f} us'}" for o, t in zip(options, times)))
         if 0 < found[0] < len(options):
-            scheduler.fuse_product(steps, i, options[found[0]].config, kept)
+            launches.fuse_product(steps, i, options[found[0]].config, kept)
             fused += 1
     if timed or fused:
         log.info("kiln max-autotune: %d products timed inside the kernels that read them, %d fused there, in %.2fs",

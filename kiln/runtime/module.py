@@ -62,7 +62,7 @@ class CompiledModule:
 
 
 def build_cpp(lowering, sched, opts, name, trace):
-    from kiln.codegen import cpp, cpp_products
+    from kiln.codegen import cpp, cpp_ops, cpp_products
     if opts.tunes:
         warn_once(f"kiln: mode={opts.mode!r} tunes Triton kernels; C++ kernels keep their default loops "
                   "(on the CPU the mode equals the default)")
@@ -98,7 +98,7 @@ def build_cpp(lowering, sched, opts, name, trace):
     artifact, profiler = wrapped(lowering, sched, name, trace, launch, "cpp", source,
                                  {f: (b, s) for f, b, s in signatures.values()}, kernels,
                                  {n: b for n, (_, b, _) in signatures.items()}, opts.trace_profile,
-                                 special_functions=bool(kernels) and cpp.uses_special_functions(texts.values()),
+                                 special_functions=bool(kernels) and cpp_ops.uses_special_functions(texts.values()),
                                  launched_externs=set(products), merge=merge)
     artifact.calls_blas = bool(products)
     artifact.kernel_source += "".join(f"\n{text}\n" for text, _, _ in runs.values())
@@ -213,8 +213,8 @@ def load_cpp(artifact, opts):
         return {}
     link = []   # (codegen's modules imported only where needed: a warm start loads built kernels, ~25 ms of imports)
     if artifact.special_functions:
-        from kiln.codegen import cpp
-        link = cpp_build.special_library(cpp.special_library_source(), opts.kernel_cache_dir)
+        from kiln.codegen import cpp_ops
+        link = cpp_build.special_library(cpp_ops.special_library_source(), opts.kernel_cache_dir)
     signatures = artifact.kernels
     if artifact.calls_blas:
         from kiln.codegen import cpp_products

@@ -67,9 +67,9 @@ def share_launches(sched):
         for j in range(len(out) - 1, -1, -1):
             s = out[j]
             if pointwise(s):
-                held = made_early(out[j:]) + stored_bytes(step)
-                return j if len(launch_parts(s)) < MAX_LAUNCH_PARTS and not clash(step, s) and \
-                    device_of(s) == device_of(step) and held <= scheduler.HOIST_MAX_BYTES else None
+                joins = len(launch_parts(s)) < MAX_LAUNCH_PARTS and not clash(step, s) and \
+                    device_of(s) == device_of(step)
+                return j if joins and made_early(out[j:]) + stored_bytes(step) <= scheduler.HOIST_MAX_BYTES else None
             if isinstance(s, ir.ExternKernel) and (s.fallback or s.completes or s.reads_in_background) or \
                     clash(step, s):
                 return None

@@ -16,8 +16,8 @@ from kiln import ir
 from kiln.codegen.common import (IndexPrinter, KernelWriter, Value, integer_constant, named_by_content, result_dtype,
                                  unread_values_dropped)
 from kiln.codegen.triton_ops import INTEGER_OPS, ROUNDED_FLOAT32_OPS, prelude, target_ops
-from kiln.runtime.triton_launch import GRID_DEPENDENCY, interpreting
 from kiln.launches import LaunchGroup, launch_parts
+from kiln.runtime.triton_launch import GRID_DEPENDENCY, interpreting
 
 TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
              torch.bfloat16: "tl.bfloat16", torch.int8: "tl.int8", torch.int16: "tl.int16", torch.int32: "tl.int32",

@@ -3,7 +3,7 @@
     PYTHONPATH=. python3 scripts/gpu_tune.py [--out DIR] [layer_norm] [gelu] [softmax] [resnet_eval] [to_channels_last] ...
 
 Each variant overrides the (XBLOCK, RBLOCK, num_warps) that kiln's heuristics pick for the workload's
-kernels of one kind (reduction, transposing or plain pointwise; TritonKernel.config), compiles afresh, and is timed with Inductor's compile of the same
+kernels of one kind (reduction, transposing or plain pointwise; Tiles.config), compiles afresh, and is timed with Inductor's compile of the same
 module in alternating rounds in one process (do_bench medians, the best round counts). Writes the
 variants' times and % of copy bandwidth to DIR/tune.json.
 """
@@ -18,7 +18,7 @@ from triton.testing import do_bench
 
 import kiln
 from kiln.codegen import triton as triton_codegen
-from kiln.codegen.triton import TritonKernel
+from kiln.codegen.triton_tiles import Tiles
 from kiln.tools import workloads as W
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -77,16 +77,16 @@ VARIANTS = {
     "bn_relu_cl_infer": [("pointwise",) + t for t in SMALL_TILES],
     "bn_add_relu": [("transpose",) + t for t in SQUARE_TILES],
 }
-HEURISTIC = TritonKernel.config
+HEURISTIC = Tiles.config
 triton_codegen.BUILD_BUDGET_MS = math.inf   # each variant runs the tile it names (the build budget would shrink some)
 
 
-def kind(writer):
-    return "reduction" if writer.kernel.is_reduction else "transpose" if writer.transposing else "pointwise"
+def kind(tiles):
+    return "reduction" if tiles.kernel.is_reduction else "transpose" if tiles.transposing else "pointwise"
 
 
 def overriding(variant):
-    """TritonKernel.config replaced by the variant's tile."""
+    """Tiles.config replaced by the variant's tile."""
     def config(self):
         xblock, rblock, persistent, warps = HEURISTIC(self)
         if kind(self) != variant[0]:
@@ -97,7 +97,7 @@ def overriding(variant):
 
 
 def compiled(module, variant):
-    TritonKernel.config = overriding(variant) if variant else HEURISTIC
+    Tiles.config = overriding(variant) if variant else HEURISTIC
     torch._dynamo.reset()
     return kiln.compile(module)
 
@@ -122,7 +122,7 @@ def main():
             f = compiled(module, variant)
             torch.testing.assert_close(f(*inputs), ref, rtol=2e-2, atol=2e-2)
             runs["kiln " + ("default" if variant is None else str(variant))] = f
-        TritonKernel.config = HEURISTIC
+        Tiles.config = HEURISTIC
         best = {}
         for _ in range(a.rounds):
             for label, f in runs.items():

@@ -266,16 +266,16 @@ def test_column_sums_as_accurate_as_eager(shape, dims):
 def test_symbolic_reduction_tiles_follow_the_size_hint(monkeypatch):
     """A dynamic reduction over rows traced at length 3 gets a small row tile (it had 2048 lanes per row of 3:
     200x slower than static), looped so that it stays right for longer rows."""
-    from kiln.codegen import triton as triton_codegen
+    from kiln.codegen.triton_tiles import Tiles
     configs = []
-    original = triton_codegen.TritonKernel.config
+    original = Tiles.config
 
     def spy(self):
         config = original(self)
         if self.kernel.is_reduction:
             configs.append(config)
         return config
-    monkeypatch.setattr(triton_codegen.TritonKernel, "config", spy)
+    monkeypatch.setattr(Tiles, "config", spy)
     fn = lambda t: torch.stack([t.sum(1), t.softmax(1)[:, 0], t.amax(1)])  # noqa: E731
     compiled = kiln_compile(fn, dynamic=True)
     for n in (3, 5, 1000, 3000):

@@ -4,7 +4,6 @@ A program owns an XBLOCK x RBLOCK tile of the kernel's (N, R) space: x0 is [XBLO
 [1, RBLOCK]. Pointwise kernels tile both. Reduction kernels own whole rows: persistent (the row in
 registers, one pass over memory) when R fits, otherwise a loop over R per segment with accumulators.
 """
-import functools
 import math
 import re
 
@@ -15,21 +14,12 @@ from torch.utils._sympy.functions import CeilToInt, FloorToInt, ToFloat, TruncTo
 from kiln import ir
 from kiln.codegen.common import (IndexPrinter, KernelWriter, Value, integer_constant, named_by_content, result_dtype,
                                  unread_values_dropped)
-from kiln.codegen.triton_ops import INTEGER_OPS, ROUNDED_FLOAT32_OPS, prelude, target_ops
+from kiln.codegen.triton_ops import (INTEGER_OPS, ROUNDED_FLOAT32_OPS, TL_DTYPES, compute_dtype, prelude,
+                                     target_ops)
+from kiln.codegen.triton_rows import TritonRows
+from kiln.codegen.triton_tiles import Tiles
 from kiln.launches import LaunchGroup, launch_parts
 from kiln.runtime.triton_launch import GRID_DEPENDENCY, interpreting
-
-TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
-             torch.bfloat16: "tl.bfloat16", torch.int8: "tl.int8", torch.int16: "tl.int16", torch.int32: "tl.int32",
-             torch.int64: "tl.int64", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
-PERSISTENT_MAX = 16384          # widest row kept in registers
-POINTWISE_TILE = 2048           # elements per pointwise program
-# Column sums with fewer programs than this (about an H100's or H200's SMs) narrow their tiles to reach it: a split
-# sum's combine over 32-392 partials 1.9-7.9 -> 1.5-2.5 us on an H200 (bench/results/s69/c1)
-SPREAD_PROGRAMS = 128
-# Elements of a column sum's tile (outputs x reduced rows): 64 x 64, or more outputs over fewer rows. T5's position
-# bias gradient, [8, 8, 512, 512] summed over the batch, took 89 us in 64 x 8 tiles (0.8 TB/s; bench/NOTES.md 96)
-INTERLEAVED_TILE = 4096
 
 # A kernel's build time grows with the code each thread runs: Triton's compile keeps a copy of the body for each
 # element a thread holds, and libdevice's full-range functions are long (sin's and cos's slow paths reduce huge
@@ -45,10 +35,6 @@ LINE_BUILD_MS = 0.25
 BUILD_BUDGET_MS = 400
 
 
-def compute_dtype(dtype):
-    return torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
-
-
 # scatters that combine repeated targets, with the atomic doing it, and the dtypes it takes
 SCATTER_ATOMICS = {"sum": "add", "max": "max", "min": "min"}
 VARIABLE = re.compile(r"\b(?:tmp|carry|arg|acc|accidx|idx)\d+\b")   # the names KernelWriter.fresh gives
@@ -59,33 +45,6 @@ LANE_NAMES = re.compile(r"\b(?:[xr]0|[xr]mask|product|(?:tmp|carry|arg|acc|accid
 LANE_OF = {"x0": "x0", "xmask": "x0", "r0": "r0", "rmask": "r0"}
 BOTH_LANES = frozenset(LANE_OF.values())
 ATOMIC_DTYPES = (torch.float32, torch.int32, torch.int64)
-REDUCE_INIT = {"sum": "0", "prod": "1", "max": "float('-inf')", "min": "float('inf')", "any": "0", "all": "1",
-               "logaddexp": "float('-inf')"}
-
-
-def row_block(R, widest, narrowest=32):
-    """The widest block of a pointwise kernel's row, down to `narrowest`, that pads the row by at most a 16th (a row
-    of 3072 in blocks of 1024, not 2048), else the one that pads it least: 72 channels in blocks of 32, not 128,
-    where 44% of the lanes idled (MobileNetV3's depthwise kernels, bench/NOTES.md 62)."""
-    if not R:
-        return widest
-    blocks = [widest >> k for k in range(widest.bit_length()) if widest >> k >= min(narrowest, widest)]
-    return next((b for b in blocks if -R % b * 16 <= R), min(blocks, key=lambda b: -R % b))
-
-
-def reduction_fill(rt, dtype):
-    """The value that leaves a reduction unchanged, for padding lanes past the end of a row."""
-    fill = REDUCE_INIT.get(rt, "float('-inf')" if rt == "argmax" else "float('inf')")
-    if not dtype.is_floating_point and fill.startswith("float"):
-        if dtype == torch.bool:
-            return "0" if "-inf" in fill else "1"
-        info = torch.iinfo(dtype)
-        return str(info.min if "-inf" in fill else info.max)
-    return fill
-
-
-def next_pow2(n):
-    return 1 << max(0, math.ceil(math.log2(max(n, 1))))
 
 
 def indirect(index):
@@ -108,7 +67,7 @@ class TritonIndexPrinter(IndexPrinter):
     REFUSED = (ToFloat, TruncToInt, FloorToInt, CeilToInt)
 
 
-class TritonKernel(KernelWriter):
+class TritonKernel(TritonRows, KernelWriter):
     printer = TritonIndexPrinter()
 
     def __init__(self, kernel, graph, config=None):
@@ -122,6 +81,7 @@ class TritonKernel(KernelWriter):
         self.chosen = config   # (XBLOCK, RBLOCK, persistent, num_warps) that max-autotune timed fastest, if any
         self.num_stages = None   # Triton's default pipeline (a fused product's tiles set theirs)
         self.build_ms = 0      # the BUILD_MS of the ops applied so far (one found by CSE counts again: an overestimate)
+        self.tiles = Tiles(kernel, graph)
 
     # -- spelling
     def add(self, a, b):
@@ -291,104 +251,11 @@ class TritonKernel(KernelWriter):
         self.scope.line(f"tl.{fn}({self.pointer(name, index, full)}, {value}, mask={mask})")
 
     # -- the kernel
-    def config(self):
-        """(XBLOCK, RBLOCK, persistent, num_warps) from the kernel's kind and sizes (symbolic ones by their hints:
-        tiles sized by a hint stay correct for other sizes; only persistent rows need the exact length)."""
-        k = self.kernel
-        N, R = self.graph.size_hint(k.numel) or 1 << 20, self.graph.size_hint(k.rnumel)
-        static_r = ir.static_numel([k.rnumel], None) is not None
-        if k.scan:   # rows in blocks of up to 1024, carried from block to block
-            rblock = min(next_pow2(R or 1024), 1024)
-            return min(next_pow2(N), max(1, 1024 // rblock)), rblock, False, 4
-        if not k.is_reduction:
-            if self.transposing:   # square tiles; 32x32 on small ones (a conv weight), to spread over the SMs
-                side = 64 if N * (R or 64) >= 1 << 20 else 32
-                return min(next_pow2(N), side), min(next_pow2(R or side), side), False, 8 if side == 64 else 4
-            if N == 1:   # one long contiguous run: 512 elements over 2 warps, 8 per thread in two vectors
-                return 1, min(next_pow2(R or 512), 512), False, 2
-            rblock = row_block(R, min(next_pow2(R or POINTWISE_TILE), POINTWISE_TILE))
-            xblock = min(next_pow2(N), max(1, POINTWISE_TILE // rblock))
-            return xblock, rblock, False, 4   # 16 elements per thread (8 warps: gelu 4% slower)
-        if self.rows_interleaved():
-            # lanes along the contiguous outputs, a short stretch of the reduced dim each; a short reduced dim (a
-            # bias's gradient summed over a batch of 8) takes more outputs, so that a program moves a whole tile;
-            # few outputs (a split sum's combine, a narrow column sum) in narrower tiles, down to one 32-byte
-            # sector of fp32, so that their programs spread over the SMs rather than each looping over every row
-            rblock = min(next_pow2(R or 64), 64)
-            xblock = min(next_pow2(N), max(64, min(INTERLEAVED_TILE // rblock, 1024)))
-            while xblock > 8 and -(-N // xblock) < SPREAD_PROGRAMS:
-                xblock //= 2
-            return xblock, rblock, static_r and R <= 64, 8
-        if R is not None and R <= PERSISTENT_MAX and static_r:
-            rblock = next_pow2(R)
-            xblock = min(next_pow2(N), max(1, 4096 // rblock))   # short rows: several per program
-            warps = 16 if rblock >= 8192 else 8 if xblock * rblock >= 2048 else 4
-            return xblock, rblock, True, warps
-        if R is not None and R < 2048:   # a symbolic row, looped (right for any length) in tiles fit to its hint
-            rblock = next_pow2(R)
-            xblock = min(next_pow2(N), max(1, 2048 // rblock))
-            return xblock, rblock, False, 8 if xblock * rblock >= 2048 else 4
-        return 1, 2048, False, 8
-
-    def candidates(self):
-        """The launch configurations max-autotune times for this kernel, the heuristic's first. Each keeps the
-        code's shape that scheduling assumed (persistent rows stay persistent, looped rows stay looped) and is
-        correct for any size: only the tile sizes and warps move."""
-        default = self.config()
-        k = self.kernel
-        N, R = self.graph.size_hint(k.numel), self.graph.size_hint(k.rnumel)
-        if k.scan or N is None or R is None:
-            return [default]
-        n, r = next_pow2(N), next_pow2(R)
-        if not k.is_reduction:
-            if self.transposing:
-                tiles = [(min(n, side), min(r, side)) for side in (32, 64)]
-            elif N == 1:
-                tiles = [(1, min(r, block)) for block in (512, 1024, 2048, 4096)]
-            else:   # a tile of rows: as wide as the row, up to the tile's elements
-                tiles = [(min(n, max(1, total // min(r, total))), min(r, total)) for total in (1024, 2048, 4096)]
-            configs = [(x, rb, False, w) for x, rb in tiles for w in (2, 4, 8)]
-        elif default[2]:   # the row stays whole in registers: more or fewer rows per program
-            configs = [(x, default[1], True, w) for x in (1, 2, 4, 8, 16, 32) if x <= n for w in (4, 8, 16)]
-        elif self.rows_interleaved():   # lanes along the adjacent rows, a stretch of the reduced dim each
-            configs = [(min(n, x), min(r, rb), False, w) for x in (32, 64, 128) for rb in (16, 32, 64) for w in (4, 8)]
-        else:   # looped rows: rows per program and the stretch of a row each step loads
-            configs = [(min(n, x), min(r, rb), False, w) for x, rb in ((1, 1024), (1, 2048), (1, 4096), (2, 1024),
-                                                                       (4, 512), (8, 256)) for w in (4, 8, 16)]
-        # from 1 to 64 elements per thread: fewer leaves lanes idle, more spills registers
-        fit = [c for c in configs if 32 * c[3] <= c[0] * c[1] <= min(2048 * c[3], 16384)]
-        return list(dict.fromkeys([default, *fit]))
-
-    def unit_stride(self, expr, var, other):
-        """Whether expr steps by one along var (probed at a few points: divisions hide it symbolically), symbolic
-        sizes at their hints (a transposing copy of [1024, s0] read each row's elements s0 apart otherwise)."""
-        expr = ir.at_hints(expr, self.kernel.size_hints)
-        if not expr.has(var) or expr.free_symbols - {var, other}:
-            return False
-        return all(ir.step_at(expr, {var: i, other: 0}, var) == 1 for i in range(3))
-
-    @functools.cached_property
-    def transposing(self):
-        """A pointwise kernel that reads some buffer contiguously along x0 and writes along r0: square
-        tiles let Triton transpose through shared memory instead of striding through DRAM."""
-        x, r = self.kernel.x, self.kernel.r
-        for p in self.kernel.placements:
-            remap = p.remap()
-            for _, e in p.node.buf.analysis.loads:
-                if self.unit_stride(remap(e), x, r) and not self.unit_stride(remap(e), r, x):
-                    return True
-        return False
-
-    def rows_interleaved(self):
-        """Whether the reduced dim is strided in memory while neighbouring rows are adjacent (channels-last)."""
-        steps = self.kernel.row_steps()
-        return steps is not None and steps[0] != 1 and steps[1] == 1
-
     def generate(self, part=False):
         """The kernel's source and the (N, R) it is launched over. A part of a launch group takes its program id as
         the argument `pid`, its index among the part's own programs."""
         k = self.kernel
-        self.xblock, self.rblock, self.persistent, self.num_warps = self.chosen or self.config()
+        self.xblock, self.rblock, self.persistent, self.num_warps = self.chosen or self.tiles.config()
         N, R = (self.print_index(self.index(e)) for e in (k.numel, k.rnumel))
         self.scope.indent = 1
         segments = sorted({p.segment for p in k.placements})
@@ -439,7 +306,7 @@ class TritonKernel(KernelWriter):
         kernel holds every part's body, and max-autotune's tiles (self.chosen) are built as it times them."""
         per_element_ms = LINE_BUILD_MS * len(self.scope.lines) + self.build_ms
         threads = 32 * self.num_warps
-        square = not self.kernel.is_reduction and self.transposing
+        square = not self.kernel.is_reduction and self.tiles.transposing
         while self.xblock * self.rblock > threads and \
                 self.xblock * self.rblock // threads * per_element_ms > BUILD_BUDGET_MS:
             if self.xblock > 1 and not (square and self.xblock < self.rblock):
@@ -501,109 +368,11 @@ class TritonKernel(KernelWriter):
             reduce = p.node.scatter and p.node.scatter.reduce
             self.store(self.store_target(p.node), self.store_index(p), value, full, reduce)
 
-    def reduction_segment(self, members, R):
-        reductions = [p for p in members if p.node.is_reduction]
-        if self.persistent:
-            for p in members:
-                value = self.run_body(p)
-                if p.node.is_reduction:
-                    self.finish_value(p, self.reduction_result(p, self.reduce_tile(p, value)), full=False)
-                else:
-                    self.finish_value(p, value, full=True)
-            return
-        accs = {p.node.name: self.looped_accumulator(p) for p in reductions}
-        self.open_row_loop()
-        for p in members:
-            value = self.run_body(p)
-            if p.node.is_reduction:
-                self.update_looped(p, accs[p.node.name], value)
-            else:
-                self.finish_value(p, value, full=True)
-        self.close()
-        for p in reductions:
-            self.finish_value(p, self.reduction_result(p, self.reduce_tile(p, accs[p.node.name], looped=True)),
-                              full=False)
-
-    def open_row_loop(self):
-        """A loop over the row in blocks of RBLOCK; its body is the new scope."""
-        self.scope.line("for roff in range(0, R, RBLOCK):")
-        self.push()
-        self.scope.line("r0 = roff + rbase")
-        self.scope.line("rmask = r0 < R")
-
-    def scan_segment(self, p):
-        """Each program walks its rows in blocks: a block's scan, combined with the carry of the blocks before."""
-        combine, dtype = p.node.scan.combine, p.node.buf.dtype
-        fill, tl_type, fn = reduction_fill(combine, dtype), TL_DTYPES[compute_dtype(dtype)], f"kiln_{combine}"
-        carry = Value(self.fresh("carry"), dtype)
-        self.scope.line(f"{carry} = tl.full([XBLOCK, 1], {fill}, {tl_type})")
-        self.open_row_loop()
-        value = self.emit(f"tl.where(xmask & rmask, {self.run_body(p)}, {fill}).to({tl_type})", dtype)
-        self.finish_value(p, self.emit(f"{fn}({carry}, tl.associative_scan({value}, 1, {fn}))", dtype), full=True)
-        self.scope.line(f"{carry} = {fn}({carry}, tl.reduce({value}, 1, {fn})[:, None])")
-        self.close()
-
-    def masked_for_reduction(self, rt, value, dtype):
-        return f"tl.where(xmask & rmask, {value}, {reduction_fill(rt, dtype)})"
-
-    def reduce_tile(self, p, value, looped=False):
-        """The row reduction of a [XBLOCK, RBLOCK] tile, as an [XBLOCK, 1] value."""
-        red = p.node.buf.node
-        rt, dtype = red.reduction_type, red.src_dtype
-        if rt.startswith("arg"):
-            if looped:
-                vals, idxs = value
-            else:
-                vals = self.emit(self.masked_for_reduction(rt, value, dtype), dtype)
-                idxs = self.emit("(r0 + tl.zeros_like(x0)).to(tl.int64)", torch.int64)
-            name = self.fresh("arg")
-            self.scope.line(f"_, {name} = tl.reduce(({vals}, {idxs}), 1, kiln_{rt})")
-            return self.emit(f"{name}[:, None]", torch.int64)
-        if not looped:
-            value = self.emit(self.masked_for_reduction(rt, value, dtype), dtype)
-        if rt in ("any", "all"):
-            value = self.emit(f"{value}.to(tl.int32)", torch.int32)
-            combine = "kiln_max" if rt == "any" else "kiln_min"
-        elif rt == "sum" and dtype in (torch.float32, torch.float64):
-            # a tree on the GPU, as tl.reduce is; the interpreter runs tl.reduce as one chain of adds, 4x
-            # further from fp64 than eager over a row of 2048 lanes (and one Python call per element)
-            return self.emit(f"tl.sum({value}, 1)[:, None]", dtype)
-        else:
-            combine = f"kiln_{rt}"
-        out = self.emit(f"tl.reduce({value}, 1, {combine})[:, None]", dtype)
-        return self.emit(f"{out}.to(tl.int1)", torch.bool) if rt in ("any", "all") else out
-
-    def looped_accumulator(self, p):
-        red = p.node.buf.node
-        rt, dtype = red.reduction_type, red.src_dtype
-        tl_type = TL_DTYPES[compute_dtype(dtype)] if rt not in ("any", "all") else "tl.int32"
-        init = reduction_fill(rt, dtype)
-        acc = Value(self.fresh("acc"), dtype if rt not in ("any", "all") else torch.int32)
-        self.scope.line(f"{acc.name} = tl.full([XBLOCK, RBLOCK], {init}, {tl_type})")
-        if rt.startswith("arg"):
-            idx = Value(self.fresh("accidx"), torch.int64)
-            self.scope.line(f"{idx.name} = tl.full([XBLOCK, RBLOCK], 2**62, tl.int64)")
-            return acc, idx
-        return acc
-
-    def update_looped(self, p, acc, value):
-        rt = p.node.buf.node.reduction_type
-        dtype = p.node.buf.node.src_dtype
-        masked = self.masked_for_reduction(rt, value, dtype)
-        if rt.startswith("arg"):
-            vals, idxs = acc
-            self.scope.line(f"{vals.name}, {idxs.name} = kiln_{rt}({vals.name}, {idxs.name}, {masked}, "
-                            f"(r0 + tl.zeros_like(x0)).to(tl.int64))")
-            return
-        combine = {"any": "kiln_max", "all": "kiln_min"}.get(rt, f"kiln_{rt}")
-        if rt in ("any", "all"):
-            masked = f"({masked}).to(tl.int32)"
-        self.scope.line(f"{acc.name} = {combine}({acc.name}, {masked})")
 
 
 def persistent_rows(graph, kernel):
     """Whether a reduction kernel holds its whole rows in registers (for the scheduler's stores)."""
-    return kernel.is_reduction and not kernel.scan and TritonKernel(kernel, graph).config()[2]
+    return kernel.is_reduction and not kernel.scan and Tiles(kernel, graph).config()[2]
 
 
 def one_device(kernel, args, graph):

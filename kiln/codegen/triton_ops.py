@@ -1,7 +1,18 @@
 """How kiln's ops are spelled in Triton: the op table (libdevice's functions on the GPU, tl formulas under the
 interpreter), the forms for integer operands and float32 rounding, and the helper functions every generated module
-starts with (its prelude)."""
+starts with (its prelude), and how dtypes are spelled."""
+import torch
+
+from kiln import ir
 from kiln.runtime.triton_launch import interpreting
+
+TL_DTYPES = {torch.float32: "tl.float32", torch.float64: "tl.float64", torch.float16: "tl.float16",
+             torch.bfloat16: "tl.bfloat16", torch.int8: "tl.int8", torch.int16: "tl.int16", torch.int32: "tl.int32",
+             torch.int64: "tl.int64", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
+
+
+def compute_dtype(dtype):
+    return torch.float32 if ir.dtype_is_low_precision(dtype) else dtype
 
 
 # Ops that need libdevice on the GPU; the interpreter has no libdevice, so they get tl formulas there.

@@ -8,7 +8,8 @@ import sympy
 
 from kiln import ir
 from kiln.codegen.common import Value
-from kiln.codegen.triton import TL_DTYPES, TritonKernel
+from kiln.codegen.triton import TritonKernel
+from kiln.codegen.triton_ops import TL_DTYPES
 from kiln.runtime.matmul import GROUP_M
 
 

@@ -176,7 +176,7 @@ def identity_of(reduction_type, dtype):
 # under one wave of an H200's slots (386 us with its product, 361 at 65536, 353 at 131072; a plain column sum of a
 # product's output 261, 264, 269: bench/results/s48/column_sums.json). On a CPU, the cores.
 SPLITS = {("cuda", False): (8192, 1024, 1 << 16, 8192, None), ("cuda", True): (65536, 256, 512, 2048, 1 << 23)}
-# Up to this many pieces of interleaved rows are combined as one tile (TritonKernel.config keeps a row of at most 64
+# Up to this many pieces of interleaved rows are combined as one tile (Tiles.config keeps a row of at most 64
 # whole), so that many may be half the shortest: a program's time follows its piece's length, and a layer norm's
 # weight gradient over 6304 rows x 192 took 10.6 us in 16 pieces of 394 rows, 6.9 in 32 of 197 (its loop's loads
 # one after another; bench/results/s67/c8). Only while the pieces' partial outputs stay few: past ~2 programs an SM

@@ -1,7 +1,7 @@
 """mode="max-autotune": each generated Triton kernel's launch configuration, and each float16/bfloat16 product's
 implementation, chosen by timing at compile time.
 
-- Kernels: every candidate configuration (TritonKernel.candidates: tile sizes and warps that keep the code's
+- Kernels: every candidate configuration (Tiles.candidates: tile sizes and warps that keep the code's
   shape) is generated and built on the compile pool, then run on zero-filled buffers of the kernel's sizes and
   strides (a gathered index reads 0, always in bounds), allocated for one kernel at a time.
 - Products (mm, addmm, bmm): the library call and each configuration of kiln's Triton matmul (runtime/matmul.py)
@@ -62,11 +62,12 @@ def timing_on(device):
 
 def tune_kernels(kernels, graph, device, cache_dir, debug):
     from kiln.codegen import triton as codegen
+    from kiln.codegen.triton_tiles import Tiles
     started, chosen, trials, cached, heuristic = time.perf_counter(), {}, [], 0, {}
     for k in kernels:
         if isinstance(k, launches.LaunchGroup):
             continue
-        options = codegen.TritonKernel(k, graph).candidates()
+        options = Tiles(k, graph).candidates()
         if len(options) < 2:
             continue
         heuristic[k.name] = options[0]
@@ -76,8 +77,8 @@ def tune_kernels(kernels, graph, device, cache_dir, debug):
         if found in options:
             chosen[k.name], cached = found, cached + 1
             continue
-        candidates = [candidate(source, launches[k.name], texts[k.name], graph, cache_dir, debug)
-                      for source, launches, texts in modules]
+        candidates = [candidate(source, facts[k.name], texts[k.name], graph, cache_dir, debug)
+                      for source, facts, texts in modules]
         if None not in candidates:
             trials.append((k.name, key, options, candidates))
     build([(c.launch, c.warmup) for _, _, _, candidates in trials for c in candidates], device)
@@ -180,8 +181,8 @@ def fuse_products_timed(steps, graph, device, cache_dir, configs):
                       gpu_name(device), versions(), matmul.SOURCE_DIGEST])
         found = stored(cache_dir, key)
         if found is None:
-            candidates = [candidate(source, launches[kernel.name], texts[kernel.name], graph, cache_dir, False)
-                          for source, launches, texts in modules]
+            candidates = [candidate(source, facts[kernel.name], texts[kernel.name], graph, cache_dir, False)
+                          for source, facts, texts in modules]
             if None in candidates:
                 continue
             build([(c.launch, c.warmup) for c in candidates], device)
@@ -302,8 +303,8 @@ def choice_key(module, name, graph, device, options):
     """What a kernel's choice depends on: its text at the heuristic's configuration, its buffers' dtypes, its sizes
     (N and R, which a static kernel's text may not name; symbols at their hints), the candidates, the GPU and the
     compilers."""
-    _, launches, texts = module
-    info = launches[name]
+    _, facts, texts = module
+    info = facts[name]
     sizes = [(s, graph.size_hint(sympy.Symbol(s))) for s in info["symbols"]] + [
         graph.size_hint(p[d]) for p in info["parts"] for d in ("numel", "rnumel")]
     dtypes = [graph.buffer_dtype(b) for b in info["buffers"]]

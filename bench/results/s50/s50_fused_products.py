@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 import kiln
 from kiln.runtime import autotune, matmul
-from kiln.scheduler import FusedProduct
+from kiln.launches import FusedProduct
 
 out_path = sys.argv[1]
 dev = "cuda"

@@ -4,7 +4,7 @@ float32, the residual's gradient added): kiln's variants against Inductor in one
 A variant: "inductor", or kiln's "+"-joined settings: "default", "auto" (max-autotune-no-cudagraphs), "sN" (column
 sums split into pieces of at least N rows: KILN_EXP_SHORTEST in exp/'s reductions.py), "tXxRxW" (an interleaved
 reduction's tile and warps: KILN_EXP_TILE in exp/'s codegen/triton.py), "nodep" (no dependent launches), "spreadN" (column sums
-narrowed below N programs: codegen/triton.py's SPREAD_PROGRAMS), "late" (dependent launches whose kernels wait for the
+narrowed below N programs: codegen/triton_tiles.py's SPREAD_PROGRAMS), "late" (dependent launches whose kernels wait for the
 one before but let the next start only as each program exits, not at its start: GRID_DEPENDENCY's second line
 dropped). Times a call as the GPU runs it (20 calls
 recorded in one CUDA graph, replayed; kiln's kernels launched as programmatic dependents, as by default), then
@@ -16,12 +16,12 @@ for var in ("KILN_CACHE_DIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
 import torch
 from torch.profiler import ProfilerActivity, profile
 import kiln
-from kiln.codegen import triton as triton_codegen
+from kiln.codegen import triton as triton_codegen, triton_tiles
 from kiln.runtime import triton_launch
 
 GRID_DEPENDENCY = triton_launch.GRID_DEPENDENCY
 
-SPREAD_PROGRAMS = getattr(triton_codegen, "SPREAD_PROGRAMS", None)
+SPREAD_PROGRAMS = triton_tiles.SPREAD_PROGRAMS
 
 
 def function(B, T, C):
@@ -82,7 +82,7 @@ def compiled(shape, variant, dependent=True):
     torch._dynamo.reset()
     for var in ("KILN_EXP_SHORTEST", "KILN_EXP_TILE"):
         os.environ.pop(var, None)
-    triton_codegen.SPREAD_PROGRAMS = SPREAD_PROGRAMS   # (read at code generation; session 69)
+    triton_tiles.SPREAD_PROGRAMS = SPREAD_PROGRAMS   # (read at code generation; session 69)
     triton_codegen.GRID_DEPENDENCY = triton_launch.GRID_DEPENDENCY = GRID_DEPENDENCY   # (session 70)
     B, T, C = shape
     if variant == "inductor":
@@ -96,7 +96,7 @@ def compiled(shape, variant, dependent=True):
         elif part == "late":
             triton_codegen.GRID_DEPENDENCY = triton_launch.GRID_DEPENDENCY = GRID_DEPENDENCY[:1]
         elif part.startswith("spread"):
-            triton_codegen.SPREAD_PROGRAMS = int(part[len("spread"):])
+            triton_tiles.SPREAD_PROGRAMS = int(part[len("spread"):])
         elif part.startswith("s"):
             os.environ["KILN_EXP_SHORTEST"] = part[1:]
         elif part.startswith("t"):

@@ -5,12 +5,15 @@
 #    1.40 in session 93's shards (one round, load 2.5; kiln's backend call 0.02 s against 0.16), the one GPU warm
 #    row over Inductor's;
 # 2. the six rows measured before session 90's first-call fixes, two shards, cold and warm, in the time left
-#    (timm MobileNetV3 0.28, Llama 0.28, Qwen2 0.25, HF EfficientNet 0.20, DeBERTa-v2 0.13, Whisper 0.12).
+#    (timm MobileNetV3 0.28, Llama 0.28, Qwen2 0.25, HF EfficientNet 0.20, DeBERTa-v2 0.13, Whisper 0.12);
+# 0. first, ~1 min: timm EfficientNet's 5x5 depthwise kernel as generated (25 unrolled taps) against two looped
+#    forms, build and GPU time (s93/dw_loop_probe.py; the looped forms built 3-5x faster for sm_90 on the CPU).
 # A second call on the warm machine runs the shards' leftovers:
 #   DEADLINE=500 MODELS=<those the first call's shards.out lists> bash bench/results/s90/next_c2.sh
 #   bash bench/results/s93/next_c1.sh
 export PYTHONUNBUFFERED=1 PYTHONPATH=.; start=$(date +%s)
 { nvidia-smi --query-gpu=name --format=csv,noheader; nproc; uptime; } > $OUT/machine.txt 2>&1
+timeout 120 python3 bench/results/s93/dw_loop_probe.py $OUT/dw_loop_probe.json > $OUT/dw_loop_probe.log 2>&1
 timeout 300 python3 scripts/gpu_compile_time.py --out $OUT/ct_timm_deit --models timm_deit --repeats 2 \
   --timeout 120 > $OUT/ct_timm_deit.log 2>&1
 left=$(( ${DEADLINE:-550} - ($(date +%s) - start) ))

@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 import kiln
-from kiln.codegen import cpp, cpp_ops
+from kiln.codegen import cpp_loops, cpp_ops
 
 from conftest import StatsDelta, compare_results, kiln_compile, make_tensor
 
@@ -228,7 +228,7 @@ def test_softmax_computes_exp_once_per_element(tmp_path):
         out = kiln.compile(lambda x: torch.softmax(x, -1), options={"strict": True, "trace": str(tmp_path)})(x)
     compare_results(out, torch.softmax(x, -1), torch.softmax(x.double(), -1))
     (source,) = [p.read_text() for p in tmp_path.glob("*/kernel*.cpp")]
-    assert source.count("kiln_exp(") == cpp.LANES and "keep0[r0] = " in source, source
+    assert source.count("kiln_exp(") == cpp_loops.LANES and "keep0[r0] = " in source, source
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])

@@ -15,7 +15,7 @@ from kiln import ir
 from kiln.scheduler import writes
 from kiln.codegen.common import (KernelWriter, Scope, Value, integer_constant, named_by_content, result_dtype,
                                  unread_values_dropped)
-from kiln.codegen.cpp_loops import CHUNK, LANES, CppLoops
+from kiln.codegen import cpp_loops   # (its CHUNK and LANES, read there: one value for both modules)
 from kiln.codegen.cpp_ops import CPP_OPS, CTYPES, LIBMVEC, MATH2, PRELUDE, SCATTER_COMBINE, SPECIAL_FUNCTIONS, ctype
 
 PARALLEL_MIN_ELEMENTS = 4096   # below this, starting OpenMP threads costs more than it saves (32768 left small
@@ -24,7 +24,7 @@ PARALLEL_MIN_ELEMENTS = 4096   # below this, starting OpenMP threads costs more 
 KEEP_ROW_MAX = 16384            # longest static row whose costly values a kernel keeps in a per-thread buffer
 
 
-class CppKernel(CppLoops, KernelWriter):
+class CppKernel(cpp_loops.CppLoops, KernelWriter):
     """One C++ kernel.
 
     A reduction kernel walks each row in several loops (max, then sum of exp, then the normalized
@@ -291,9 +291,9 @@ class CppKernel(CppLoops, KernelWriter):
             # a scatter runs in order: targets may repeat, and eager resolves repeats in order on small inputs
             lines += [] if k.scatter else [f"    #pragma omp parallel for collapse(2) {parallel}"]
             lines += [f"    for (int64_t x0 = 0; x0 < {N}; x0++) {{",
-                      f"    for (int64_t rc = 0; rc < {R}; rc += {CHUNK}) {{"]
+                      f"    for (int64_t rc = 0; rc < {R}; rc += {cpp_loops.CHUNK}) {{"]
         if self.symbolic_stretch:
-            lines.append(f"        const int64_t rstretch = ({R}) / {LANES};")
+            lines.append(f"        const int64_t rstretch = ({R}) / {cpp_loops.LANES};")
         lines += [f"        {ctype(dtype)} {name}[{R}];" for name, _, dtype in self.keeps.values()]
         lines += [f"        int64_t {n}_bad = {NO_INDEX};" for n, _, _ in self.index_reports]
         lines += unread_values_dropped(body.lines, TEMP_DECLARATION)

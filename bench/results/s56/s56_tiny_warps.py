@@ -8,12 +8,12 @@ import sys
 import torch
 
 import kiln
-from kiln.codegen.triton import TritonKernel
+from kiln.codegen.triton_tiles import Tiles
 from kiln.tools.bench import _interleaved_times
 sys.path.insert(0, "scripts")
 from gpu_modes import tiny_ops  # noqa: E402
 
-HEURISTIC = TritonKernel.config
+HEURISTIC = Tiles.config
 WARPS = None
 
 
@@ -24,7 +24,7 @@ def config(self):
     return xblock, rblock, persistent, warps
 
 
-TritonKernel.config = config
+Tiles.config = config
 
 
 def main(out):

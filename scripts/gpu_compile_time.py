@@ -14,11 +14,15 @@ the compiler, without a training step's backward, which compiles at its first ca
 is the backend's own, where the rest (Dynamo's trace, the garbage collector's passes over the process's heap) moves
 by tenths of a second between processes. --repeats N runs N rounds, each cold on fresh dirs then warm, the backends
 alternating within a round; the table gives each cell's median and range; --phases cold leaves the warm runs
-out. Writes DIR/compile_time.json and DIR/compile_time.md.
+out. --profile adds, after the rounds, one more warm process per backend (other than aot_eager) under cProfile, not
+counted in the table: where its first call's seconds go, in DIR/profile_MODEL_BACKEND.txt (cumulative and own time).
+Writes DIR/compile_time.json and DIR/compile_time.md.
 """
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -75,7 +79,16 @@ def child(a):
     kiln.reset_stats()
     _own_recompile_budget(0)   # (frames past Dynamo's default limit run eagerly: bench._own_recompile_budget)
     step = _make_step(_compile(module, a.backend), inputs, train)
+    profiler = cProfile.Profile() if os.environ.get("CT_PROFILE_OUT") else None
+    if profiler:
+        profiler.enable()
     result, seconds = _compile_time(step, a.device)
+    if profiler:
+        profiler.disable()
+        with open(os.environ["CT_PROFILE_OUT"], "w") as f:
+            print(f"{a.model} {a.backend} first call {seconds:.2f} s under cProfile", file=f)
+            for order in ("cumulative", "tottime"):
+                pstats.Stats(profiler, stream=f).sort_stats(order).print_stats(45)
     # a sanity check of the first result (the suite's scripts apply the accuracy rule): the largest difference
     # from eager's, relative to eager's largest value, over every output and gradient
     pairs = [(r, e) for r, e in zip(torch.utils._pytree.tree_leaves(result), torch.utils._pytree.tree_leaves(eager))
@@ -97,8 +110,8 @@ def child(a):
     print("ROW " + json.dumps(row))
 
 
-def run(model, backend, phase, dirs, a):
-    env = dict(os.environ, **dirs)
+def run(model, backend, phase, dirs, a, profile_out=None):
+    env = dict(os.environ, **dirs, **({"CT_PROFILE_OUT": profile_out} if profile_out else {}))
     cmd = [sys.executable, __file__, "--child", "--model", model, "--backend", backend, "--device", a.device] + \
         (["--train"] if a.train else [])
     started = time.time()
@@ -125,6 +138,7 @@ def main():
     p.add_argument("--budget-s", type=float, default=1e9)
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--phases", default="cold,warm", help="cold: fresh cache dirs; warm: a new process on them")
+    p.add_argument("--profile", action="store_true", help="one more warm process per backend, under cProfile")
     p.add_argument("--child", action="store_true")
     p.add_argument("--model")
     p.add_argument("--backend")
@@ -148,6 +162,12 @@ def main():
                     r = run(model, backend, phase, dirs[backend], a)
                     row.setdefault(f"{backend}_{phase}", []).append(r)
                     print(model, backend, phase, json.dumps(r), flush=True)
+        if a.profile and "warm" in a.phases:   # (on the last round's dirs)
+            for backend in backends:
+                if backend != "aot_eager":
+                    r = run(model, backend, "warm", dirs[backend], a,
+                            os.path.join(a.out, f"profile_{model}_{backend}.txt"))
+                    print(model, backend, "warm, profiled", r.get("compile_s", r), flush=True)
         results.append(row)
         with open(os.path.join(a.out, "compile_time.json"), "w") as f:
             json.dump({"device": a.device, "train": a.train, "rows": results}, f, indent=1)

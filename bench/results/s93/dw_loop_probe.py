@@ -32,8 +32,8 @@ def main():
     # (session 94) the tile too: fewer elements a thread build faster (kiln's fit_build_budget judges the unrolled
     # kernel's ~200 lines at 8 elements a thread within its 0.4 s budget, where it took 1-2 s to build)
     for name in [n for n in dir(dw_kernels) if n.startswith(("kernel_", "dw_"))]:
+        fn = getattr(dw_kernels, name)
         for XB, RB in [(32, 32), (16, 32), (8, 32)]:
-            fn = getattr(dw_kernels, name)
             grid = (triton.cdiv(N, XB) * triton.cdiv(R, RB),)
             out = torch.empty(32, 144, 28, 28, device="cuda", dtype=torch.bfloat16).contiguous(
                 memory_format=torch.channels_last)

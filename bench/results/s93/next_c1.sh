@@ -11,10 +11,12 @@
 # A second call on the warm machine runs the shards' leftovers:
 #   DEADLINE=500 MODELS=<those the first call's shards.out lists> bash bench/results/s90/next_c2.sh
 #   bash bench/results/s93/next_c1.sh
+# With little device time, the probe and DeiT alone, one round (no shards):
+#   DEADLINE=0 REPEATS=1 bash bench/results/s93/next_c1.sh
 export PYTHONUNBUFFERED=1 PYTHONPATH=.; start=$(date +%s)
 { nvidia-smi --query-gpu=name --format=csv,noheader; nproc; uptime; } > $OUT/machine.txt 2>&1
 timeout 120 python3 bench/results/s93/dw_loop_probe.py $OUT/dw_loop_probe.json > $OUT/dw_loop_probe.log 2>&1
-timeout 330 python3 scripts/gpu_compile_time.py --out $OUT/ct_timm_deit --models timm_deit --repeats 2 \
+timeout 330 python3 scripts/gpu_compile_time.py --out $OUT/ct_timm_deit --models timm_deit --repeats ${REPEATS:-2} \
   --timeout 120 --profile > $OUT/ct_timm_deit.log 2>&1
 left=$(( ${DEADLINE:-550} - ($(date +%s) - start) ))
 [ $left -gt 150 ] && python3 bench/results/s89/suite_shards.py $OUT/shards $left \

@@ -417,6 +417,16 @@ class BodyAnalysis:
         return handler
 
 
+def unrolled_fold(count, step, init):
+    """What `ops.fold(count, step, init)` computes: step(k, value) for k = 0, 1, ..., count - 1, value starting at
+    init and each step's result the next one's. A handler that writes no loop (analyses, C++) runs the steps one
+    after another, each at its integer k; Triton's writer loops over k instead (a depthwise window's rows)."""
+    value = init
+    for k in range(count):
+        value = step(sympy.Integer(k), value)
+    return value
+
+
 class _AnalysisHandler:
     def __init__(self, out):
         self.out = out
@@ -439,6 +449,9 @@ class _AnalysisHandler:
         # the loads under the mask are reads too (cat, constant_pad_nd): run the body to record them
         body()
         return self._value()
+
+    def fold(self, count, step, init):
+        return unrolled_fold(count, step, init)   # each step's loads, at its own k
 
     def _value(self, *args, **kwargs):
         self.out.opcount += 1
@@ -502,6 +515,9 @@ class _TextHandler:
 
     def masked(self, cond, body, other):
         return self.value(f"masked({cond}, {body()}, {other})")
+
+    def fold(self, count, step, init):
+        return unrolled_fold(count, step, init)
 
     def __getattr__(self, op):
         return lambda *args: self.value(f"{op}({', '.join(map(str, args))})")

@@ -787,9 +787,10 @@ def test_a_max_pool_with_an_inlined_batch_norm_matches_eager(monkeypatch, channe
                                                          (1, 0, 1, True)])
 @pytest.mark.parametrize("kernel", [3, 5])
 def test_a_depthwise_convolution_is_a_kernel_with_its_norm_and_activation(kernel, stride, padding, dilation, bias):
-    """On Triton targets a depthwise convolution (one filter per channel) is a kiln kernel, its taps unrolled, and
-    its batch norm and activation fuse after it: no library call (cuDNN's channels-last depthwise kernels planned
-    for seconds at their first call). Its input, computed, is stored once for the taps. C++ keeps the library's."""
+    """On Triton targets a depthwise convolution (one filter per channel) is a kiln kernel, its taps unrolled (a 5x5
+    window's rows a loop), and its batch norm and activation fuse after it: no library call (cuDNN's channels-last
+    depthwise kernels planned for seconds at their first call). Its input, computed, is stored once for the taps.
+    C++ keeps the library's."""
     def block(x, w, mean, var, b=None):
         y = F.conv2d(F.relu6(x * 2), w, b, stride, padding, dilation, groups=x.shape[1])
         return F.silu(F.batch_norm(y, mean, var, None, None, False))
@@ -830,17 +831,21 @@ def test_a_convolution_of_an_images_few_channels_is_a_kernel_with_its_norm_and_a
         assert out[:, :, 0, :].isnan().all() and out[:, :, 1:, 1:].isinf().all()
 
 
-def test_a_depthwise_convolution_as_eager_reads_its_arguments():
+@pytest.mark.parametrize("kernel", [3, 5])
+def test_a_depthwise_convolution_as_eager_reads_its_arguments(kernel):
     """aten.convolution's one-element stride, padding and dilation lists stand for both spatial dims (the kernel read
     a 4-D input through 3 indices); a tap in the padding adds nothing, even where its weight is infinite (eager skips
-    it; 0 * inf made the border NaN)."""
-    x, w = make_tensor((2, 4, 9, 8)), make_tensor((4, 1, 3, 3))
+    it; 0 * inf made the border NaN), also where the window's rows are a loop (5x5) and whole rows of it lie in the
+    padding."""
+    x, w = make_tensor((2, 4, 9, 8)), make_tensor((4, 1, kernel, kernel))
     check = lambda fn, *a: compare_results(kiln_compile(fn)(*a), fn(*a), fn(*[t.double() for t in a]))  # noqa: E731
     check(lambda x, w: torch.ops.aten.convolution(x, w, None, [2], [1], [2], False, [0], 4), x, w)
+    check(lambda x, w: F.conv2d(x, w, padding=kernel + 1, groups=4), x, w)
     w_inf = w.clone()
     w_inf[:, :, 0, 0] = math.inf
-    out = kiln_compile(lambda x, w: F.conv2d(x, w, padding=1, groups=4))(x.abs() + 1, w_inf)
-    assert torch.isfinite(out[:, :, 0, :]).all() and torch.isinf(out[:, :, 1:, 1:]).all()
+    border = kernel // 2
+    out = kiln_compile(lambda x, w: F.conv2d(x, w, padding=border, groups=4))(x.abs() + 1, w_inf)
+    assert torch.isfinite(out[:, :, :border, :]).all() and torch.isinf(out[:, :, border:, border:]).all()
 
 
 @pytest.mark.parametrize("dynamic", [False, True])

@@ -240,6 +240,7 @@ class KernelWriter:
         self.remap = None
         self.r_offset = 0         # added to the reduction index r0 (a lane of a split row loop)
         self.ranges = {}          # an integer or bool value's text -> its (least, greatest) on every lane in range
+        self.loops = {}           # the symbol of a loop being written (ops.fold's) -> how many values it takes, from 0
 
     @staticmethod
     def store_target(node):
@@ -345,9 +346,10 @@ class KernelWriter:
 
     def lane_counts(self):
         """{the kernel's lane variable: how many values it takes in range, from 0} where both counts are static,
-        else None. Lanes past them compute nothing that is stored, and load nothing unmasked."""
+        else None, with the loops' variables being written. Lanes past them compute nothing that is stored, and load
+        nothing unmasked."""
         N, R = (ir.static_numel([e]) for e in (self.kernel.numel, self.kernel.rnumel))
-        return {self.kernel.x: N, self.kernel.r: R} if N and R else None
+        return {self.kernel.x: N, self.kernel.r: R, **self.loops} if N and R else None
 
     def constant(self, value, dtype):
         v = Value(self.spell_constant(value, dtype), dtype)
@@ -427,6 +429,9 @@ class KernelWriter:
         result = body()
         inner = self.pop()
         return self.spell_masked(cond, inner, result, other)
+
+    def fold(self, count, step, init):
+        return ir.unrolled_fold(count, step, init)
 
     def rand(self, seed, offset):
         return self._random("rand", seed, offset)

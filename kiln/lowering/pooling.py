@@ -307,12 +307,17 @@ UNROLLED_PRODUCTS = 27
 # which the library's implicit-GEMM kernels reduce over (timm MobileNetV3's bf16 stem, 3 channels channels-last, took
 # cuDNN 60 us on one H200 for 22 MB of reads and writes, after a copy of the image to that layout; bench/NOTES.md 87)
 UNROLLED_CHANNELS = 4
+# the fewest taps of a depthwise window whose rows are a loop, each row's taps unrolled: a 5x5 window (EfficientNet's
+# 5x5 depthwise kernel built 2.7x faster so on an H100, its GPU time within 2%; bench/NOTES.md 125). Smaller ones
+# stay unrolled (their looped time not measured)
+LOOPED_TAPS = 25
 
 
 def unrolled_convolution(out, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """A 2-D convolution whose every output element sums few products, in a Triton kernel of kiln's: a depthwise one
     (one filter per channel), or one of one group over a few input channels (an image's). Each output element sums
-    its window's taps times its filter's weights, unrolled, in float32, plus the bias where it is given one (where
+    its window's taps times its filter's weights, unrolled (a large depthwise window's rows a loop, LOOPED_TAPS),
+    in float32, plus the bias where it is given one (where
     the device's library adds it apart, lower_convolution adds it to the rounded result instead, as for the
     library's convolutions). Its norm and activation fuse after it, where cuDNN took a launch of its own; a graph
     input (the image) is read as the caller laid it out, not copied channels-last first. And cuDNN's channels-last
@@ -346,24 +351,30 @@ def unrolled_convolution(out, x, weight, bias, stride, padding, dilation, transp
 
     def loader(idx):
         n, c, h, w = idx
-        total = ops.constant(0, acc)
         # (each tap's position is the window's first plus a constant: SymPy builds the products once a call)
         firsts = [o * st - p for o, st, p in zip((h, w), stride, padding)]
         zero, limits = ops.constant(0, i64), [ops.index_expr(size, i64) for size in spatial_in]
-        for ci, offsets in itertools.product(range(shape[1]), itertools.product(*[range(k) for k in shape[2:]])):
+
+        def tap(ci, offsets):   # (offsets: the tap's row in the window, an integer or a loop's, and its column)
             pos = [first + k * d for first, k, d in zip(firsts, offsets, dilation)]
             inside = all_of([cond for q, limit in zip(pos, limits) for index in [ops.index_expr(q, i64)]
                              for cond in (ops.ge(index, zero), ops.lt(index, limit))])
             channel = c if depthwise else sympy.Integer(ci)
-            tap_weight = lambda ci=ci, offsets=offsets: as_value(   # noqa: E731
-                weight, [c, sympy.Integer(ci), *map(sympy.Integer, offsets)], weight.sizes, acc)
+            tap_weight = lambda: as_value(   # noqa: E731
+                weight, [c, sympy.Integer(ci), *map(sympy.sympify, offsets)], weight.sizes, acc)
             if depthwise:   # a tap outside the input adds nothing, whatever its weight
-                tap = ops.masked(inside, lambda pos=pos, channel=channel, tap_weight=tap_weight: ops.mul(
-                    as_value(x, [n, channel, *pos], x.sizes, acc), tap_weight()), ops.constant(0, acc))
-            else:           # a padded zero times the weight
-                tap = ops.mul(ops.masked(inside, lambda pos=pos, channel=channel: as_value(
-                    x, [n, channel, *pos], x.sizes, acc), ops.constant(0, acc)), tap_weight())
-            total = ops.add(total, tap)
+                return ops.masked(inside, lambda: ops.mul(as_value(x, [n, channel, *pos], x.sizes, acc),
+                                                          tap_weight()), ops.constant(0, acc))
+            # a padded zero times the weight
+            return ops.mul(ops.masked(inside, lambda: as_value(x, [n, channel, *pos], x.sizes, acc),
+                                      ops.constant(0, acc)), tap_weight())
+
+        def window_row(kh, total):
+            for ci, kw in itertools.product(range(shape[1]), range(shape[3])):
+                total = ops.add(total, tap(ci, (kh, kw)))
+            return total
+        fold = ops.fold if depthwise and taps >= LOOPED_TAPS else ir.unrolled_fold
+        total = fold(shape[2], window_row, ops.constant(0, acc))
         if bias is not None:
             total = ops.add(total, as_value(bias, [c], bias.sizes, acc))
         return ops.to_dtype(total, out.dtype, acc)

@@ -499,6 +499,17 @@ def test_a_5x5_depthwise_window_is_a_loop_over_its_rows(tmp_path):
     assert built_for_hopper(artifact, tmp_path)
 
 
+def test_a_window_rows_loop_counts_in_int64_where_the_kernel_indexes_past_int32():
+    """The loop over a 5x5 window's rows counts in Triton's int32: times the row stride of a channels-last input of
+    more than 2**31 elements, a tap's address wrapped (a fresh reader's review), where the unrolled taps' offsets
+    were int64 constants. The count is int64 where the kernel's indices are."""
+    def conv(x, weight):
+        return F.conv2d(x, weight, padding=2, groups=8)
+    for width, wide in [(64, False), (2 ** 31 // (8 * 40) + 1, True)]:
+        source = cuda_artifact(conv, channels_last(1, 8, 40, width), ((8, 1, 5, 5), (25, 25, 5, 1))).kernel_source
+        assert len(re.findall(r"^ +(row\d+) = tl\.cast\(\1, tl\.int64\)$", source, re.M)) == wide, source[-3000:]
+
+
 def test_a_pointwise_row_is_tiled_in_blocks_that_pad_it_little():
     """A channels-last pointwise kernel's row is a pixel's channels: 72 of them in one block of 128 left 44% of the
     lanes idle (MobileNetV3); in blocks of 32, a quarter at most. Rows that a wide block fits stay whole."""

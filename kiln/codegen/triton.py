@@ -257,6 +257,8 @@ class TritonKernel(TritonRows, KernelWriter):
             raise NotImplementedError(f"{self.kernel}: a fold's step changes its value's dtype")
         body.line(f"{acc} = {value}")
         self.pop()
+        if not self.small_indices():   # (range's k is int32: times a row's stride past 2**31 it would wrap)
+            body.lines.insert(0, "    " * body.indent + f"{k} = tl.cast({k}, tl.int64)")
         self.lanes[acc.name] = self.lanes_read(str(value))
         shape = " + ".join(lane for lane in ("x0", "r0") if lane in self.lanes[acc.name])
         start = f"{init} + tl.zeros_like({shape}).to({TL_DTYPES[compute_dtype(init.dtype)]})" if shape else init

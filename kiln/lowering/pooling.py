@@ -317,10 +317,10 @@ def unrolled_convolution(out, x, weight, bias, stride, padding, dilation, transp
     """A 2-D convolution whose every output element sums few products, in a Triton kernel of kiln's: a depthwise one
     (one filter per channel), or one of one group over a few input channels (an image's). Each output element sums
     its window's taps times its filter's weights, unrolled (a large depthwise window's rows a loop, LOOPED_TAPS),
-    in float32, plus the bias where it is given one (where
-    the device's library adds it apart, lower_convolution adds it to the rounded result instead, as for the
-    library's convolutions). Its norm and activation fuse after it, where cuDNN took a launch of its own; a graph
-    input (the image) is read as the caller laid it out, not copied channels-last first. And cuDNN's channels-last
+    in float32, plus the bias where it is given one (where the device's library adds it apart, lower_convolution
+    adds it to the rounded result instead, as for the library's convolutions). Its norm and activation fuse after
+    it, where cuDNN took a launch of its own; a graph input (the image) is read as the caller laid it out, not
+    copied channels-last first. And cuDNN's channels-last
     depthwise kernels cost their first call seconds of planning, per thread (bf16 inference, one H200: MobileNetV2's
     first call 2.5 s channels-last against 0.38 NCHW, EfficientNet-B0's 3.1 s; bench/NOTES.md 61).
     A computed input is stored channels-last first, read by each tap. A depthwise convolution skips the taps in the

@@ -395,16 +395,32 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     if keep is not None and stored:
         keep.update(digest=digest, mutated=mutated)
     trace.finish()
-    call = finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs)
+    callable_of = boxed(artifact, opts, name, mutated, example_inputs)
+    call = finished(module, artifact, name, from_cache, times, callable_of)
     if constants is None:
         return call
     freezing.release(gm)
-    # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too)
-    return freezing.refreshing(call, constants, artifact)
+    # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too;
+    # other parameters: the same kernels on constants computed from them)
+    return freezing.per_parameter_set(call, constants, artifact, lambda counterparts: callable_of(
+        module.bound_to(counterparts)), name)
 
 
-def finished(module, artifact, opts, name, from_cache, times, mutated, example_inputs):
-    """A loaded graph's callable, counted and logged (mutated: the inputs it writes)."""
+def boxed(artifact, opts, name, mutated, example_inputs):
+    """What makes a loaded wrapper's call the graph's callable: boxed (it takes the argument list itself and clears
+    it, freeing inputs early), replayed from CUDA graphs in the modes that record them (mutated: the inputs it
+    writes). Decided now: it holds no example input."""
+    replayed = cuda_graphs.graphing(mutated, example_inputs, name, artifact.devices, artifact.activations_from) \
+        if opts.mode in cuda_graphs.MODES else None
+
+    def callable_of(call):
+        call._boxed_call = True
+        return replayed(call) if replayed is not None else call
+    return callable_of
+
+
+def finished(module, artifact, name, from_cache, times, callable_of):
+    """A loaded graph's callable (callable_of its wrapper's call), counted and logged."""
     STATS["graphs_compiled"] += 1
     STATS["graphs_from_cache"] += from_cache
     STATS["kernels_generated"] += module.kernel_count
@@ -416,11 +432,7 @@ def finished(module, artifact, opts, name, from_cache, times, mutated, example_i
                                  "loaded from the graph cache" if from_cache else "compiled", name,
                                  sum(times.values()), ", ".join(f"{k} {v:.2f}s" for k, v in times.items()),
                                  module.kernel_count, module.distinct_kernels)
-    module.call._boxed_call = True   # takes the argument list itself and clears it, freeing inputs early
-    if opts.mode in cuda_graphs.MODES:
-        return cuda_graphs.graphed(module.call, mutated, example_inputs, name, artifact.devices,
-                                   artifact.activations_from)
-    return module.call
+    return callable_of(module.call)
 
 
 def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, reports_strides, times, where):

@@ -3,10 +3,12 @@
 What depends only on them is computed once, at compile time, instead of at every call: casts of the weights
 (autocast's bf16 copies), transposes, a batch norm after a convolution (folded into its weight and bias), and, in
 lowering, the layouts kiln gives library calls (a convolution's channels-last weight). The user's module keeps its
-own tensors, unchanged. Dynamo guards the identity of each frozen tensor (another module, or a tensor replaced,
-compiles anew). A frozen tensor written in place after compiling (load_state_dict, an optimizer's step) is seen by
-its version counter at the next call, which computes again what was computed from it, into the same memory
-(`Constants.refresh`). Eager's batch norm writes its running statistics in training without moving their version
+own tensors, unchanged. Dynamo guards the identity of each frozen buffer (another module's compiles anew); a
+compiled graph given other parameters than it was compiled with (the next block of a model whose blocks are frames
+of their own, another module, a parameter replaced) computes its constants again from them, once for each set of
+parameters it is given (`per_parameter_set`), rather than compiling again. A frozen tensor written in place after
+compiling (load_state_dict, an optimizer's step) is seen by its version counter at the next call, which computes
+again what was computed from it, into the same memory (`Constants.refresh`). Eager's batch norm writes its running statistics in training without moving their version
 counter, but nn.BatchNorm moves its num_batches_tracked's: so a buffer is frozen only where its module's buffers can
 be found, and is watched with all of them; a batch norm's running statistic only where its module has that counter.
 Writes that move no version counter (through `.data`, fused optimizers, a storage swapped by `set_`, a batch norm
@@ -15,7 +17,9 @@ in training on buffers of a module that also has a num_batches_tracked it does n
 import copy
 import operator
 import re
+import logging
 import threading
+import weakref
 
 import torch
 from torch._subclasses.fake_tensor import unset_fake_temporarily
@@ -33,15 +37,17 @@ BATCH_NORM_COUNTER = "num_batches_tracked"
 BATCH_NORMS = (torch.nn.functional.batch_norm, torch.batch_norm)   # (as Dynamo's graph calls them)
 VERSION = operator.attrgetter("_version")
 aten = torch.ops.aten
+log = logging.getLogger("kiln")
 
 
 def frozen_inputs(dynamo_gm, example_inputs):
-    """{index of a Dynamo graph input: (its tensor, the tensors to watch with it)} for the inputs that are
-    parameters or buffers of a module, each guarded by identity: Dynamo passes inlined modules' tensors as unguarded
-    inputs, so without the guard a frozen graph ran another module's weights, or a replaced parameter's old ones.
-    A buffer is watched with its module's other buffers, and is not frozen where they cannot be found, nor where a
-    batch norm reads it as a running statistic and its module has no num_batches_tracked (BATCH_NORM_COUNTER).
-    {} where no guard can be added. Not one-element tensors (a learned scale: kernels would read its value
+    """{index of a Dynamo graph input: (its tensor, the tensors to watch with it, whether Dynamo guards its
+    identity)} for the inputs that are parameters or buffers of a module. Dynamo passes inlined modules' tensors as
+    unguarded inputs, where another module's may come: a buffer is guarded by identity, since it is watched with its
+    module's other buffers, found now in the frame; a parameter is not, the compiled graph telling one set of
+    parameters from another itself (per_parameter_set). A buffer is not frozen where its module's other buffers
+    cannot be found, nor where a batch norm reads it as a running statistic and its module has no
+    num_batches_tracked (BATCH_NORM_COUNTER). {} where no guard can be added. Not one-element tensors (a learned scale: kernels would read its value
     inlined, where a write could not reach it) nor tensors without a version counter (made under inference_mode: a
     write to them could not be seen)."""
     from torch._dynamo.guards import GuardBuilder
@@ -55,16 +61,13 @@ def frozen_inputs(dynamo_gm, example_inputs):
         if not isinstance(value, torch.Tensor) or source is None or value.numel() == 1 or value.is_inference():
             continue
         if MODULE_PARAMETER.search(source.name):
-            watched = ()
+            found[i] = (value, (), False)
         elif MODULE_BUFFER.search(source.name):
             companions = module_buffers(source, value)
             if companions is None or read_as_running_statistic(node) and BATCH_NORM_COUNTER not in companions:
                 continue
-            watched = tuple(companions.values())
-        else:
-            continue
-        context.guards_context.dynamo_guards.add(source.make_guard(GuardBuilder.ID_MATCH))
-        found[i] = (value, watched)
+            context.guards_context.dynamo_guards.add(source.make_guard(GuardBuilder.ID_MATCH))
+            found[i] = (value, tuple(companions.values()), True)
     return found
 
 
@@ -125,7 +128,7 @@ def fold(gm, frozen):
     written = set(mutated_inputs(gm))
     constants = Constants()
     nodes = {}   # get_attr node -> its constant's name
-    for i, (tensor, watched) in frozen.items():
+    for i, (tensor, watched, guarded) in frozen.items():
         node = placeholders[i] if i < len(placeholders) else None
         val = node.meta.get("val") if node is not None else None
         if i in written or not isinstance(val, torch.Tensor) or val.shape != tensor.shape or val.dtype != tensor.dtype:
@@ -133,6 +136,8 @@ def fold(gm, frozen):
         with gm.graph.inserting_after(placeholders[-1]):
             attr = replace_by_constant(gm, node, tensor.detach(), nodes)
         constants.add_input(nodes[attr], gm.get_buffer(nodes[attr]), watched)
+        if not guarded:
+            constants.keyed[i] = (nodes[attr], tensor)
     fold_constants(gm, nodes, constants)
     if fold_batch_norms(gm, nodes):   # (a convolution's weight may be a folded cast: after the first pass)
         fold_constants(gm, nodes, constants)
@@ -263,6 +268,7 @@ class Constants:
         self.sources = {}    # name -> the names of the module's tensors it was computed from
         self.companions = {}  # a module's tensor's name -> the tensors whose writes may write it too, unseen
         self.relaid = []     # (remake, source name, sizes, strides, offset): what lowering made of a constant's view
+        self.keyed = {}      # graph input index -> (name, the module's tensor) of parameters Dynamo does not guard
 
     @property
     def folded(self):
@@ -313,17 +319,52 @@ class Constants:
     def refresh(self):
         """Every computed constant computed again from the module's tensors as they are now, into its memory."""
         with torch.no_grad():
-            now = dict(self.values)
-            for name, op, args, kwargs in self.steps:
-                now[name] = run(op, args, kwargs, now)
+            now = self.computed(self.values)
+            for name, *_ in self.steps:
                 if name in self.values and name not in self.views:
                     self.values[name].copy_(now[name])
             for remake, source, sizes, strides, offset in self.relaid:
-                base = now[source]   # (computed just now: the source's own memory may have been let go)
-                remake(torch.as_strided(base, sizes, strides, base.storage_offset() + offset))
+                remake(self.source_view(now, source, sizes, strides, offset))
             # another thread's call may read them on another stream: only once the copies have landed
             for device in {t.device for t in self.values.values() if t.device.type == "cuda"}:
                 torch.cuda.synchronize(device)
+
+
+    def computed(self, values):
+        """{name: tensor}: values, then every step computed from them in order, each into memory of its own (a
+        view's into its operand's)."""
+        now = dict(values)
+        for name, op, args, kwargs in self.steps:
+            now[name] = run(op, args, kwargs, now)
+        return now
+
+    @staticmethod
+    def source_view(now, source, sizes, strides, offset):
+        base = now[source]   # (computed just now: the source's own memory may have been let go)
+        return torch.as_strided(base, sizes, strides, base.storage_offset() + offset)
+
+    def rebound(self, tensors):
+        """These constants computed from other module tensors ({graph input index: tensor}, for keyed's): a new
+        Constants, whose computed constants and relaid objects are new ones, and {id(a constant or relaid object
+        here): its counterpart there} for the wrapper's objects."""
+        other = copy.copy(self)
+        other.views, other.derived, other.sources = set(self.views), set(self.derived), dict(self.sources)
+        inputs = {name: tensors[i].detach() for i, (name, _) in self.keyed.items()}
+        other.keyed = {}   # (holds no tensor of the user's: the set is let go with them, per_parameter_set)
+        with torch.no_grad():
+            now = self.computed({**self.values, **inputs})
+            other.values = {name: now[name] for name in self.values}
+            other.relaid = []
+            counterparts = {id(t): other.values[name] for name, t in self.values.items()}
+            for remake, source, sizes, strides, offset in self.relaid:
+                made = remake.__self__   # (a relaid copy's copy_, a packed call's pack)
+                fresh = torch.empty_strided(made.shape, made.stride(), dtype=made.dtype, device=made.device) \
+                    if isinstance(made, torch.Tensor) else copy.copy(made)
+                remade = getattr(fresh, remake.__name__)
+                remade(self.source_view(now, source, sizes, strides, offset))
+                other.relaid.append((remade, source, sizes, strides, offset))
+                counterparts[id(made)] = fresh
+        return other, counterparts
 
 
 def refs_in(args):
@@ -332,16 +373,67 @@ def refs_in(args):
     return found
 
 
-def refreshing(call, constants, artifact):
-    """call, the compiled graph of artifact, which first computes its constants again where a module's tensor
-    they came from was written since."""
+def per_parameter_set(call, constants, artifact, bound, name):
+    """The callable of a frozen graph: call, on the constants folded from the module tensors it was compiled with,
+    where it is given those. Given other parameters of the same layouts (those of the next block of a model whose
+    blocks are frames of their own, which Dynamo runs through this graph, no guard telling them apart), the same
+    wrapper on constants computed from them, once for each set of parameters and let go with it: bound(counterparts)
+    makes that wrapper's call (the objects its wrapper names, replaced by identity). Dynamo's guards on the graph's
+    input tensors hold for parameters too (sizes, strides, dtype, device, inference tensors: another layout compiles
+    anew); a storage offset is not guarded, and kiln's kernels read an input at its own. Each set's call computes
+    its constants again after a write to the module tensors they came from (refreshing)."""
     for made, (source, sizes, strides, offset, remake) in artifact.relaid.items():
         constants.add_relaid(made, remake, source, sizes, strides, offset)
     read = [n for n in artifact.consts if is_frozen(n)]
     # what only lowering read (a convolution's weight that its channels-last or packed copy was made from) is held
     # no more: a refresh computes it again, into no memory of its own
     constants.let_go(read)
-    watched = constants.watched(read + list(artifact.relaid))
+    read += list(artifact.relaid)
+    first = refreshing(call, constants, read)
+    if not constants.keyed:
+        return first
+    indices = list(constants.keyed)
+    sets = ParameterSets()
+    sets.add([t for _, t in constants.keyed.values()], first)
+    lock = threading.Lock()
+
+    def another_set(tensors):
+        with lock:   # (one fold per set: a thread that finds it being made waits for it)
+            key = tuple(map(id, tensors))
+            if key not in sets:
+                other, counterparts = constants.rebound(dict(zip(indices, tensors)))
+                sets.add(tensors, refreshing(bound(counterparts), other, read))
+                log.info("kiln: %s computed its frozen constants for other parameters (%d sets held)", name, len(sets))
+            return sets[key]
+
+    def dispatched(args):
+        tensors = [args[i] for i in indices]
+        return (sets.get(tuple(map(id, tensors))) or another_set(tensors))(args)
+    dispatched._boxed_call = True   # (as call: it takes the argument list itself)
+    return dispatched
+
+
+class ParameterSets(dict):
+    """A frozen graph's call for each set of parameters, by their ids. A set is dropped with any of its tensors
+    (then its constants are let go, and an id may be another tensor's): so no set holds one of them."""
+
+    def add(self, tensors, call):
+        key = tuple(map(id, tensors))
+        self[key] = call
+        for t in tensors:
+            weakref.finalize(t, ParameterSets.forget, weakref.ref(self), key)
+
+    @staticmethod
+    def forget(ref, key):
+        sets = ref()
+        if sets is not None:
+            sets.pop(key, None)
+
+
+def refreshing(call, constants, read):
+    """call, a compiled graph reading the constants named in read, which first computes them again where a
+    module's tensor they came from was written since."""
+    watched = constants.watched(read)
     if not watched:
         return call
     versions = list(map(VERSION, watched))

@@ -305,12 +305,12 @@ def load_dynamo_graph(digest, example_inputs, opts, gid):
 
 
 def loaded(artifact, name, mutated, opts, example_inputs):
-    from kiln.capture import finished
+    from kiln.capture import boxed, finished
     from kiln.runtime.module import load
     started, times = time.perf_counter(), {}
     module = load(artifact.named(name), opts, times, generated=False)
     times["loading"] = time.perf_counter() - started - sum(times.values())
-    return finished(module, artifact, opts, name, True, times, mutated, example_inputs)
+    return finished(module, artifact, name, True, times, boxed(artifact, opts, name, mutated, example_inputs))
 
 
 def called_with(compiled, lifted):

@@ -140,9 +140,9 @@ def test_a_frozen_output_is_a_fresh_tensor_at_each_call():
     torch.testing.assert_close(second, torch.full((4, 4), 2.0))
 
 
-def test_other_parameters_compile_anew():
-    """A frozen graph is guarded on its parameters' identity: another module of the same class, or a parameter
-    replaced, is compiled again, not run with the frozen weights."""
+def test_other_parameters_are_not_run_with_the_frozen_weights():
+    """A frozen graph given another module of the same class, or a parameter replaced, computes with their weights,
+    not with those it was compiled with."""
     torch._dynamo.reset()
     # (one compiled function taking the module: one frame for both modules)
     run = kiln.compile(lambda m, x: m(x)[0], options={"freezing": True, "strict": True})
@@ -678,3 +678,103 @@ def test_a_convolution_onednn_refuses_packed_stays_an_ordinary_one(built, monkey
     first, second, expected = run(model, x, freezing=True)
     torch.testing.assert_close(first, expected)
     assert "packed" not in built[-1].wrapper_source and "aten.convolution" in built[-1].wrapper_source
+
+
+class Block(torch.nn.Module):
+    """A block that is a frame of its own (a graph break): a convolution, a layer norm, a linear, a bias cast."""
+
+    def __init__(self, channels):
+        super().__init__()
+        self.conv, self.norm = torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.LayerNorm(6)
+        self.linear = torch.nn.Linear(6, 6)
+        self.scale = torch.nn.Parameter(torch.randn(channels, 1, 1).double())
+
+    def forward(self, x):
+        y = self.linear(self.norm(F.relu(self.conv(x)))) * self.scale.float()
+        torch._dynamo.graph_break()
+        return y
+
+
+class Blocks(torch.nn.Module):
+    def __init__(self, count=12, channels=4):
+        super().__init__()
+        torch.manual_seed(0)
+        self.blocks = torch.nn.ModuleList(Block(channels) for _ in range(count))
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+
+
+def frames_compiled(model, x, options):
+    from torch._dynamo.utils import counters
+    torch._dynamo.reset()
+    counters.clear()
+    compiled = kiln.compile(model, options={**options, "strict": True})
+    with torch.no_grad():
+        y = compiled(x)
+    return compiled, y, counters["stats"]["unique_graphs"]
+
+
+@pytest.mark.skipif(not torch.backends.mkldnn.is_available(), reason="oneDNN")
+@pytest.mark.parametrize("packed", [False, True], ids=["products", "packed"])
+def test_frozen_blocks_that_are_frames_of_their_own_compile_once(built, monkeypatch, caplog, packed):
+    """A frozen model whose blocks are frames of their own compiles the block's frame once, as unfrozen, and runs
+    each block on constants computed from its own parameters (a packed convolution's and linear's weight, a cast),
+    once a block, rather than a frame per block up to Dynamo's recompile limit (8), the later blocks eager. A
+    write to one block's weight is seen at the next call; a block's constants are let go with it."""
+    from kiln.lowering import conv_products
+    from torch.multiprocessing.reductions import StorageWeakRef
+    monkeypatch.setattr(conv_products, "PACKED_WEIGHT_FROM", 1 if packed else 10 ** 9)
+    model, x = Blocks().eval(), torch.randn(2, 4, 6, 6)
+    with torch.no_grad():
+        expected = model(x)
+    _, _, unfrozen = frames_compiled(model, x, {})
+    with caplog.at_level(logging.INFO, logger="kiln"):
+        compiled, y, frozen = frames_compiled(model, x, {"freezing": True})
+    close = partial(torch.testing.assert_close, rtol=1e-4, atol=1e-4)   # (12 blocks' products, summed otherwise)
+    close(y, expected)
+    assert frozen == unfrozen
+    assert len(re.findall("computed its frozen constants for other parameters", caplog.text)) == 11
+    # (the 3x3 convolution is packed either way; the linear, where the bound lets it)
+    assert built[-1].wrapper_source.count("weight packed once") == (2 if packed else 1), built[-1].wrapper_source
+    with torch.no_grad():
+        model.blocks[5].conv.weight.mul_(-1)
+        model.blocks[7].scale.add_(1)
+        close(compiled(x), model(x))
+        close(compiled(x), model(x))
+        last = model.blocks[-1]
+        folded = StorageWeakRef(last.scale.untyped_storage())   # (its float copy too, by the same refs)
+        del model.blocks[-1]
+        close(compiled(x), model(x))
+    del last
+    import gc
+    gc.collect()
+    assert folded.expired()
+
+
+class Added(torch.nn.Module):
+    def __init__(self, w):
+        super().__init__()
+        self.w = torch.nn.Parameter(w)
+
+    def forward(self, x):
+        return (x + self.w).sin()   # (a kernel reads the parameter itself)
+
+
+def test_other_parameters_at_another_storage_offset_are_read_there(caplog):
+    """A frozen graph given other parameters at another storage offset (which Dynamo does not guard) reads them
+    there, in either order."""
+    base = torch.arange(20.0)
+    for order in ((0, 4), (4, 0)):
+        torch._dynamo.reset()
+        run = kiln.compile(lambda m, x: m(x), options={"freezing": True, "strict": True})
+        x = torch.ones(4, 4)
+        with torch.no_grad(), caplog.at_level(logging.INFO, logger="kiln"):
+            for offset in order:
+                model = Added(base[offset:offset + 16].view(4, 4))
+                assert model.w.storage_offset() == offset
+                torch.testing.assert_close(run(model, x), model(x))
+        assert "computed its frozen constants for other parameters" in caplog.text
+        caplog.clear()

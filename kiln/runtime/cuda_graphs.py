@@ -52,10 +52,11 @@ MAX_RECORDINGS = 8   # per compiled graph: its shapes, and recordings again afte
 _view = torch._C._dynamo.guards._reinterpret_tensor
 
 
-def graphed(call, mutated, example_inputs, name, computes_on=(), saved_from=None):
-    """call (a compiled graph's boxed callable) replayed from recordings, or call itself with a log line saying
-    why it cannot be. mutated: the indices of the inputs the graph writes; computes_on: the device types of the
-    graph's buffers; saved_from: a training forward's first output that AOTAutograd saves for the backward alone."""
+def graphing(mutated, example_inputs, name, computes_on=(), saved_from=None):
+    """What makes a compiled graph's boxed callable replay from recordings (a function of the callable), or None
+    with a log line saying why it cannot be, decided from the example inputs, which it does not hold. mutated: the
+    indices of the inputs the graph writes; computes_on: the device types of the graph's buffers; saved_from: a
+    training forward's first output that AOTAutograd saves for the backward alone."""
     devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
     device = devices.pop() if len(devices) == 1 else None
     if device is None:
@@ -66,10 +67,11 @@ def graphed(call, mutated, example_inputs, name, computes_on=(), saved_from=None
         reason = f"part of it runs on the {'/'.join(sorted(set(computes_on) - {device.type})).upper()}, which a " \
                  "replay would not run"
     else:
-        return GraphedCall(call, name, mutated, shape_key_inputs(example_inputs),
-                           RECORDERS[device.type](device), POOLS.setdefault(device, Pool()), saved_from)
+        key_inputs = shape_key_inputs(example_inputs)
+        return lambda call: GraphedCall(call, name, mutated, key_inputs, RECORDERS[device.type](device),
+                                        POOLS.setdefault(device, Pool()), saved_from)
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
-    return call
+    return None
 
 
 def shape_key_inputs(example_inputs):

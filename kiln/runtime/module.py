@@ -59,6 +59,15 @@ class CompiledModule:
     distinct_kernels: int
     wrapper_source: str
     kernel_source: str
+    code: object = None         # the wrapper's compiled source
+    scope: dict = None          # the objects it names, its kernels' launchers among them
+
+    def bound_to(self, counterparts):
+        """The wrapper's call where each object it names is replaced by counterparts[id(object)] where that is given
+        (the constants of another set of frozen parameters, kiln.freezing): the same kernels."""
+        scope = {name: counterparts.get(id(value), value) for name, value in self.scope.items()}
+        exec(self.code, scope)
+        return scope["call"]
 
 
 def build_cpp(lowering, sched, opts, name, trace):
@@ -196,15 +205,17 @@ def load(artifact, opts, times, profiler=None, generated=True):
     if profiler is not None:
         kernel_fns["_profile"] = profiler
     source, name = artifact.wrapper_source, artifact.name
-    scope = {**base_globals(), **artifact.consts, **index_globals(name, artifact.index_checks), **kernel_fns}
+    named = {**base_globals(), **artifact.consts, **index_globals(name, artifact.index_checks), **kernel_fns}
     filename = f"<kiln wrapper {name} #{next(wrapper_numbers)}>"
-    exec(compile(source, filename, "exec"), scope)
+    code, scope = compile(source, filename, "exec"), dict(named)
+    exec(code, scope)
     # Tracebacks, profilers and CUDA memory snapshots show the wrapper's lines while the wrapper lives
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     weakref.finalize(scope["call"], linecache.cache.pop, filename, None)
     output_code_log.debug("kiln output code for %s:\n# kernels (%s)\n%s\n%s", name, artifact.target,
                           artifact.kernel_source, source)
-    return CompiledModule(scope["call"], artifact.kernel_count, len(artifact.kernels), source, artifact.kernel_source)
+    return CompiledModule(scope["call"], artifact.kernel_count, len(artifact.kernels), source, artifact.kernel_source,
+                          code, named)
 
 
 def load_cpp(artifact, opts):

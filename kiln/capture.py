@@ -333,7 +333,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
     try:
         with old_objects_frozen():   # (a backward compiles at its first call, or ahead on a thread)
             return compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace,
-                                  where)
+                                  where, fallback)
     except Exception as e:
         if opts.strict or isinstance(e, RestartAnalysis):
             raise
@@ -346,8 +346,8 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         return make_boxed_func(fallback)
 
 
-def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where):
-    """compile_graph's work, where failures are raised."""
+def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where, eager):
+    """compile_graph's work, where failures are raised (eager: the graph as given, unfrozen)."""
     started = time.perf_counter()
     if trace.enabled:
         dynamo_code, before = dynamo_graphs
@@ -403,7 +403,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too;
     # other parameters: the same kernels on constants computed from them)
     return freezing.per_parameter_set(call, constants, artifact, lambda counterparts: callable_of(
-        module.bound_to(counterparts)), name)
+        module.bound_to(counterparts)), make_boxed_func(eager), name)
 
 
 def boxed(artifact, opts, name, mutated, example_inputs):

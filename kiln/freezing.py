@@ -325,9 +325,7 @@ class Constants:
                     self.values[name].copy_(now[name])
             for remake, source, sizes, strides, offset in self.relaid:
                 remake(self.source_view(now, source, sizes, strides, offset))
-            # another thread's call may read them on another stream: only once the copies have landed
-            for device in {t.device for t in self.values.values() if t.device.type == "cuda"}:
-                torch.cuda.synchronize(device)
+            synchronized(self.values.values())
 
 
     def computed(self, values):
@@ -364,7 +362,14 @@ class Constants:
                 remade(self.source_view(now, source, sizes, strides, offset))
                 other.relaid.append((remade, source, sizes, strides, offset))
                 counterparts[id(made)] = fresh
+            synchronized(other.values.values())
         return other, counterparts
+
+
+def synchronized(tensors):
+    """Waits for the work queued to compute tensors: another thread's call may read them on another stream."""
+    for device in {t.device for t in tensors if t.device.type == "cuda"}:
+        torch.cuda.synchronize(device)
 
 
 def refs_in(args):
@@ -373,15 +378,16 @@ def refs_in(args):
     return found
 
 
-def per_parameter_set(call, constants, artifact, bound, name):
+def per_parameter_set(call, constants, artifact, bound, eager, name):
     """The callable of a frozen graph: call, on the constants folded from the module tensors it was compiled with,
-    where it is given those. Given other parameters of the same layouts (those of the next block of a model whose
-    blocks are frames of their own, which Dynamo runs through this graph, no guard telling them apart), the same
-    wrapper on constants computed from them, once for each set of parameters and let go with it: bound(counterparts)
-    makes that wrapper's call (the objects its wrapper names, replaced by identity). Dynamo's guards on the graph's
-    input tensors hold for parameters too (sizes, strides, dtype, device, inference tensors: another layout compiles
-    anew); a storage offset is not guarded, and kiln's kernels read an input at its own. Each set's call computes
-    its constants again after a write to the module tensors they came from (refreshing)."""
+    where it is given those. Given other parameters (those of the next block of a model whose blocks are frames of
+    their own, which Dynamo runs through this graph, no guard telling them apart), the same wrapper on constants
+    computed from them, once for each set of parameters and let go with it: bound(counterparts) makes that
+    wrapper's call (the objects its wrapper names, replaced by identity). Dynamo's guards on the graph's input
+    tensors hold for parameters too (sizes, strides, dtype, device, inference tensors: another layout compiles
+    anew), but for their storage offset, which an as_strided at an explicit offset reads: parameters at other
+    offsets run eager (the graph unfrozen). Each set's call computes its constants again after a write to the
+    module tensors they came from (refreshing)."""
     for made, (source, sizes, strides, offset, remake) in artifact.relaid.items():
         constants.add_relaid(made, remake, source, sizes, strides, offset)
     read = [n for n in artifact.consts if is_frozen(n)]
@@ -393,17 +399,25 @@ def per_parameter_set(call, constants, artifact, bound, name):
     if not constants.keyed:
         return first
     indices = list(constants.keyed)
+    offsets = [t.storage_offset() for _, t in constants.keyed.values()]
     sets = ParameterSets()
-    sets.add([t for _, t in constants.keyed.values()], first)
+    # (the first set is never dropped: constants.keyed holds its tensors, the graph's own)
+    sets[tuple(id(t) for _, t in constants.keyed.values())] = first
     lock = threading.Lock()
 
     def another_set(tensors):
         with lock:   # (one fold per set: a thread that finds it being made waits for it)
             key = tuple(map(id, tensors))
             if key not in sets:
-                other, counterparts = constants.rebound(dict(zip(indices, tensors)))
-                sets.add(tensors, refreshing(bound(counterparts), other, read))
-                log.info("kiln: %s computed its frozen constants for other parameters (%d sets held)", name, len(sets))
+                if [t.storage_offset() for t in tensors] == offsets:
+                    other, counterparts = constants.rebound(dict(zip(indices, tensors)))
+                    sets.add(tensors, refreshing(bound(counterparts), other, read))
+                    log.info("kiln: %s computed its frozen constants for other parameters (%d sets held)", name,
+                             len(sets))
+                else:
+                    sets.add(tensors, eager)
+                    log.info("kiln: %s runs eagerly for parameters at other storage offsets than it was compiled "
+                             "for", name)
             return sets[key]
 
     def dispatched(args):
@@ -414,20 +428,30 @@ def per_parameter_set(call, constants, artifact, bound, name):
 
 
 class ParameterSets(dict):
-    """A frozen graph's call for each set of parameters, by their ids. A set is dropped with any of its tensors
-    (then its constants are let go, and an id may be another tensor's): so no set holds one of them."""
+    """A frozen graph's call for each set of parameters, by their ids. A set added is dropped with any of its
+    tensors (then its constants are let go, and an id may be another tensor's), so it holds none of them; the
+    watches on them end with the graph (a model outliving many compiles)."""
+
+    def __init__(self):
+        super().__init__()
+        self.watches = []
+        weakref.finalize(self, ParameterSets.unwatch, self.watches)
 
     def add(self, tensors, call):
         key = tuple(map(id, tensors))
         self[key] = call
-        for t in tensors:
-            weakref.finalize(t, ParameterSets.forget, weakref.ref(self), key)
+        self.watches += [weakref.finalize(t, ParameterSets.forget, weakref.ref(self), key) for t in tensors]
 
     @staticmethod
     def forget(ref, key):
         sets = ref()
         if sets is not None:
             sets.pop(key, None)
+
+    @staticmethod
+    def unwatch(watches):
+        for watch in watches:
+            watch.detach()
 
 
 def refreshing(call, constants, read):

@@ -1,6 +1,7 @@
 """options={"freezing": True}: inference graphs hold parameters and buffers as constants (kiln.freezing)."""
 import copy
 from functools import partial
+import gc
 import logging
 import os
 import re
@@ -8,6 +9,7 @@ import re
 import pytest
 import torch
 import torch.nn.functional as F
+from torch.multiprocessing.reductions import StorageWeakRef
 
 import kiln
 import kiln.capture
@@ -723,9 +725,8 @@ def test_frozen_blocks_that_are_frames_of_their_own_compile_once(built, monkeypa
     """A frozen model whose blocks are frames of their own compiles the block's frame once, as unfrozen, and runs
     each block on constants computed from its own parameters (a packed convolution's and linear's weight, a cast),
     once a block, rather than a frame per block up to Dynamo's recompile limit (8), the later blocks eager. A
-    write to one block's weight is seen at the next call; a block's constants are let go with it."""
+    write to one block's weight is seen at the next call."""
     from kiln.lowering import conv_products
-    from torch.multiprocessing.reductions import StorageWeakRef
     monkeypatch.setattr(conv_products, "PACKED_WEIGHT_FROM", 1 if packed else 10 ** 9)
     model, x = Blocks().eval(), torch.randn(2, 4, 6, 6)
     with torch.no_grad():
@@ -744,37 +745,76 @@ def test_frozen_blocks_that_are_frames_of_their_own_compile_once(built, monkeypa
         model.blocks[7].scale.add_(1)
         close(compiled(x), model(x))
         close(compiled(x), model(x))
-        last = model.blocks[-1]
-        folded = StorageWeakRef(last.scale.untyped_storage())   # (its float copy too, by the same refs)
-        del model.blocks[-1]
-        close(compiled(x), model(x))
-    del last
-    import gc
-    gc.collect()
-    assert folded.expired()
 
 
-class Added(torch.nn.Module):
+class ReadAtAnOffset(torch.nn.Module):
     def __init__(self, w):
         super().__init__()
         self.w = torch.nn.Parameter(w)
 
     def forward(self, x):
-        return (x + self.w).sin()   # (a kernel reads the parameter itself)
+        # (at an explicit storage offset, larger than w: not folded, the kernel reads the parameter's storage)
+        return x + self.w.as_strided((6, 6), (1, 1), 2), (x + self.w[:6]).sin()
 
 
 def test_other_parameters_at_another_storage_offset_are_read_there(caplog):
-    """A frozen graph given other parameters at another storage offset (which Dynamo does not guard) reads them
-    there, in either order."""
-    base = torch.arange(20.0)
-    for order in ((0, 4), (4, 0)):
+    """A frozen graph given other parameters at another storage offset (which Dynamo does not guard, and an
+    as_strided at an explicit offset reads) runs them eagerly, in either order; at the same offset, on constants
+    computed from them."""
+    x = torch.zeros(6, 6)
+    for first, other in ((0, 4), (4, 0)):
         torch._dynamo.reset()
         run = kiln.compile(lambda m, x: m(x), options={"freezing": True, "strict": True})
-        x = torch.ones(4, 4)
         with torch.no_grad(), caplog.at_level(logging.INFO, logger="kiln"):
-            for offset in order:
-                model = Added(base[offset:offset + 16].view(4, 4))
-                assert model.w.storage_offset() == offset
+            for offset in (first, other, first):   # (each in a storage of its own)
+                model = ReadAtAnOffset((torch.arange(40.0) * (offset + 1))[offset:offset + 16])
                 torch.testing.assert_close(run(model, x), model(x))
+        assert "runs eagerly for parameters at other storage offsets" in caplog.text
         assert "computed its frozen constants for other parameters" in caplog.text
         caplog.clear()
+
+
+class FoldedBlock(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(64, 64)
+
+    def forward(self, x):
+        return self.linear(x) * (self.linear.weight * 2).sum(0)   # (a folded constant of the weight's size)
+
+
+def test_the_constants_of_other_parameters_are_let_go_with_them():
+    """The constants a frozen graph computed for another module's parameters are let go when the module is, by
+    reference counts (no collector pass: a GPU's memory is given back at once)."""
+    run = kiln.compile(lambda m, x: m(x), options={"freezing": True, "strict": True})
+    x = torch.randn(4, 64)
+    with torch.no_grad():
+        run(FoldedBlock(), x)
+        other = FoldedBlock()
+        torch.testing.assert_close(run(other, x), other(x))
+    held = StorageWeakRef(other.linear.weight.untyped_storage())
+    gc.collect()   # (the set's objects age into the oldest generation, as long-lived ones do)
+    gc.disable()
+    try:
+        del other
+        assert held.expired()
+    finally:
+        gc.enable()
+
+
+def test_a_graphs_watches_on_other_parameters_end_with_it():
+    """A set of parameters is dropped with any of its tensors; a graph let go (Dynamo's cache reset) ends its
+    watches on them, which a model outliving many compiles would otherwise pile up."""
+    from kiln.freezing import ParameterSets
+    tensors = [torch.ones(2), torch.ones(3)]
+    sets = ParameterSets()
+    sets.add(tensors, print)
+    watches = list(sets.watches)
+    del tensors[0]
+    assert not sets and not watches[0].alive and watches[1].alive
+    sets.add(tensors, print)
+    watches = list(sets.watches)
+    assert sum(w.alive for w in watches) == 2   # (the first set's watch on the tensor left, and the second's)
+    del sets
+    gc.collect()
+    assert not any(w.alive for w in watches)

@@ -271,6 +271,29 @@ def test_integer_division_by_zero_on_the_triton_target_is_a_gpus_semantics(tmp_p
 
 @pytest.mark.parametrize("target", ["cpp", "triton"])
 def test_fixed_seed_budget_finds_nothing(target, tmp_path):
-    findings = campaign([target], CI_PROGRAMS, CI_SEED, str(tmp_path), dynamic_fraction=0.3,
+    findings = campaign([target], CI_PROGRAMS, CI_SEED, str(tmp_path), dynamic_fraction=0.3, frozen_fraction=0.25,
                         exclude=EXCLUDED, progress_every=1000, shrink_budget=60, log=lambda *a: None)
     assert not findings, "\n\n".join(f["signature"] + "\n" + f["repro"] for f in findings)
+
+
+@pytest.mark.parametrize("broken", [None, "rebound", "refresh"])
+def test_a_frozen_case_finds_constants_kept_from_other_parameters(monkeypatch, broken):
+    """A frozen case (--frozen-fraction) runs fn as a module whose parameters are its float inputs but the first,
+    compiled with freezing, with two sets of parameters each written after a call: ok as kiln is, and a finding
+    where a frozen graph kept the first set's constants for the second (rebound) or the written ones (refresh)."""
+    from kiln import freezing
+    if broken == "rebound":
+        monkeypatch.setattr(freezing.Constants, "rebound", lambda self, tensors: (self, {}))
+    elif broken == "refresh":
+        monkeypatch.setattr(freezing.Constants, "refresh", lambda self: None)
+    spec = {"shape": [4, 4], "dtype": "float32", "layout": "contig", "high": None, "grad": False}
+    program = {"seed": 5, "dynamic": False, "twice": False, "specials": False, "frozen": True,
+               "inputs": [{**spec, "gen": 0}, {**spec, "gen": 1}],
+               "ops": [{"name": "tanh", "code": "v2 = torch.tanh(x1 * 3)", "out": "v2"},   # (folded: x1 is frozen)
+                       {"name": "add", "code": "v3 = x0 + v2", "out": "v3"}]}
+    case = case_of(program)
+    assert case["frozen"] == [1]
+    result = _run_case(case, "cpp")
+    assert result["kind"] == ("ok" if broken is None else "frozen_output_wrong_values"), result
+    if broken:
+        assert ("parameters written" in result["detail"]) == (broken == "refresh"), result

@@ -67,7 +67,8 @@ class CompiledModule:
         (the constants of another set of frozen parameters, kiln.freezing): the same kernels."""
         scope = {name: counterparts.get(id(value), value) for name, value in self.scope.items()}
         exec(self.code, scope)
-        return scope["call"]
+        # (popped: the call and its globals would hold each other, its constants freed by the collector alone)
+        return scope.pop("call")
 
 
 def build_cpp(lowering, sched, opts, name, trace):

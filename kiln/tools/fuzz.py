@@ -12,6 +12,7 @@ can run side by side.
 """
 import argparse
 import contextlib
+import functools
 import json
 import os
 import re
@@ -136,6 +137,8 @@ def _run_case(case, target, nudged_runs=0, rounded_runs=0):
     ns = {}
     exec(compile(case["src"], "<fuzz program>", "exec"), ns)  # noqa: S102 (a generated program)
     fn, make = ns["fn"], ns["make_inputs"]
+    if case.get("frozen"):
+        return _run_frozen_case(fn, make, case, target)
     device, options = TARGETS[target]
     dynamic = True if case["dynamic"] else None
     compiled = torch.compile(fn, backend="aot_eager", dynamic=dynamic) if options is None else \
@@ -190,6 +193,85 @@ def _run_case(case, target, nudged_runs=0, rounded_runs=0):
                             f"eager's {e.stride()} for shape {list(r.shape)}", "output": i, "what": what,
                             "dtype": str(e.dtype).replace("torch.", "")}
     return {"kind": "ok"}
+
+
+def _run_frozen_case(fn, make, case, target):
+    """A frozen case: fn as a module holding the inputs at case["frozen"] as its parameters (frozen_module),
+    compiled with options={"freezing": True} and called under no_grad with two modules, two sets of parameters
+    through one compiled frame (kiln.freezing.per_parameter_set), each again after its parameters are written in
+    place (Constants.refresh). Outputs against eager and fp64 by the accuracy rule, and their strides."""
+    import torch
+
+    import kiln
+    from kiln.tools.accuracy import Float64Throughout, accuracy_error
+    device, options = TARGETS[target]
+    dynamic = True if case["dynamic"] else None
+    call = lambda module, *rest: module(*rest)   # noqa: E731 (one frame, whichever module it is given)
+    compiled = torch.compile(call, backend="aot_eager", dynamic=dynamic) if options is None else \
+        kiln.compile(call, dynamic=dynamic, options={"strict": True, "freezing": True, **options})
+
+    def built(variant, f64=False):
+        xs = make(f64=f64, variant=variant, device=device)[1]
+        return frozen_module()(fn, xs, case["frozen"]), [x for i, x in enumerate(xs) if i not in case["frozen"]]
+    with torch.no_grad():
+        for variant in (0, 1):
+            module, rest = built(variant)
+            with Float64Throughout():
+                module64, rest64 = built(variant, f64=True)
+            for written in (False, True):
+                if written:
+                    for p in [*module.parameters(), *module64.parameters()]:
+                        p.mul_(-0.5)   # (exact in every float dtype: the fp64 module's stays its counterpart)
+                try:
+                    eager = list(module(*rest))
+                except Exception:  # noqa: BLE001 (eager's error: the plain case checks that kiln raises too)
+                    return {"kind": "ok"}
+                with Float64Throughout():
+                    fp64 = list(module64(*rest64))
+                try:
+                    result = list(compiled(module, *rest))
+                except Exception as e:  # noqa: BLE001
+                    last = traceback.format_exception_only(type(e), e)[-1].strip()
+                    return {"kind": f"frozen_raise:{type(e).__name__}", "detail": last[:600], "output": None}
+                where = f"variant {variant}{', parameters written' if written else ''}: "
+                for i, (r, e, e64) in enumerate(zip(result, eager, fp64)):
+                    error = accuracy_error([r], [e], [e64])
+                    if error or _strides_differ(r, e):
+                        kind = "wrong_values" if error and not error.startswith("output 0: expected") else \
+                            "dtype_shape" if error else "strides"
+                        return {"kind": f"frozen_output_{kind}", "output": i, "what": "output",
+                                "detail": where + (error[10:] if error else f"strides {r.stride()} vs {e.stride()}"),
+                                "dtype": str(e.dtype).replace("torch.", "")}
+    return {"kind": "ok"}
+
+
+def frozen_inputs(program):
+    """The inputs a frozen case's module holds as its parameters: the float inputs but the first (where there are
+    several: the graph keeps an input), not those expanded (written in place after a call)."""
+    from kiln.tools.fuzz_gen import FLOAT
+    floats = [i for i, spec in enumerate(program["inputs"])
+              if spec["dtype"] in FLOAT and spec["high"] is None and spec["layout"] != "expand"]
+    return floats[1:] if len(floats) > 1 else floats
+
+
+@functools.cache
+def frozen_module():
+    """The nn.Module class of frozen cases: fn with the inputs at indices `frozen` as its parameters. One class (made
+    here: torch is imported in the workers only), so that Dynamo runs every such module through one frame."""
+    import torch
+
+    class FrozenInputs(torch.nn.Module):
+        def __init__(self, fn, xs, frozen):
+            super().__init__()
+            self.fn, self.frozen = fn, tuple(frozen)
+            self.ps = torch.nn.ParameterList(torch.nn.Parameter(xs[i].detach(), requires_grad=False) for i in frozen)
+
+        def forward(self, *rest):
+            xs = list(rest)
+            for i, p in zip(self.frozen, self.ps):
+                xs.insert(i, p)
+            return self.fn(*xs)
+    return FrozenInputs
 
 
 def worker_main(target):
@@ -257,7 +339,8 @@ class Worker:
 
 def case_of(program):
     from kiln.tools.fuzz_gen import render
-    return {"src": render(program), "dynamic": program["dynamic"], "twice": program["twice"]}
+    return {"src": render(program), "dynamic": program["dynamic"], "twice": program["twice"],
+            "frozen": frozen_inputs(program) if program.get("frozen") else []}
 
 
 def failing_op(program, result):
@@ -319,7 +402,7 @@ def candidates(program):
             if p and p["ops"]:
                 yield unused_inputs_dropped(p)
         chunk //= 2
-    for flag in ("twice", "dynamic", "specials"):
+    for flag in ("twice", "dynamic", "specials", "frozen"):
         if program.get(flag):
             yield {**program, flag: False}
     for i, spec in enumerate(program["inputs"]):
@@ -371,7 +454,8 @@ def test_fuzz_{re.sub(r'[^a-z0-9]+', '_', finding['signature'].lower())[:60].str
     import kiln
     from kiln.tools.fuzz import run_case
     import inspect, sys
-    case = {{"src": inspect.getsource(sys.modules[__name__]), "dynamic": {dynamic}, "twice": {program['twice']}}}
+    case = {{"src": inspect.getsource(sys.modules[__name__]), "dynamic": {dynamic}, "twice": {program['twice']},
+            "frozen": {case_of(program)["frozen"]}}}
     result = run_case(case, {target!r})  # eager vs kiln with options={options}: outputs, grads, strides
     assert result["kind"] == "ok", result
 """)
@@ -380,7 +464,7 @@ def test_fuzz_{re.sub(r'[^a-z0-9]+', '_', finding['signature'].lower())[:60].str
 # ------------------------------------------------------------------------------------------ campaign
 
 def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fraction=0.0, out_of_range=False,
-             exclude=(), progress_every=10, shrink_budget=150, log=print):
+             exclude=(), progress_every=10, shrink_budget=150, log=print, frozen_fraction=0.0):
     """Run `programs` programs per target; returns the findings (also written under out)."""
     import random
 
@@ -395,6 +479,7 @@ def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fracti
             s = seed + n
             specials = random.Random(s * 7919).random() < specials_fraction
             program = generate(s, dynamic_fraction=dynamic_fraction, specials=specials, out_of_range=out_of_range)
+            program["frozen"] = random.Random(s * 104729).random() < frozen_fraction
             for target in targets:
                 result = workers[target].run(case_of(program))
                 counts[target][result["kind"]] = counts[target].get(result["kind"], 0) + 1
@@ -462,6 +547,9 @@ def main(argv=None) -> int:
     parser.add_argument("--specials-fraction", type=float, default=0.0,
                         help="fraction of programs whose float inputs hold inf, -inf, nan, -0.0")
     parser.add_argument("--out-of-range", action="store_true", help="some index tensors hold out-of-range indices")
+    parser.add_argument("--frozen-fraction", type=float, default=0.0,
+                        help="fraction of programs run as a module whose parameters are some of their inputs, "
+                             "compiled with freezing, with two sets of parameters, each written after a call")
     parser.add_argument("--jobs", type=int, default=1, help="only 1 (one worker per target) is implemented")
     parser.add_argument("--shrink-budget", type=int, default=150)
     parser.add_argument("--progress-every", type=int, default=10)
@@ -474,7 +562,8 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             return 2
     findings = campaign(targets, args.programs, args.seed, args.out, args.dynamic_fraction, args.specials_fraction,
-                        args.out_of_range, progress_every=args.progress_every, shrink_budget=args.shrink_budget)
+                        args.out_of_range, progress_every=args.progress_every, shrink_budget=args.shrink_budget,
+                        frozen_fraction=args.frozen_fraction)
     print(f"[fuzz] {len(findings)} findings written to {args.out}/findings.md")
     return 1 if findings else 0
 

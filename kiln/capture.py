@@ -163,6 +163,7 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
     """Dynamo's graph, loaded as an earlier process stored it (a warm start), else traced by AOTAutograd and
     compiled with the objects older than the compile frozen: a warm start makes too few objects to be worth the
     young generations' collection that freezing starts with (~40 ms of GPT-2's ~100 ms warm backend on the CPU)."""
+    guard_storage_offsets(gm.gm if isinstance(gm, torch._dynamo.utils.GmWrapper) else gm)
     # (lifted: the tensors the graph holds, which AOTAutograd passes to its graphs first: an optimizer's states)
     dynamo_digest, lifted = warm_start.dynamo_cache_key(gm, example_inputs, opts)
     if dynamo_digest:
@@ -171,6 +172,35 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
             return warm_start.called_with(compiled, lifted)
     with old_objects_frozen():
         return trace_dynamo_graph(gm, example_inputs, opts, gid, dynamo_digest, lifted)
+
+
+def guard_storage_offsets(dynamo_gm):
+    """Guards the storage offset of each input that an as_strided at an explicit offset reads (through any ops):
+    that offset is absolute in the storage, and lowering takes it from the input's traced offset, where Dynamo
+    guards none: given at another offset, the input compiles anew. (An as_strided that kiln's decompositions make
+    names the traced offset too, and reads right with or without the guard; `w.as_strided(size, stride, 2)` of an
+    input given at another offset computed wrong with kiln and Inductor: bench/results/s96/as_strided_offset.py.)"""
+    from torch._dynamo.guards import GuardBuilder
+    from torch._dynamo.source import TensorProperty, TensorPropertySource
+    context = torch._guards.TracingContext.try_get()
+    readers = [n for n in dynamo_gm.graph.nodes if n.target in AS_STRIDED and
+               (len(n.args) > 3 or "storage_offset" in n.kwargs)]
+    if context is None or not readers:
+        return
+    seen, todo = set(), [n.args[0] for n in readers if isinstance(n.args[0], torch.fx.Node)]
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        todo += node.all_input_nodes
+        source = getattr(node.meta.get("grapharg"), "source", None)
+        if node.op == "placeholder" and source is not None and isinstance(node.meta.get("example_value"), torch.Tensor):
+            offset = TensorPropertySource(source, TensorProperty.STORAGE_OFFSET)
+            context.guards_context.dynamo_guards.add(offset.make_guard(GuardBuilder.CONSTANT_MATCH))
+
+
+AS_STRIDED = {torch.as_strided, torch.Tensor.as_strided, "as_strided"}   # (as a Dynamo graph calls it)
 
 
 def trace_dynamo_graph(gm, example_inputs, opts, gid, dynamo_digest, lifted):
@@ -333,7 +363,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
     try:
         with old_objects_frozen():   # (a backward compiles at its first call, or ahead on a thread)
             return compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace,
-                                  where, fallback)
+                                  where)
     except Exception as e:
         if opts.strict or isinstance(e, RestartAnalysis):
             raise
@@ -346,8 +376,8 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         return make_boxed_func(fallback)
 
 
-def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where, eager):
-    """compile_graph's work, where failures are raised (eager: the graph as given, unfrozen)."""
+def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where):
+    """compile_graph's work, where failures are raised."""
     started = time.perf_counter()
     if trace.enabled:
         dynamo_code, before = dynamo_graphs
@@ -403,7 +433,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too;
     # other parameters: the same kernels on constants computed from them)
     return freezing.per_parameter_set(call, constants, artifact, lambda counterparts: callable_of(
-        module.bound_to(counterparts)), make_boxed_func(eager), name)
+        module.bound_to(counterparts)), name)
 
 
 def boxed(artifact, opts, name, mutated, example_inputs):

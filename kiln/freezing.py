@@ -378,16 +378,15 @@ def refs_in(args):
     return found
 
 
-def per_parameter_set(call, constants, artifact, bound, eager, name):
+def per_parameter_set(call, constants, artifact, bound, name):
     """The callable of a frozen graph: call, on the constants folded from the module tensors it was compiled with,
     where it is given those. Given other parameters (those of the next block of a model whose blocks are frames of
     their own, which Dynamo runs through this graph, no guard telling them apart), the same wrapper on constants
     computed from them, once for each set of parameters and let go with it: bound(counterparts) makes that
     wrapper's call (the objects its wrapper names, replaced by identity). Dynamo's guards on the graph's input
-    tensors hold for parameters too (sizes, strides, dtype, device, inference tensors: another layout compiles
-    anew), but for their storage offset, which an as_strided at an explicit offset reads: parameters at other
-    offsets run eager (the graph unfrozen). Each set's call computes its constants again after a write to the
-    module tensors they came from (refreshing)."""
+    tensors hold for parameters too: sizes, strides, dtype, device, inference tensors, and the storage offset where
+    an as_strided at an explicit one reads it (capture.guard_storage_offsets); another layout compiles anew. Each
+    set's call computes its constants again after a write to the module tensors they came from (refreshing)."""
     for made, (source, sizes, strides, offset, remake) in artifact.relaid.items():
         constants.add_relaid(made, remake, source, sizes, strides, offset)
     read = [n for n in artifact.consts if is_frozen(n)]
@@ -399,7 +398,6 @@ def per_parameter_set(call, constants, artifact, bound, eager, name):
     if not constants.keyed:
         return first
     indices = list(constants.keyed)
-    offsets = [t.storage_offset() for _, t in constants.keyed.values()]
     sets = ParameterSets()
     # (the first set is never dropped: constants.keyed holds its tensors, the graph's own)
     sets[tuple(id(t) for _, t in constants.keyed.values())] = first
@@ -409,15 +407,9 @@ def per_parameter_set(call, constants, artifact, bound, eager, name):
         with lock:   # (one fold per set: a thread that finds it being made waits for it)
             key = tuple(map(id, tensors))
             if key not in sets:
-                if [t.storage_offset() for t in tensors] == offsets:
-                    other, counterparts = constants.rebound(dict(zip(indices, tensors)))
-                    sets.add(tensors, refreshing(bound(counterparts), other, read))
-                    log.info("kiln: %s computed its frozen constants for other parameters (%d sets held)", name,
-                             len(sets))
-                else:
-                    sets.add(tensors, eager)
-                    log.info("kiln: %s runs eagerly for parameters at other storage offsets than it was compiled "
-                             "for", name)
+                other, counterparts = constants.rebound(dict(zip(indices, tensors)))
+                sets.add(tensors, refreshing(bound(counterparts), other, read))
+                log.info("kiln: %s computed its frozen constants for other parameters (%d sets held)", name, len(sets))
             return sets[key]
 
     def dispatched(args):

@@ -183,7 +183,7 @@ def guard_storage_offsets(dynamo_gm):
     from torch._dynamo.guards import GuardBuilder
     from torch._dynamo.source import TensorProperty, TensorPropertySource
     context = torch._guards.TracingContext.try_get()
-    readers = [n for n in dynamo_gm.graph.nodes if n.target in AS_STRIDED and
+    readers = [n for n in dynamo_gm.graph.nodes if (n.target in AS_STRIDED or n.target == "as_strided") and
                (len(n.args) > 3 or "storage_offset" in n.kwargs)]
     if context is None or not readers:
         return
@@ -200,7 +200,8 @@ def guard_storage_offsets(dynamo_gm):
             context.guards_context.dynamo_guards.add(offset.make_guard(GuardBuilder.CONSTANT_MATCH))
 
 
-AS_STRIDED = {torch.as_strided, torch.Tensor.as_strided, "as_strided"}   # (as a Dynamo graph calls it)
+# (as a Dynamo graph calls it, or the method by name; a tuple: a graph's targets need not be hashable)
+AS_STRIDED = (torch.as_strided, torch.Tensor.as_strided)
 
 
 def trace_dynamo_graph(gm, example_inputs, opts, gid, dynamo_digest, lifted):

@@ -175,19 +175,21 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
 
 
 def guard_storage_offsets(dynamo_gm):
-    """Guards the storage offset of each input that an as_strided at an explicit offset reads (through any ops):
-    that offset is absolute in the storage, and lowering takes it from the input's traced offset, where Dynamo
-    guards none: given at another offset, the input compiles anew. (An as_strided that kiln's decompositions make
-    names the traced offset too, and reads right with or without the guard; `w.as_strided(size, stride, 2)` of an
-    input given at another offset computed wrong with kiln and Inductor: bench/results/s96/as_strided_offset.py.)"""
+    """Guards the storage offset of each input that an as_strided (or its copy, scatter or in-place form) reads,
+    through any ops: its explicit offset is absolute in the storage, and lowering takes it from the input's traced
+    offset, where Dynamo guards none: given at another offset, the input compiles anew. (An as_strided that kiln's
+    decompositions make names the traced offset too, and reads right with or without the guard;
+    `w.as_strided(size, stride, 2)` of an input given at another offset computed wrong with kiln and Inductor:
+    bench/results/s96/as_strided_offset.py.)"""
     from torch._dynamo.guards import GuardBuilder
     from torch._dynamo.source import TensorProperty, TensorPropertySource
     context = torch._guards.TracingContext.try_get()
-    readers = [n for n in dynamo_gm.graph.nodes if (n.target in AS_STRIDED or n.target == "as_strided") and
-               (len(n.args) > 3 or "storage_offset" in n.kwargs)]
+    # (a call_method's target is the method's name; a call_function's need not be hashable)
+    readers = [n for n in dynamo_gm.graph.nodes if n.op in ("call_function", "call_method") and
+               (n.target if isinstance(n.target, str) else getattr(n.target, "__name__", "")).startswith("as_strided")]
     if context is None or not readers:
         return
-    seen, todo = set(), [n.args[0] for n in readers if isinstance(n.args[0], torch.fx.Node)]
+    seen, todo = set(), [a for n in readers for a in n.all_input_nodes]
     while todo:
         node = todo.pop()
         if node in seen:
@@ -198,10 +200,6 @@ def guard_storage_offsets(dynamo_gm):
         if node.op == "placeholder" and source is not None and isinstance(node.meta.get("example_value"), torch.Tensor):
             offset = TensorPropertySource(source, TensorProperty.STORAGE_OFFSET)
             context.guards_context.dynamo_guards.add(offset.make_guard(GuardBuilder.CONSTANT_MATCH))
-
-
-# (as a Dynamo graph calls it, or the method by name; a tuple: a graph's targets need not be hashable)
-AS_STRIDED = (torch.as_strided, torch.Tensor.as_strided)
 
 
 def trace_dynamo_graph(gm, example_inputs, opts, gid, dynamo_digest, lifted):

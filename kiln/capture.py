@@ -23,6 +23,7 @@ from torch._dynamo.utils import counters, flatten_graph_inputs
 from torch._functorch import config as functorch_config
 from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
+from torch.multiprocessing.reductions import StorageWeakRef
 
 from kiln import freezing, warm_start
 from kiln.config import Options, default_trace_dir
@@ -175,31 +176,39 @@ def compile_dynamo_graph(gm, example_inputs, opts, gid):
 
 
 def guard_storage_offsets(dynamo_gm):
-    """Guards the storage offset of each input that an as_strided (or its copy, scatter or in-place form) reads,
-    through any ops: its explicit offset is absolute in the storage, and lowering takes it from the input's traced
-    offset, where Dynamo guards none: given at another offset, the input compiles anew. (An as_strided that kiln's
-    decompositions make names the traced offset too, and reads right with or without the guard;
+    """Guards the storage offset of each input whose storage an as_strided at an explicit offset reads (or its
+    copy, scatter or in-place form): that offset is absolute in the storage, and lowering takes it from the input's
+    traced offset, where Dynamo guards none: given at another offset, the input compiles anew. (An as_strided that
+    kiln's decompositions make names the traced offset too, and reads right with or without the guard;
     `w.as_strided(size, stride, 2)` of an input given at another offset computed wrong with kiln and Inductor:
-    bench/results/s96/as_strided_offset.py.)"""
+    bench/results/s96/as_strided_offset.py.) Not seen: an as_strided inside a higher-order op's body or a custom
+    op (kiln.freezing keeps its own check for frozen parameters)."""
     from torch._dynamo.guards import GuardBuilder
     from torch._dynamo.source import TensorProperty, TensorPropertySource
     context = torch._guards.TracingContext.try_get()
-    # (a call_method's target is the method's name; a call_function's need not be hashable)
-    readers = [n for n in dynamo_gm.graph.nodes if n.op in ("call_function", "call_method") and
-               (n.target if isinstance(n.target, str) else getattr(n.target, "__name__", "")).startswith("as_strided")]
-    if context is None or not readers:
-        return
-    seen, todo = set(), [a for n in readers for a in n.all_input_nodes]
-    while todo:
-        node = todo.pop()
-        if node in seen:
+    read = set()   # the storages read at an explicit offset
+    for n in dynamo_gm.graph.nodes:
+        # (a call_method's target is the method's name; a call_function's need not be hashable)
+        name = n.target if isinstance(n.target, str) else getattr(n.target, "__name__", "")
+        position = EXPLICIT_OFFSET.get(name) if n.op in ("call_function", "call_method") else None
+        if position is None or not n.args or not isinstance(n.args[0], torch.fx.Node):
             continue
-        seen.add(node)
-        todo += node.all_input_nodes
-        source = getattr(node.meta.get("grapharg"), "source", None)
-        if node.op == "placeholder" and source is not None and isinstance(node.meta.get("example_value"), torch.Tensor):
-            offset = TensorPropertySource(source, TensorProperty.STORAGE_OFFSET)
+        offset = n.args[position] if len(n.args) > position else n.kwargs.get("storage_offset")
+        # (an offset computed in the graph, from an input's symbolic storage offset, follows the input's)
+        if isinstance(offset, int) and isinstance(n.args[0].meta.get("example_value"), torch.Tensor):
+            read.add(StorageWeakRef(n.args[0].meta["example_value"].untyped_storage()))
+    if context is None or not read:
+        return
+    for node in dynamo_gm.graph.find_nodes(op="placeholder"):
+        arg, value = node.meta.get("grapharg"), node.meta.get("example_value")
+        # (a Python number passed as a tensor has no storage offset to guard)
+        if getattr(arg, "source", None) is not None and arg.is_tensor and not getattr(arg, "pass_arg_as_tensor", False) \
+                and isinstance(value, torch.Tensor) and StorageWeakRef(value.untyped_storage()) in read:
+            offset = TensorPropertySource(arg.source, TensorProperty.STORAGE_OFFSET)
             context.guards_context.dynamo_guards.add(offset.make_guard(GuardBuilder.CONSTANT_MATCH))
+
+
+EXPLICIT_OFFSET = {"as_strided": 3, "as_strided_copy": 3, "as_strided_": 3, "as_strided_scatter": 4}   # its index
 
 
 def trace_dynamo_graph(gm, example_inputs, opts, gid, dynamo_digest, lifted):
@@ -362,7 +371,7 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
     try:
         with old_objects_frozen():   # (a backward compiles at its first call, or ahead on a thread)
             return compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace,
-                                  where)
+                                  where, fallback)
     except Exception as e:
         if opts.strict or isinstance(e, RestartAnalysis):
             raise
@@ -375,8 +384,8 @@ def compile_graph(gm, example_inputs, opts, name, dynamo_graphs=("", ""), user_s
         return make_boxed_func(fallback)
 
 
-def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where):
-    """compile_graph's work, where failures are raised."""
+def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, frozen, keep, trace, where, eager):
+    """compile_graph's work, where failures are raised (eager: the graph as given, unfrozen)."""
     started = time.perf_counter()
     if trace.enabled:
         dynamo_code, before = dynamo_graphs
@@ -432,7 +441,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     # (a frozen tensor written in place later: what was computed from it is computed again, before a replay too;
     # other parameters: the same kernels on constants computed from them)
     return freezing.per_parameter_set(call, constants, artifact, lambda counterparts: callable_of(
-        module.bound_to(counterparts)), name)
+        module.bound_to(counterparts)), make_boxed_func(eager), name)
 
 
 def boxed(artifact, opts, name, mutated, example_inputs):

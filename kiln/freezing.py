@@ -3,16 +3,17 @@
 What depends only on them is computed once, at compile time, instead of at every call: casts of the weights
 (autocast's bf16 copies), transposes, a batch norm after a convolution (folded into its weight and bias), and, in
 lowering, the layouts kiln gives library calls (a convolution's channels-last weight). The user's module keeps its
-own tensors, unchanged. Dynamo guards the identity of each frozen buffer (another module's compiles anew); a
-compiled graph given other parameters than it was compiled with (the next block of a model whose blocks are frames
-of their own, another module, a parameter replaced) computes its constants again from them, once for each set of
-parameters it is given (`per_parameter_set`), rather than compiling again. A frozen tensor written in place after
-compiling (load_state_dict, an optimizer's step) is seen by its version counter at the next call, which computes
-again what was computed from it, into the same memory (`Constants.refresh`). Eager's batch norm writes its running statistics in training without moving their version
-counter, but nn.BatchNorm moves its num_batches_tracked's: so a buffer is frozen only where its module's buffers can
-be found, and is watched with all of them; a batch norm's running statistic only where its module has that counter.
-Writes that move no version counter (through `.data`, fused optimizers, a storage swapped by `set_`, a batch norm
-in training on buffers of a module that also has a num_batches_tracked it does not move) are not seen.
+own tensors, unchanged. Dynamo guards the identity of each frozen buffer (another module's compiles anew); a compiled
+graph given other parameters than it was compiled with (the next block of a model whose blocks are frames of their
+own, another module, a parameter replaced) computes its constants again from them, once for each set of parameters it
+is given (`per_parameter_set`), rather than compiling again. A frozen tensor written in place after compiling
+(load_state_dict, an optimizer's step) is seen by its version counter at the next call, which computes again what was
+computed from it, into the same memory (`Constants.refresh`). Eager's batch norm writes its running statistics in
+training without moving their version counter, but nn.BatchNorm moves its num_batches_tracked's: so a buffer is
+frozen only where its module's buffers can be found, and is watched with all of them; a batch norm's running
+statistic only where its module has that counter. Writes that move no version counter (through `.data`, fused
+optimizers, a storage swapped by `set_`, a batch norm in training on buffers of a module that also has a
+num_batches_tracked it does not move) are not seen.
 """
 import copy
 import operator
@@ -47,9 +48,9 @@ def frozen_inputs(dynamo_gm, example_inputs):
     module's other buffers, found now in the frame; a parameter is not, the compiled graph telling one set of
     parameters from another itself (per_parameter_set). A buffer is not frozen where its module's other buffers
     cannot be found, nor where a batch norm reads it as a running statistic and its module has no
-    num_batches_tracked (BATCH_NORM_COUNTER). {} where no guard can be added. Not one-element tensors (a learned scale: kernels would read its value
-    inlined, where a write could not reach it) nor tensors without a version counter (made under inference_mode: a
-    write to them could not be seen)."""
+    num_batches_tracked (BATCH_NORM_COUNTER). {} where no guard can be added. Not one-element tensors (a learned
+    scale: kernels would read its value inlined, where a write could not reach it) nor tensors without a version
+    counter (made under inference_mode: a write to them could not be seen)."""
     from torch._dynamo.guards import GuardBuilder
     context = torch._guards.TracingContext.try_get()
     if context is None:
@@ -378,15 +379,17 @@ def refs_in(args):
     return found
 
 
-def per_parameter_set(call, constants, artifact, bound, name):
+def per_parameter_set(call, constants, artifact, bound, eager, name):
     """The callable of a frozen graph: call, on the constants folded from the module tensors it was compiled with,
     where it is given those. Given other parameters (those of the next block of a model whose blocks are frames of
     their own, which Dynamo runs through this graph, no guard telling them apart), the same wrapper on constants
     computed from them, once for each set of parameters and let go with it: bound(counterparts) makes that
     wrapper's call (the objects its wrapper names, replaced by identity). Dynamo's guards on the graph's input
-    tensors hold for parameters too: sizes, strides, dtype, device, inference tensors, and the storage offset where
-    an as_strided at an explicit one reads it (capture.guard_storage_offsets); another layout compiles anew. Each
-    set's call computes its constants again after a write to the module tensors they came from (refreshing)."""
+    tensors hold for parameters too (sizes, strides, dtype, device, inference tensors: another layout compiles
+    anew), but for the storage offset, which an as_strided at an explicit offset reads (guarded only where the
+    Dynamo graph shows it, capture.guard_storage_offsets): parameters at other offsets run eager (the graph
+    unfrozen). Each set's call computes its constants again after a write to the module tensors they came from
+    (refreshing)."""
     for made, (source, sizes, strides, offset, remake) in artifact.relaid.items():
         constants.add_relaid(made, remake, source, sizes, strides, offset)
     read = [n for n in artifact.consts if is_frozen(n)]
@@ -398,6 +401,7 @@ def per_parameter_set(call, constants, artifact, bound, name):
     if not constants.keyed:
         return first
     indices = list(constants.keyed)
+    offsets = [t.storage_offset() for _, t in constants.keyed.values()]
     sets = ParameterSets()
     # (the first set is never dropped: constants.keyed holds its tensors, the graph's own)
     sets[tuple(id(t) for _, t in constants.keyed.values())] = first
@@ -407,9 +411,15 @@ def per_parameter_set(call, constants, artifact, bound, name):
         with lock:   # (one fold per set: a thread that finds it being made waits for it)
             key = tuple(map(id, tensors))
             if key not in sets:
-                other, counterparts = constants.rebound(dict(zip(indices, tensors)))
-                sets.add(tensors, refreshing(bound(counterparts), other, read))
-                log.info("kiln: %s computed its frozen constants for other parameters (%d sets held)", name, len(sets))
+                if [t.storage_offset() for t in tensors] == offsets:
+                    other, counterparts = constants.rebound(dict(zip(indices, tensors)))
+                    sets.add(tensors, refreshing(bound(counterparts), other, read))
+                    log.info("kiln: %s computed its frozen constants for other parameters (%d sets held)", name,
+                             len(sets))
+                else:
+                    sets.add(tensors, eager)
+                    log.info("kiln: %s runs eagerly for parameters at other storage offsets than it was compiled "
+                             "for", name)
             return sets[key]
 
     def dispatched(args):

@@ -817,3 +817,25 @@ def test_a_graphs_watches_on_other_parameters_end_with_it():
     del sets
     gc.collect()
     assert not any(w.alive for w in watches)
+
+
+def test_parameters_at_another_offset_read_by_as_strided_out_of_dynamos_sight_run_eagerly(caplog):
+    """An as_strided that Dynamo's graph does not show (inside a higher-order op's body) reading a frozen
+    parameter: another module's parameter at another storage offset runs the graph eagerly (the guard on storage
+    offsets sees only the Dynamo graph's own calls), and computes right."""
+    from torch._higher_order_ops.wrap import wrap
+
+    class Wrapped(torch.nn.Module):
+        def __init__(self, w):
+            super().__init__()
+            self.w = torch.nn.Parameter(w)
+
+        def forward(self, x):
+            return x + wrap(lambda w: w.as_strided((6, 6), (1, 1), 2) * 1, self.w)
+    run = kiln.compile(lambda m, x: m(x), options={"freezing": True, "strict": True})
+    x = torch.zeros(6, 6)
+    with torch.no_grad(), caplog.at_level(logging.INFO, logger="kiln"):
+        for offset in (0, 4):
+            model = Wrapped((torch.arange(40.0) * (offset + 1))[offset:offset + 16])
+            torch.testing.assert_close(run(model, x), model(x))
+    assert "runs eagerly for parameters at other storage offsets" in caplog.text

@@ -345,3 +345,28 @@ def test_an_input_read_by_as_strided_at_an_explicit_offset_given_at_another_offs
         w = (torch.arange(40.0) * (offset + 1))[offset:offset + 16]
         for got, expected in zip(compiled(w, x), f(w, x)):
             torch.testing.assert_close(got, expected)
+
+
+def test_the_storage_offset_guard_passes_numbers_and_fresh_intermediates_by():
+    """Only inputs whose storage an as_strided reads at an explicit offset are guarded: a Python number beside one
+    (Dynamo passes it as a tensor, which has no storage offset: guarding it raised inside Dynamo) and inputs at
+    new offsets each call whose values reach it through a product (fresh memory: no recompile)."""
+    from torch._dynamo.utils import counters
+
+    def scaled(w, s, x):
+        return x + (w * s).as_strided((6, 6), (1, 1), 2)
+    compiled = kiln.compile(scaled, options={"strict": True})
+    w, x = torch.arange(40.0), torch.zeros(6, 6)
+    for s in (1.5, 2.5, 3.5):
+        torch.testing.assert_close(compiled(w, s, x), scaled(w, s, x))
+    weight, rows = torch.randn(8, 8), torch.randn(96, 8)
+
+    def shifted(x):
+        return (x @ weight).contiguous().as_strided((4, 4), (4, 1), 2) + 1
+    torch._dynamo.reset()
+    counters.clear()
+    compiled = kiln.compile(shifted, options={"strict": True})
+    for i in range(10):
+        x = rows[i * 8:(i + 1) * 8]
+        torch.testing.assert_close(compiled(x), shifted(x))
+    assert counters["stats"]["unique_graphs"] == 1

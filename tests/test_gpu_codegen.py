@@ -887,3 +887,17 @@ def scaled_on_the_host(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
 @scaled_on_the_host.register_fake
 def _(x, s):
     return torch.empty_like(x)
+
+
+def test_a_literal_dividend_of_the_floor_division_helpers_is_a_tensor():
+    """kiln_floordiv and kiln_remainder read their first operand's dtype, which a Python int has not: a literal
+    dividend (-1 // (s0 // 8), in a dynamic DINOv2's position embeddings, whose kernel failed at its launch:
+    "'int' object has no attribute 'dtype'") is spelled as a tensor."""
+    import sympy
+    from torch.utils._sympy.functions import FloorDiv, ModularIndexing
+    from kiln.codegen.triton import TritonIndexPrinter
+    s0 = sympy.Symbol("s0", integer=True, positive=True)
+    printer = TritonIndexPrinter()
+    div, mod = printer.doprint(FloorDiv(-1, FloorDiv(s0, 8))), printer.doprint(ModularIndexing(-1, 1, s0))
+    assert div.startswith("kiln_floordiv(tl.full([], -1, tl.int64), ") and \
+        mod.startswith("kiln_remainder(tl.full([], -1, tl.int64), "), (div, mod)

@@ -186,15 +186,19 @@ class IndexPrinter(C99CodePrinter):
     def _print_FloorDiv(self, e):
         base, div = e.args
         if not base.is_nonnegative:
-            return f"{self.FLOORDIV}({self._print(base)}, {self._print(div)})"
+            return f"{self.FLOORDIV}({self.dividend(base)}, {self._print(div)})"
         return f"(({self._print(base)}) {self.DIV} ({self._print(div)}))"   # a divisor may be a sum
 
     def _print_ModularIndexing(self, e):
         base, div, mod = e.args
         if not base.is_nonnegative:
-            return f"{self.MOD}({self._print(FloorDiv(base, div))}, {self._print(mod)})"
+            return f"{self.MOD}({self.dividend(FloorDiv(base, div))}, {self._print(mod)})"
         inner = f"({self._print(base)})" if div == 1 else f"(({self._print(base)}) {self.DIV} ({self._print(div)}))"
         return f"({inner} % ({self._print(mod)}))"
+
+    def dividend(self, e):
+        """A floor division or modulus helper's first operand."""
+        return self._print(e)
 
     def _print_Pow(self, e):
         base, exp = e.args

@@ -66,6 +66,11 @@ class TritonIndexPrinter(IndexPrinter):
     # A float value of sizes (std's s0 - 1.0) stays a float.
     REFUSED = (ToFloat, TruncToInt, FloorToInt, CeilToInt)
 
+    def dividend(self, e):
+        # the helpers read their first operand's dtype, which a literal has not: -1 // (s0 // 8) of a dynamic
+        # DINOv2's position embeddings failed to build ("'int' object has no attribute 'dtype'")
+        return f"tl.full([], {int(e)}, tl.int64)" if e.is_Integer else self._print(e)
+
 
 class TritonKernel(TritonRows, KernelWriter):
     printer = TritonIndexPrinter()

@@ -16,9 +16,9 @@ optimizers, a storage swapped by `set_`, a batch norm in training on buffers of 
 num_batches_tracked it does not move) are not seen.
 """
 import copy
+import logging
 import operator
 import re
-import logging
 import threading
 import weakref
 
@@ -328,7 +328,6 @@ class Constants:
                 remake(self.source_view(now, source, sizes, strides, offset))
             synchronized(self.values.values())
 
-
     def computed(self, values):
         """{name: tensor}: values, then every step computed from them in order, each into memory of its own (a
         view's into its operand's)."""
@@ -404,12 +403,12 @@ def per_parameter_set(call, constants, artifact, bound, eager, name):
     offsets = [t.storage_offset() for _, t in constants.keyed.values()]
     sets = ParameterSets()
     # (the first set is never dropped: constants.keyed holds its tensors, the graph's own)
-    sets[tuple(id(t) for _, t in constants.keyed.values())] = first
+    sets[ParameterSets.key([t for _, t in constants.keyed.values()])] = first
     lock = threading.Lock()
 
     def another_set(tensors):
         with lock:   # (one fold per set: a thread that finds it being made waits for it)
-            key = tuple(map(id, tensors))
+            key = ParameterSets.key(tensors)
             if key not in sets:
                 if [t.storage_offset() for t in tensors] == offsets:
                     other, counterparts = constants.rebound(dict(zip(indices, tensors)))
@@ -424,7 +423,7 @@ def per_parameter_set(call, constants, artifact, bound, eager, name):
 
     def dispatched(args):
         tensors = [args[i] for i in indices]
-        return (sets.get(tuple(map(id, tensors))) or another_set(tensors))(args)
+        return (sets.get(ParameterSets.key(tensors)) or another_set(tensors))(args)
     dispatched._boxed_call = True   # (as call: it takes the argument list itself)
     return dispatched
 
@@ -439,8 +438,12 @@ class ParameterSets(dict):
         self.watches = []
         weakref.finalize(self, ParameterSets.unwatch, self.watches)
 
+    @staticmethod
+    def key(tensors):
+        return tuple(map(id, tensors))
+
     def add(self, tensors, call):
-        key = tuple(map(id, tensors))
+        key = ParameterSets.key(tensors)
         self[key] = call
         self.watches += [weakref.finalize(t, ParameterSets.forget, weakref.ref(self), key) for t in tensors]
 

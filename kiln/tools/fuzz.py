@@ -131,18 +131,15 @@ def run_case(case, target):
 def _run_case(case, target, nudged_runs=0, rounded_runs=0):
     import torch
 
-    import kiln
-    from kiln.tools.accuracy import Float64Throughout, RoundedOtherwise, accuracy_error
+    from kiln.tools.accuracy import Float64Throughout, RoundedOtherwise
     torch._dynamo.reset()
     ns = {}
     exec(compile(case["src"], "<fuzz program>", "exec"), ns)  # noqa: S102 (a generated program)
     fn, make = ns["fn"], ns["make_inputs"]
     if case.get("frozen"):
         return _run_frozen_case(fn, make, case, target)
-    device, options = TARGETS[target]
-    dynamic = True if case["dynamic"] else None
-    compiled = torch.compile(fn, backend="aot_eager", dynamic=dynamic) if options is None else \
-        kiln.compile(fn, dynamic=dynamic, options={"strict": True, **options})
+    device = TARGETS[target][0]
+    compiled = _compiled(fn, target, case)
     for variant in ([0, 1] if case["twice"] else [0]):
         make(variant=variant, device=device)   # raises here if the inputs cannot be built: not eager's error
         try:
@@ -173,26 +170,53 @@ def _run_case(case, target, nudged_runs=0, rounded_runs=0):
         try:
             result, grads = _run(compiled, make, variant, torch, device)
         except Exception as e:  # noqa: BLE001
-            last = traceback.format_exception_only(type(e), e)[-1].strip()
-            return {"kind": f"raise:{type(e).__name__}", "detail": last[:600], "output": None}
-        detached = lambda t: [t.detach() if t is not None else None]  # noqa: E731 (one tensor as accuracy_error's list)
+            return _raised(e)
         for k, (what, res, ref, ref64) in enumerate((("output", result, eager, fp64),
                                                      ("grad", grads, eager_grads, fp64_grads))):
-            if len(res) != len(ref):
-                return {"kind": f"{what}_count", "detail": f"{len(res)} vs eager's {len(ref)}", "output": None}
-            for i, (r, e, e64) in enumerate(zip(res, ref, ref64)):
-                error = accuracy_error(detached(r), detached(e), detached(e64),
-                                       nudged=[detached(run[k][i]) for run in nudged],
-                                       rounded=[detached(run[k][i]) for run in rounded])
-                if error:
-                    kind = "dtype_shape" if error.startswith("output 0: expected") else "wrong_values"
-                    return {"kind": f"{what}_{kind}", "detail": f"variant {variant}: " + error[10:], "output": i,
-                            "what": what, "dtype": str(e.dtype).replace("torch.", "")}
-                if what == "output" and r is not None and _strides_differ(r, e):
-                    return {"kind": "output_strides", "detail": f"variant {variant}: strides {r.stride()} vs "
-                            f"eager's {e.stride()} for shape {list(r.shape)}", "output": i, "what": what,
-                            "dtype": str(e.dtype).replace("torch.", "")}
+            failure = _mismatch(what, res, ref, ref64, f"variant {variant}: ", [run[k] for run in nudged],
+                                [run[k] for run in rounded])
+            if failure:
+                return failure
     return {"kind": "ok"}
+
+
+def _compiled(fn, target, case, **options):
+    """fn compiled for target as case asks (dynamic or not): by kiln, strict, with options, or by torch's
+    aot_eager (torch's share of a failure)."""
+    import torch
+
+    import kiln
+    dynamic = True if case["dynamic"] else None
+    target_options = TARGETS[target][1]
+    if target_options is None:
+        return torch.compile(fn, backend="aot_eager", dynamic=dynamic)
+    return kiln.compile(fn, dynamic=dynamic, options={"strict": True, **options, **target_options})
+
+
+def _raised(e, prefix=""):
+    last = traceback.format_exception_only(type(e), e)[-1].strip()
+    return {"kind": f"{prefix}raise:{type(e).__name__}", "detail": last[:600], "output": None}
+
+
+def _mismatch(what, results, eager, fp64, where, nudged=(), rounded=(), prefix=""):
+    """The first failure of outputs or gradients (what) against eager's and fp64's by the accuracy rule (nudged,
+    rounded: the same outputs of eager's nudged and rounded runs), and of the outputs' strides; None if none."""
+    from kiln.tools.accuracy import accuracy_error
+    if len(results) != len(eager):
+        return {"kind": f"{prefix}{what}_count", "detail": f"{len(results)} vs eager's {len(eager)}", "output": None}
+    detached = lambda t: [t.detach() if t is not None else None]  # noqa: E731 (one tensor as accuracy_error's list)
+    for i, (r, e, e64) in enumerate(zip(results, eager, fp64)):
+        error = accuracy_error(detached(r), detached(e), detached(e64), nudged=[detached(run[i]) for run in nudged],
+                               rounded=[detached(run[i]) for run in rounded])
+        if error:
+            kind = "dtype_shape" if error.startswith("output 0: expected") else "wrong_values"
+            return {"kind": f"{prefix}{what}_{kind}", "detail": where + error[10:], "output": i, "what": what,
+                    "dtype": str(e.dtype).replace("torch.", "")}
+        if what == "output" and r is not None and _strides_differ(r, e):
+            return {"kind": f"{prefix}output_strides", "detail": f"{where}strides {r.stride()} vs eager's "
+                    f"{e.stride()} for shape {list(r.shape)}", "output": i, "what": what,
+                    "dtype": str(e.dtype).replace("torch.", "")}
+    return None
 
 
 def _run_frozen_case(fn, make, case, target):
@@ -202,13 +226,10 @@ def _run_frozen_case(fn, make, case, target):
     place (Constants.refresh). Outputs against eager and fp64 by the accuracy rule, and their strides."""
     import torch
 
-    import kiln
-    from kiln.tools.accuracy import Float64Throughout, accuracy_error
-    device, options = TARGETS[target]
-    dynamic = True if case["dynamic"] else None
+    from kiln.tools.accuracy import Float64Throughout
+    device = TARGETS[target][0]
     call = lambda module, *rest: module(*rest)   # noqa: E731 (one frame, whichever module it is given)
-    compiled = torch.compile(call, backend="aot_eager", dynamic=dynamic) if options is None else \
-        kiln.compile(call, dynamic=dynamic, options={"strict": True, "freezing": True, **options})
+    compiled = _compiled(call, target, case, freezing=True)
 
     def built(variant, f64=False):
         xs = make(f64=f64, variant=variant, device=device)[1]
@@ -231,17 +252,11 @@ def _run_frozen_case(fn, make, case, target):
                 try:
                     result = list(compiled(module, *rest))
                 except Exception as e:  # noqa: BLE001
-                    last = traceback.format_exception_only(type(e), e)[-1].strip()
-                    return {"kind": f"frozen_raise:{type(e).__name__}", "detail": last[:600], "output": None}
+                    return _raised(e, "frozen_")
                 where = f"variant {variant}{', parameters written' if written else ''}: "
-                for i, (r, e, e64) in enumerate(zip(result, eager, fp64)):
-                    error = accuracy_error([r], [e], [e64])
-                    if error or _strides_differ(r, e):
-                        kind = "wrong_values" if error and not error.startswith("output 0: expected") else \
-                            "dtype_shape" if error else "strides"
-                        return {"kind": f"frozen_output_{kind}", "output": i, "what": "output",
-                                "detail": where + (error[10:] if error else f"strides {r.stride()} vs {e.stride()}"),
-                                "dtype": str(e.dtype).replace("torch.", "")}
+                failure = _mismatch("output", result, eager, fp64, where, prefix="frozen_")
+                if failure:
+                    return failure
     return {"kind": "ok"}
 
 

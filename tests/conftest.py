@@ -2,7 +2,7 @@
 
 Every test compiles with kiln (strict, so internal failures raise instead of falling back) and
 compares with eager: values against an fp64 reference (floating inputs cast to float64), and
-dtype, shape and strides against eager in the inputs' own dtypes.
+dtype, shape, strides and storage offset against eager in the inputs' own dtypes.
 
 Environment / options:
   KILN_FORBID_INDUCTOR=1 or --forbid-inductor   patch Inductor's compile_fx to raise for the whole
@@ -194,6 +194,9 @@ def assert_same_meta(actual, expected, what="output"):
     if expected.numel() > 1:
         assert live_strides(actual) == live_strides(expected), \
             f"{what}: strides {actual.stride()} != eager's {expected.stride()} (shape {tuple(expected.shape)})"
+    if expected.numel() > 0 and expected.layout == torch.strided:   # (eager code past a graph break may read it)
+        assert actual.storage_offset() == expected.storage_offset(), \
+            f"{what}: storage offset {actual.storage_offset()} != eager's {expected.storage_offset()}"
 
 
 def assert_close_to(actual, expected, ref64, what="output", tol=None):

@@ -2,6 +2,7 @@
 against eager (fp64 reference). Models and tiny sizes come from kiln.tools.workloads."""
 import copy
 import os
+import logging
 import re
 
 import pytest
@@ -285,15 +286,54 @@ def test_conv1d_where_convolutions_run_channels_last():
         compare_results(kiln_compile(conv)(x), conv(x))
 
 
-def test_as_strided_reads_a_value_kiln_stored_channels_last(check):
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_as_strided_reads_a_value_kiln_stored_channels_last(check, dynamic):
     """unfold (as_strided after decomposition) names eager's NCHW storage of a value that kiln stores channels-last,
-    since it reads channels-last: as_strided reads a copy laid out as eager's (it read the wrong elements)."""
+    since it reads channels-last: as_strided reads a copy laid out as eager's (it read the wrong elements; under
+    dynamic=True, off by up to 42 at the first call), with gaps where eager's has them (s[..., ::2], static only:
+    its reads are checked to fall on elements)."""
     def f(x):
         s = x.contiguous()
         for _ in range(6):   # enough work that its two users read it stored
             s = s * 1.5 + 0.5
-        return s.unfold(3, 2, 1) * 1.0, s.sum(), s[:, :, :, ::2].unfold(2, 2, 1) * 1.0   # (the last runs eagerly)
-    check(f, torch.randn(2, 3, 5, 6).to(memory_format=torch.channels_last))
+        return (s.unfold(3, 2, 1) * 1.0, s.sum()) + (() if dynamic else (s[:, :, :, ::2].unfold(2, 2, 1) * 1.0,))
+    for shape in [(2, 3, 5, 6), (3, 3, 7, 8)][:1 + dynamic]:
+        check(f, torch.randn(shape).to(memory_format=torch.channels_last), dynamic=dynamic)
+
+
+def test_as_strided_of_a_slice_computed_for_it_alone(check):
+    """as_strided's offset is a position in eager's storage of its argument, where a slice of a value computed in
+    the graph sits past the slice's start; kiln stores a slice computed for it alone at its buffer's start.
+    (w * 2)[3:] at offset 5 read six elements past it, at the first call."""
+    check(lambda w: ((w * 2)[3:].as_strided((6,), (1,), 5), w.sin()[2:].as_strided((4,), (2,), 3) + 1,
+                     (w * 2).view(4, 4)[:, ::2].as_strided((3, 2), (4, 2), 2) + 1), torch.randn(16))
+
+
+@pytest.mark.parametrize("view", [lambda y: y[3:].as_strided((6,), (1,), 0),   # before the slice
+                                  lambda y: y.view(4, 4)[:, ::2].as_strided((3, 2), (4, 1), 2),   # into its gaps
+                                  lambda y: y.view(4, 4).t()[1:].as_strided((3, 3), (4, 1), 2)])   # not dense
+def test_as_strided_reading_what_kiln_does_not_store_runs_eagerly(view, caplog):
+    """Storage of the argument's base that kiln never stored (the rest of a slice computed for it alone, a
+    gapped layout's gaps) is not read: the graph runs eagerly, with a line naming the op; strict raises."""
+    def f(w):
+        return view(w * 2) + 1
+    w = torch.randn(16)
+    with caplog.at_level(logging.WARNING, logger="kiln"):
+        torch.testing.assert_close(kiln.compile(f)(w), f(w))
+    assert "lowering failed at aten.as_strided" in caplog.text
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="as_strided"):
+        kiln.compile(f, options={"strict": True})(w)
+
+
+def test_an_output_viewing_a_computed_value_keeps_eager_storage_offset(check):
+    """An output that views a value computed in the graph at a storage offset is returned at eager's offset in
+    that value stored whole (check compares offsets): stored alone it sat at offset 0, and eager code reading the
+    offset past a graph break ((w * 2)[3:].storage_offset() in an as_strided) read other elements."""
+    def f(w):
+        return (w * 2).as_strided(((w * 2).size(0) // 2,), ((w * 2).stride(0),), (w * 2)[3:].storage_offset())
+    check(f, torch.randn(16))
+    check(lambda w: ((w.sin() * 2)[3:], (w + 1).view(4, 4)[1:, 2:].t(), w.cos()[1:] * 1), torch.randn(16))
 
 
 def test_as_strided_of_a_saved_activation_kiln_stored_channels_last(check_grad):

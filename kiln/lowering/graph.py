@@ -11,7 +11,7 @@ import torch
 from kiln import ir
 from kiln.freezing import is_frozen
 from kiln.ir import product, sym
-from kiln.lowering.values import RUNNING, Lazy, LOWERINGS, meta_strides, reads_of, static_ints, View
+from kiln.lowering.values import as_lazy, RUNNING, Lazy, LOWERINGS, meta_strides, reads_of, static_ints, View
 from kiln.lowering.pointwise import eager_refuses, ops_fn, pointwise_value
 from kiln.lowering.externs import LIBRARY_CALLS
 from kiln.lowering.realization import Realization
@@ -99,6 +99,19 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
             return False
         return bool(self.shape_env.evaluate_expr(sympy.Eq(a, b)))
 
+    def holds(self, relation):
+        """Whether a relation of sizes holds: as an expression, at every size; else at the traced sizes, where it
+        becomes a guard of the graph, as guard_equal's equalities do. False where it cannot be guarded."""
+        relation = sympy.sympify(relation)
+        if isinstance(relation, sympy.logic.boolalg.BooleanAtom):
+            return bool(relation)
+        if self.shape_env is None or ir.at_hints(relation, self.size_hints) is not sympy.true:
+            return False
+        try:   # (in the shape environment's symbols: sizes the wrapper computes through floats are kiln's own)
+            return bool(self.shape_env.evaluate_expr(relation.xreplace(self.float_sizes)))
+        except Exception:
+            return False
+
     def new_name(self, prefix="buf"):
         self._names += 1
         return f"{prefix}{self._names}"
@@ -114,6 +127,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
             RUNNING.pop()
 
     def run(self):
+        self.stored_whole = self.bases_stored_whole()
         with self.in_effect():
             return super().run(enable_io_processing=False)
 
@@ -123,7 +137,10 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         value = self.env[self.passes_on[n]] if n in self.passes_on else super().run_node(n)
         if isinstance(value, Lazy) and value.strides is None:
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
-        if isinstance(value, Lazy) and self.worth_storing(n, value):
+        if n in self.stored_whole and isinstance(value, (Lazy, View)):
+            value = self.realize_strided(value if isinstance(value, Lazy) or value.offset == 0 else as_lazy(value),
+                                         self.stored_whole[n])
+        elif isinstance(value, Lazy) and self.worth_storing(n, value):
             value = self.realize_narrow(value, self.strides_for_users(n, value))
         if self.input_readers is not None:
             self.index_input_reads(n, value)
@@ -178,6 +195,8 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         if target in SCALAR_FUNCTIONS:
             return SCALAR_FUNCTIONS[target](*args)
         val = self.current_node.meta.get("val")
+        if target in EAGER_LAYOUT_SCALARS:
+            return sym(val)
         if isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool)) and target not in LOWERINGS:
             # any other Python function of sizes (math.ceil, math.floor, sym_ite, ...): its value as torch's
             # symbolic shapes computed it, over the same size symbols kiln's buffers are laid out in
@@ -208,11 +227,13 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         in Python as eager computes it: kernels see sizes as integers, and would divide as integers. A truth value
         of sizes (s0 >= 0, torch._check's; s0 > 3 read as a number) is a symbol the wrapper binds to 0 or 1:
         no kernel or library call takes a SymPy relation."""
+        if isinstance(x, sympy.Expr) and (x.is_number or x.is_integer):
+            return x   # (a size: tested first, as a SymPy Symbol is also a Boolean)
         if isinstance(x, sympy.logic.boolalg.BooleanAtom):
             return bool(x)
         if isinstance(x, sympy.logic.boolalg.Boolean):
             return self.float_size(x)
-        if not isinstance(x, sympy.Expr) or x.is_number or x.is_integer:
+        if not isinstance(x, sympy.Expr):
             return x
         return wrapper_symbol(self.float_scalars, ir.FLOAT_SCALAR, x, real=True)
 
@@ -270,10 +291,11 @@ SCALAR_FUNCTIONS = {
     operator.add: lambda a, b: a + b, operator.sub: lambda a, b: a - b, operator.mul: lambda a, b: a * b,
     operator.floordiv: lambda a, b: ir.FloorDiv(a, b), operator.truediv: lambda a, b: sympy.sympify(a) / b,
     operator.neg: lambda a: -a, operator.mod: lambda a, b: sympy.Mod(a, b),
-    aten.sym_size.int: lambda x, d: x.sizes[d], aten.sym_stride.int: lambda x, d: x.strides[d],
-    aten.sym_numel.default: lambda x: product(x.sizes),
-    aten.sym_storage_offset.default: lambda x: x.offset,
+    aten.sym_size.int: lambda x, d: x.sizes[d], aten.sym_numel.default: lambda x: product(x.sizes),
 }
+# eager's layout of a value, as traced: kiln's own may differ (a value stored channels-last, a slice of a value
+# computed for it alone at offset 0), and what reads these addresses eager's storage (as_strided)
+EAGER_LAYOUT_SCALARS = (aten.sym_stride.int, aten.sym_storage_offset.default)
 
 
 def wrapper_symbol(table, prefix, expr, **assumptions):

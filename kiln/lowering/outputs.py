@@ -5,7 +5,8 @@ from torch.multiprocessing.reductions import StorageWeakRef
 
 from kiln import ir
 from kiln.ir import sym
-from kiln.lowering.values import as_lazy, channels_last_strides, Lazy, same_strides, static_ints, View
+from kiln.lowering.values import (as_lazy, channels_last_strides, dense_meta_strides, Lazy, same_strides, static_ints,
+                                  View)
 
 
 class GraphOutputs:
@@ -33,6 +34,29 @@ class GraphOutputs:
                 self.view_of_output(vals[i], vals, eager_strides) or \
                 self.output_value(value, vals[i], i >= saved_from, eager_strides)
         return self.graph_outputs
+
+    def bases_stored_whole(self):
+        """{node: eager's strides} for each value computed in the graph that a returned output views at a storage
+        offset (not 0): stored whole as eager lays it out, so that the output is seen at eager's offset in it, as
+        eager returns it. Stored as the view's elements alone, it sat at offset 0, and eager code reading its storage
+        offset past a graph break read other elements ((w * 2)[3:].storage_offset() read 0). Only bases laid out
+        densely at offset 0, which eager stores whole too."""
+        vals = self.module.graph.output_node().args[0]
+        saved_from = len(vals) if self.saved_from is None else self.saved_from
+        bases = {}
+        for node in vals[:saved_from]:
+            meta = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+            if not isinstance(meta, torch.Tensor) or meta.layout != torch.strided or meta.storage_offset() == 0:
+                continue
+            base = view_chain(node)[0]
+            base_meta = base.meta.get("val") if base.op == "call_function" else None
+            if base is node or not isinstance(base_meta, torch.Tensor) or base_meta.storage_offset() != 0 or \
+                    StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()):
+                continue
+            strides = dense_meta_strides(base_meta, [sym(n) for n in base_meta.shape])
+            if strides is not None:
+                bases[base] = strides
+        return bases
 
     def reads_input_unchanged(self, value, node, placeholder_storages):
         """Whether value is a graph input's memory as it is, where eager returns a tensor of its own: a lowering that
@@ -70,14 +94,7 @@ class GraphOutputs:
         eager_strides.intermediate_base_strides), or where the view's strides are not eager's (the base is a
         saved activation laid out as traced, where eager's differs: x.clone() of a transposed x, then
         y[..., ::2] = 5, is traced row-major; y.t() must come back as eager's)."""
-        base, views = node, []
-        while isinstance(base, torch.fx.Node) and base.op == "call_function" and \
-                isinstance(base.target, torch._ops.OpOverload) and base.args and \
-                any(r.alias_info is not None and not r.alias_info.is_write for r in base.target._schema.returns):
-            views.append(base)
-            base = base.args[0]
-            if base in vals:
-                break
+        base, views = view_chain(node, vals)
         done = [self.graph_outputs[k] for k, v in enumerate(vals) if v is base]
         if base is node or not done or not isinstance(done[0], View) or not isinstance(node.meta.get("val"), torch.Tensor):
             return None
@@ -112,6 +129,19 @@ class GraphOutputs:
     def output_strides(self):
         """The strides of each graph output, for AOTAutograd (None where not a tensor)."""
         return [static_ints(o.strides) if isinstance(o, View) else None for o in self.graph_outputs]
+
+
+def view_chain(node, stops=()):
+    """The value node views through view ops, and those ops (outermost first); the walk ends at a node in stops."""
+    base, views = node, []
+    while isinstance(base, torch.fx.Node) and base.op == "call_function" and \
+            isinstance(base.target, torch._ops.OpOverload) and base.args and \
+            any(r.alias_info is not None and not r.alias_info.is_write for r in base.target._schema.returns):
+        views.append(base)
+        base = base.args[0]
+        if base in stops:
+            break
+    return base, views
 
 
 def replay_views(views, base_view, base_meta):

@@ -3,10 +3,12 @@ rotated one."""
 
 import sympy
 import torch
+from torch._subclasses.fake_tensor import unset_fake_temporarily
 
 from kiln import ir
 from kiln.ir import ops, product, sym
-from kiln.lowering.values import current, dense_meta_strides, Lazy, LoweringError, register, same_strides, View
+from kiln.lowering.values import (current, dense_meta_strides, Lazy, LoweringError, register, same_strides,
+                                  static_ints, traced_meta_strides, View)
 from kiln.lowering.pointwise import broadcast_index
 
 aten = torch.ops.aten
@@ -200,29 +202,79 @@ def lower_select(out, x, dim, index):
 
 @register(aten.as_strided.default, aten.as_strided_copy.default)
 def lower_as_strided(out, x, size, stride, storage_offset=None):
-    """Offsets are absolute in the storage; a graph input's data pointer already points at its own offset.
-
-    The strides and offset name eager's storage of x. Where kiln lays x out otherwise (a value stored channels-last
-    that eager has NCHW, a saved activation whose strides the forward reported), they are applied to a copy laid
-    out as eager's, which holds x's elements where eager's storage does: unfold and diagonal read wrong elements
-    of the channels-last buffer itself."""
+    """The offset and strides address eager's storage of x, in which x's first element sits at the traced x's
+    storage offset; kiln's buffer holds that element at the View's offset, and a position eager reads as far from
+    it as in eager's storage where the buffer holds x at eager's strides. What the buffer holds around x:
+    - a graph input's buffer is the caller's tensor, in the caller's storage: any position eager reads;
+    - a buffer made here for x (x computed for it alone, or a copy of x laid out as eager's) holds x's own
+      elements only, not the rest of x's base: at the first call, (w * 2)[3:].as_strided((6,), (1,), 5) read six
+      elements past the slice's buffer, and at offset 0 three before it;
+    - any other buffer holds the value it was computed for, laid out as eager's (reads stay inside it).
+    Reading elsewhere, the graph runs eagerly. Where kiln lays x out otherwise (a value stored channels-last that
+    eager has NCHW, a saved activation whose strides the forward reported), a copy laid out as eager's is read:
+    unfold and diagonal read wrong elements of the channels-last buffer itself."""
     g = current()
-    base = g.realize(x)
-    traced = g.current_node.args[0].meta.get("val")
-    size, stride = [sym(s) for s in size], [sym(s) for s in stride]
-    if isinstance(traced, torch.Tensor) and not same_strides(base.strides, [sym(s) for s in traced.stride()],
-                                                             base.sizes):
-        eager = dense_meta_strides(traced, base.sizes)
+    traced = g.current_node.args[0].meta["val"]
+    eager_strides = [sym(s) for s in traced.stride()]
+    dense = dense_meta_strides(traced, x.sizes)
+    eager = dense or traced_meta_strides(traced, x.sizes)
+    base = g.realize(x, eager)
+    if not same_strides(base.strides, eager_strides, base.sizes):
         if eager is None:
-            return NotImplemented   # (eager's view reaches storage that a copy would not hold: run it eagerly)
-        copy = g.realize_strided(base, eager)
-        start = sym(traced.storage_offset())
-        return View(copy.buffer, size, stride, (start if storage_offset is None else sym(storage_offset)) - start)
-    if storage_offset is None:
-        offset = base.offset
-    else:
-        offset = sym(storage_offset) - getattr(base.buffer, "storage_offset", 0)
-    return View(base.buffer, size, stride, offset)
+            raise LoweringError("as_strided of a value laid out otherwise than eager's, which no copy lays out as "
+                                "eager does (overlapping or symbolic strides)")
+        base = g.realize_strided(base, eager)
+    made_for_x = base is not x
+    start = sym(traced.storage_offset())
+    size, stride = [sym(s) for s in size], [sym(s) for s in stride]
+    at = base.offset + (start if storage_offset is None else sym(storage_offset)) - start
+    if not isinstance(base.buffer, ir.InputBuffer):
+        held = span(base.offset, base.sizes, base.strides) if made_for_x else \
+            span(0, base.buffer.layout.sizes, base.buffer.layout.strides)
+        if not all(map(g.holds, within(span(at, size, stride), held))) or \
+                made_for_x and not dense and not reads_only_elements(at, size, stride, base):
+            raise LoweringError("as_strided reads storage outside the elements its argument's buffer holds")
+    return View(base.buffer, size, stride, at)
+
+
+def span(offset, sizes, strides):
+    """The first and last storage positions a view reads (None where it reads none)."""
+    if any(n == 0 for n in sizes):
+        return None
+    return offset, offset + sum((n - 1) * s for n, s in zip(sizes, strides))
+
+
+def within(inner, outer):
+    """The relations of sizes by which the span inner lies in the span outer."""
+    if inner is None:
+        return []
+    if outer is None:
+        return [sympy.false]
+    return [sympy.Ge(inner[0], outer[0]), sympy.Le(inner[1], outer[1])]
+
+
+ELEMENT_CHECK_LIMIT = 1 << 22   # positions enumerated at most, to find each read an element of a gapped layout
+
+
+def reads_only_elements(offset, sizes, strides, base):
+    """Whether every storage position a view (static) reads holds an element of base, a layout with gaps (such
+    as x[..., ::2]'s) whose elements do not overlap: its gaps hold nothing in a buffer made for it. Each
+    position is taken apart into base's indices, its widest stride first."""
+    view, held = static_ints([offset] + sizes + strides), static_ints([base.offset] + base.sizes + base.strides)
+    if view is None or held is None or ir.static_numel(sizes) > ELEMENT_CHECK_LIMIT:
+        return False
+    rank, base_rank = len(sizes), len(base.sizes)
+    with unset_fake_temporarily():
+        rest = torch.full((), view[0] - held[0], dtype=torch.int64)
+        for n, st in zip(view[1:1 + rank], view[1 + rank:]):
+            rest = rest.unsqueeze(-1) + torch.arange(n, dtype=torch.int64) * st
+        inside = rest >= 0
+        for st, n in sorted(zip(held[1 + base_rank:], held[1:1 + base_rank]), reverse=True):
+            if st != 0 and n != 1:
+                index = rest.div(st, rounding_mode="floor")
+                inside &= index < n
+                rest = rest - index * st
+        return bool((inside & (rest == 0)).all())
 
 
 @register(aten.split_with_sizes.default, aten.split.Tensor)

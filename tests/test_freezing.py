@@ -747,6 +747,50 @@ def test_frozen_blocks_that_are_frames_of_their_own_compile_once(built, monkeypa
         close(compiled(x), model(x))
 
 
+class NormBlock(torch.nn.Module):
+    """A block that is a frame of its own, with buffers: a convolution and a batch norm (folded into it)."""
+
+    def __init__(self, channels):
+        super().__init__()
+        self.conv, self.norm = torch.nn.Conv2d(channels, channels, 3, padding=1), torch.nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        y = F.relu(self.norm(self.conv(x)))
+        torch._dynamo.graph_break()
+        return y
+
+
+def test_frozen_blocks_with_buffers_compile_once_and_watch_each_blocks_statistics(caplog):
+    """Blocks with a batch norm's buffers compile once too (each block's buffers were guarded by identity: a frame
+    per block up to the recompile limit, the later blocks eager). Each block's running statistics are watched with
+    its own module's num_batches_tracked, found for blocks Dynamo did not trace: an eager training step of one block
+    is read at the next call. A block whose batch norm has no such counter runs eagerly."""
+    torch.manual_seed(0)
+    model, x = torch.nn.Sequential(*[NormBlock(4) for _ in range(12)]).eval(), torch.randn(2, 4, 6, 6)
+    for block in model:
+        block.norm.running_mean.uniform_(-1, 1)
+        block.norm.running_var.uniform_(0.5, 2)
+    _, _, unfrozen = frames_compiled(model, x, {})
+    with caplog.at_level(logging.INFO, logger="kiln"):
+        compiled, y, frozen = frames_compiled(model, x, {"freezing": True})
+    close = partial(torch.testing.assert_close, rtol=1e-4, atol=1e-4)
+    with torch.no_grad():
+        close(y, model(x))
+        assert frozen == unfrozen
+        assert len(re.findall("computed its frozen constants for other parameters", caplog.text)) == 11
+        model[6].train()
+        model[6](torch.randn(2, 4, 6, 6) * 3 + 1)   # eager training: the statistics move, their counter too
+        model[6].eval()
+        close(compiled(x), model(x))
+        model[9].norm.num_batches_tracked = None
+        model[9].norm.running_mean.add_(1)   # (moves its version: a new set of buffers is what is tested)
+        model[9].norm.running_mean = model[9].norm.running_mean.clone()
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="kiln"):
+            close(compiled(x), model(x))
+        assert "runs eagerly for other parameters: buffers that cannot be watched" in caplog.text
+
+
 class ReadAtAnOffset(torch.nn.Module):
     def __init__(self, w):
         super().__init__()
@@ -838,4 +882,4 @@ def test_parameters_at_another_offset_read_by_as_strided_out_of_dynamos_sight_ru
         for offset in (0, 4):
             model = Wrapped((torch.arange(40.0) * (offset + 1))[offset:offset + 16])
             torch.testing.assert_close(run(model, x), model(x))
-    assert "runs eagerly for parameters at other storage offsets" in caplog.text
+    assert "runs eagerly for other parameters: at other storage offsets" in caplog.text

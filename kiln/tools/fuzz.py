@@ -119,7 +119,7 @@ def run_case(case, target):
     if result["kind"].endswith("wrong_values") and \
             _run_case(case, target, nudged_runs=NUDGED_RUNS, rounded_runs=ROUNDED_RUNS)["kind"] == "ok":
         return {"kind": "artifact:ill_conditioned", "detail": result["detail"], "output": None}
-    if target != "aot_eager" and result["kind"].endswith(("wrong_values", "strides")) and \
+    if target != "aot_eager" and result["kind"].endswith(("wrong_values", "strides", "storage_offset")) and \
             _run_case(case, "aot_eager")["kind"] == result["kind"]:
         return {"kind": "artifact:aot_autograd", "detail": result["detail"], "output": None}
     if target != "aot_eager" and result["kind"].startswith("raise:") and \
@@ -200,7 +200,8 @@ def _raised(e, prefix=""):
 
 def _mismatch(what, results, eager, fp64, where, nudged=(), rounded=(), prefix=""):
     """The first failure of outputs or gradients (what) against eager's and fp64's by the accuracy rule (nudged,
-    rounded: the same outputs of eager's nudged and rounded runs), and of the outputs' strides; None if none."""
+    rounded: the same outputs of eager's nudged and rounded runs), and of the outputs' strides and storage offsets
+    (eager code past a graph break may read them); None if none."""
     from kiln.tools.accuracy import accuracy_error
     if len(results) != len(eager):
         return {"kind": f"{prefix}{what}_count", "detail": f"{len(results)} vs eager's {len(eager)}", "output": None}
@@ -215,6 +216,10 @@ def _mismatch(what, results, eager, fp64, where, nudged=(), rounded=(), prefix="
         if what == "output" and r is not None and _strides_differ(r, e):
             return {"kind": f"{prefix}output_strides", "detail": f"{where}strides {r.stride()} vs eager's "
                     f"{e.stride()} for shape {list(r.shape)}", "output": i, "what": what,
+                    "dtype": str(e.dtype).replace("torch.", "")}
+        if what == "output" and r is not None and r.numel() and r.storage_offset() != e.storage_offset():
+            return {"kind": f"{prefix}output_storage_offset", "detail": f"{where}storage offset {r.storage_offset()} "
+                    f"vs eager's {e.storage_offset()}", "output": i, "what": what,
                     "dtype": str(e.dtype).replace("torch.", "")}
     return None
 

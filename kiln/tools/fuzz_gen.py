@@ -236,7 +236,12 @@ def op_view(rng, a, pool, add_input):
     t, n = a.t, a.n
     nd = t.dim()
     kind = rng.choice(["slice", "step", "flip", "transpose", "permute", "expand", "reshape", "flatten",
-                       "unsqueeze", "select", "narrow", "squeeze"])
+                       "unsqueeze", "select", "narrow", "squeeze", "as_strided"])
+    if kind == "as_strided":   # its own elements, or all but the first along dim 0, at an explicit storage offset
+        shape, stride, offset = list(t.shape), list(t.stride()), t.storage_offset()
+        if nd and shape[0] > 1 and rng.random() < 0.5:
+            shape[0], offset = shape[0] - 1, offset + stride[0]
+        return f"{{o}} = {n}.as_strided({shape}, {stride}, {offset})"
     if kind == "unsqueeze":
         return f"{{o}} = {n}.unsqueeze({rng.randrange(nd + 1)})"
     if kind == "reshape":

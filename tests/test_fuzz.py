@@ -283,7 +283,7 @@ def test_a_frozen_case_finds_constants_kept_from_other_parameters(monkeypatch, b
     where a frozen graph kept the first set's constants for the second (rebound) or the written ones (refresh)."""
     from kiln import freezing
     if broken == "rebound":
-        monkeypatch.setattr(freezing.Constants, "rebound", lambda self, tensors: (self, {}))
+        monkeypatch.setattr(freezing.Constants, "rebound", lambda self, tensors, watches: (self, {}))
     elif broken == "refresh":
         monkeypatch.setattr(freezing.Constants, "refresh", lambda self: None)
     spec = {"shape": [4, 4], "dtype": "float32", "layout": "contig", "high": None, "grad": False}

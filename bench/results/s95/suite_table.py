@@ -17,7 +17,8 @@ from gpu_compile_time import median, overhead   # noqa: E402
 FILES = ["s89/gpu/*.json", "s91/c1/ct_*/compile_time.json", "s91/c1/shards/rows.json", "s91/c2/gpu/rows.json",
          "s91/c3/gpu/rows.json", "s93/gpu_c1/ct_*/compile_time.json", "s93/gpu_c2/gpu/rows.json",
          "s93/gpu_train/compile_time.json", "s95/c1/shards/rows.json", "s95/c1/ct_timm_deit/compile_time.json",
-         "s95/c2/inference/rows.json", "s95/c2/train/rows.json", "s95/c3/ct_*/compile_time.json"]
+         "s95/c2/inference/rows.json", "s95/c2/train/rows.json", "s95/c3/ct_*/compile_time.json",
+         "s97/c1/ct_*/compile_time.json", "s97/c2/warm/rows.json"]
 BACKENDS = ("aot_eager", "inductor", "kiln")
 
 

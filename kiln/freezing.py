@@ -3,18 +3,19 @@
 What depends only on them is computed once, at compile time, instead of at every call: casts of the weights
 (autocast's bf16 copies), transposes, a batch norm after a convolution (folded into its weight and bias), and, in
 lowering, the layouts kiln gives library calls (a convolution's channels-last weight). The user's module keeps its
-own tensors, unchanged. A compiled graph given other parameters and buffers than it was compiled with (the next block
-of a model whose blocks are frames of their own, another module, a parameter replaced) computes its constants again
-from them, once for each set it is given (`per_parameter_set`), rather than compiling again. A frozen tensor written in place after compiling
-(load_state_dict, an optimizer's step) is seen by its version counter at the next call, which computes again what was
-computed from it, into the same memory (`Constants.refresh`). Eager's batch norm writes its running statistics in
-training without moving their version counter, but nn.BatchNorm moves its num_batches_tracked's: so a buffer is
-frozen only where its module's buffers can be found, and is watched with all of them; a batch norm's running
-statistic only where its module has that counter. Writes that move no version counter (through `.data`, fused
-optimizers, a storage swapped by `set_`, a batch norm in training on buffers of a module that also has a
-num_batches_tracked it does not move) are not seen.
+own tensors, unchanged. A compiled graph given other parameters and buffers than it was compiled with (the next
+block of a model whose blocks are frames of their own, another module, a parameter replaced) computes its constants
+again from them, once for each set it is given (`per_parameter_set`), rather than compiling again. A frozen tensor
+written in place after compiling (load_state_dict, an optimizer's step) is seen by its version counter at the next
+call, which computes again what was computed from it, into the same memory (`Constants.refresh`). Eager's batch norm
+writes its running statistics in training without moving their version counter, but nn.BatchNorm moves its
+num_batches_tracked's: so a buffer is frozen only where its module's buffers can be found, and is watched with all
+of them; a batch norm's running statistic only where its module has that counter. Writes that move no version
+counter (through `.data`, fused optimizers, a storage swapped by `set_`, a batch norm in training on buffers of a
+module that also has a num_batches_tracked it does not move) are not seen.
 """
 import copy
+import gc
 import logging
 import operator
 import re
@@ -42,15 +43,16 @@ log = logging.getLogger("kiln")
 
 def frozen_inputs(dynamo_gm, example_inputs):
     """{index of a Dynamo graph input: (its tensor, the tensors to watch with it, whether a batch norm reads it as
-    a running statistic or None for a parameter)} for the inputs that are parameters or buffers of a module.
+    a running statistic, or None for a parameter)} for the inputs that are parameters or buffers of a module.
     Dynamo passes inlined modules' tensors as unguarded inputs, where another module's may come: the compiled graph
-    tells one set from another itself (per_parameter_set). A buffer is watched with its module's other buffers,
-    found now in the frame; it is not frozen where they cannot be found, nor where a batch norm reads it as a
-    running statistic and its module has no num_batches_tracked (BATCH_NORM_COUNTER). {} outside a Dynamo trace.
-    Not one-element tensors (a learned scale: kernels would read its value inlined, where a write could not reach
-    it) nor tensors without a version counter (made under inference_mode: a write to them could not be seen)."""
-    context = torch._guards.TracingContext.try_get()
-    if context is None:
+    tells one set from another itself (per_parameter_set). A buffer is watched with the other buffers of its
+    module, found now in the frame (another set's, by buffers_beside: kiln freezes the collector's objects while it
+    compiles, which hides them from gc.get_referrers); it is not frozen where they cannot be found, nor where a
+    batch norm reads it as a running statistic and its module has no num_batches_tracked (BATCH_NORM_COUNTER). {}
+    outside a Dynamo trace. Not one-element tensors (a learned scale: kernels would read its value inlined, where a
+    write could not reach it) nor tensors without a version counter (made under inference_mode: a write to them
+    could not be seen)."""
+    if torch._guards.TracingContext.try_get() is None:
         return {}
     placeholders = dynamo_gm.graph.find_nodes(op="placeholder")
     found = {}
@@ -62,35 +64,36 @@ def frozen_inputs(dynamo_gm, example_inputs):
             found[i] = (value, (), None)
         elif MODULE_BUFFER.search(source.name):
             statistic = read_as_running_statistic(node)
-            companions = watchable(module_buffers(source, value), statistic)
+            holders = module_buffers(source, value)
+            companions = watchable(None if holders is None else [holders], statistic)
             if companions is not None:
                 found[i] = (value, companions, statistic)
     return found
 
 
-def watchable(companions, statistic):
-    """The tensors to watch with a buffer, of its module's other buffers ({name: tensor}); None where it cannot be
-    watched: they are not known, or a batch norm reads it as a running statistic and nothing moves when it trains."""
-    if companions is None or statistic and BATCH_NORM_COUNTER not in companions:
+def watchable(holders, statistic):
+    """The tensors to watch with a buffer: the other buffers of the dicts that hold it (holders, [{name: tensor}]: its
+    module's, and any other module's it is shared with); None where it cannot be watched: none is known, or a batch
+    norm reads it as a running statistic and none of them has the counter that moves when it trains."""
+    if not holders or statistic and not any(BATCH_NORM_COUNTER in h for h in holders):
         return None
-    return tuple(companions.values())
+    return tuple({id(t): t for h in holders for t in h.values()}.values())
 
 
 def buffers_beside(buffers):
-    """{id(buffer): {name: tensor}, the other buffers of its module} for module buffers given to a compiled graph that
-    Dynamo did not trace with them (the next block's): the buffer dict of a module (nn.Module._buffers) among the
-    objects referring to each, where exactly one holds it; None for a buffer where none or several do."""
-    import gc
+    """{id(buffer): [{name: tensor}]} for module buffers given to a compiled graph that Dynamo did not trace with them
+    (the next block's): the other tensors of each dict of tensors that holds it, among the objects referring to it
+    (its module's nn.Module._buffers; a module's it is shared with; a user's dict(model.named_buffers()), whose
+    tensors are watched too: more refreshes, never a missed write)."""
     wanted = {id(b): b for b in buffers}
     holders = {i: [] for i in wanted}
     for d in gc.get_referrers(*buffers):
         if type(d) is dict and all(isinstance(k, str) and (v is None or isinstance(v, torch.Tensor))
                                    for k, v in d.items()):
-            for v in d.values():
-                if id(v) in holders and v is wanted[id(v)]:
-                    holders[id(v)].append(d)
-    return {i: {k: t for k, t in ds[0].items() if isinstance(t, torch.Tensor) and t is not wanted[i] and
-                not t.is_inference()} if len(ds) == 1 else None for i, ds in holders.items()}
+            for i in {id(v) for v in d.values()} & holders.keys():
+                holders[i].append({k: t for k, t in d.items() if isinstance(t, torch.Tensor) and t is not wanted[i]
+                                   and not t.is_inference()})
+    return holders
 
 
 def module_buffers(source, buffer):
@@ -160,7 +163,7 @@ def fold(gm, frozen):
         constants.add_input(nodes[attr], gm.get_buffer(nodes[attr]), watched)
         constants.keyed[i] = (nodes[attr], tensor)
         if statistic is not None:
-            constants.buffers[nodes[attr]] = statistic
+            constants.statistics[nodes[attr]] = statistic
     fold_constants(gm, nodes, constants)
     if fold_batch_norms(gm, nodes):   # (a convolution's weight may be a folded cast: after the first pass)
         fold_constants(gm, nodes, constants)
@@ -292,7 +295,7 @@ class Constants:
         self.companions = {}  # a module's tensor's name -> the tensors whose writes may write it too, unseen
         self.relaid = []     # (remake, source name, sizes, strides, offset): what lowering made of a constant's view
         self.keyed = {}      # graph input index -> (name, the module's tensor) of parameters and buffers
-        self.buffers = {}    # name -> whether a batch norm reads that buffer as a running statistic
+        self.statistics = {}  # a buffer's name -> whether a batch norm reads it as a running statistic
 
     @property
     def folded(self):
@@ -427,7 +430,8 @@ def per_parameter_set(call, constants, artifact, bound, eager, name):
         return first
     indices = list(constants.keyed)
     offsets = [t.storage_offset() for _, t in constants.keyed.values()]
-    statistics = {i: constants.buffers[name] for i, (name, _) in constants.keyed.items() if name in constants.buffers}
+    statistics = {i: constants.statistics[name] for i, (name, _) in constants.keyed.items()
+                  if name in constants.statistics}
     sets = ParameterSets()
     # (the first set is never dropped: constants.keyed holds its tensors, the graph's own)
     sets[ParameterSets.key([t for _, t in constants.keyed.values()])] = first
@@ -439,6 +443,11 @@ def per_parameter_set(call, constants, artifact, bound, eager, name):
             if key not in sets:
                 given = dict(zip(indices, tensors))
                 watches = buffer_watches(given, statistics)
+                if watches is None and gc.get_freeze_count():
+                    # (objects frozen from the collector, by a compile in another thread or by the user, are not
+                    # found as referrers: this set is run eagerly now and looked for again at its next call)
+                    log.info("kiln: %s runs eagerly for other buffers, whose module was not found", name)
+                    return eager
                 if [t.storage_offset() for t in tensors] == offsets and watches is not None:
                     other, counterparts = constants.rebound(given, watches)
                     sets.add(tensors, refreshing(bound(counterparts), other, read))
@@ -461,7 +470,7 @@ def per_parameter_set(call, constants, artifact, bound, eager, name):
 def buffer_watches(tensors, statistics):
     """{graph input index: the tensors to watch with that buffer} for the buffers among tensors ({graph input index:
     tensor}; statistics: {index: whether a batch norm reads it as a running statistic}); None where one of them
-    cannot be watched (frozen_inputs' rule)."""
+    cannot be watched (watchable)."""
     beside = buffers_beside([tensors[i] for i in statistics]) if statistics else {}
     watches = {i: watchable(beside[id(tensors[i])], statistic) for i, statistic in statistics.items()}
     return None if None in watches.values() else watches

@@ -760,13 +760,18 @@ class NormBlock(torch.nn.Module):
         return y
 
 
-def test_frozen_blocks_with_buffers_compile_once_and_watch_each_blocks_statistics(caplog):
+@pytest.mark.parametrize("held", ["by_modules", "by_a_dict_too", "shared"])
+def test_frozen_blocks_with_buffers_compile_once_and_watch_each_blocks_statistics(caplog, held):
     """Blocks with a batch norm's buffers compile once too (each block's buffers were guarded by identity: a frame
     per block up to the recompile limit, the later blocks eager). Each block's running statistics are watched with
-    its own module's num_batches_tracked, found for blocks Dynamo did not trace: an eager training step of one block
-    is read at the next call. A block whose batch norm has no such counter runs eagerly."""
+    its own module's num_batches_tracked, found for blocks Dynamo did not trace, also where a dict of the user's
+    (dict(model.named_buffers())) or another module holds them too: an eager training step of one block is read at
+    the next call. A block whose batch norm has no such counter runs eagerly."""
     torch.manual_seed(0)
     model, x = torch.nn.Sequential(*[NormBlock(4) for _ in range(12)]).eval(), torch.randn(2, 4, 6, 6)
+    kept = dict(model.named_buffers()) if held == "by_a_dict_too" else None   # noqa: F841 (alive while compiled)
+    if held == "shared":   # (block 3's running mean held by block 2's batch norm too)
+        model[2].norm.register_buffer("shared", model[3].norm.running_mean)
     for block in model:
         block.norm.running_mean.uniform_(-1, 1)
         block.norm.running_var.uniform_(0.5, 2)
@@ -789,6 +794,27 @@ def test_frozen_blocks_with_buffers_compile_once_and_watch_each_blocks_statistic
         with caplog.at_level(logging.INFO, logger="kiln"):
             close(compiled(x), model(x))
         assert "runs eagerly for other parameters: buffers that cannot be watched" in caplog.text
+
+
+def test_other_buffers_hidden_from_the_collector_run_eagerly_until_found(caplog):
+    """Objects frozen from the garbage collector (gc.freeze: by the user, or by a compile in another thread) are not
+    found as the referrers of another block's buffers: that block runs eagerly, and is looked for again at its next
+    call rather than run eagerly for good."""
+    import gc
+    torch.manual_seed(0)
+    model, x = torch.nn.Sequential(*[NormBlock(4) for _ in range(3)]).eval(), torch.randn(2, 4, 6, 6)
+    torch._dynamo.reset()
+    compiled = kiln.compile(model, options={"freezing": True, "strict": True})
+    with torch.no_grad(), caplog.at_level(logging.INFO, logger="kiln"):
+        gc.freeze()
+        try:
+            torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+        finally:
+            gc.unfreeze()
+        assert caplog.text.count("runs eagerly for other buffers, whose module was not found") == 2
+        assert "computed its frozen constants for other parameters" not in caplog.text
+        torch.testing.assert_close(compiled(x), model(x), rtol=1e-4, atol=1e-4)
+    assert caplog.text.count("computed its frozen constants for other parameters") == 2
 
 
 class ReadAtAnOffset(torch.nn.Module):

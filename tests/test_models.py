@@ -326,6 +326,28 @@ def test_as_strided_reading_what_kiln_does_not_store_runs_eagerly(view, caplog):
         kiln.compile(f, options={"strict": True})(w)
 
 
+def test_as_strided_reading_around_a_view_of_a_stored_value_runs_eagerly(caplog):
+    """Beyond its argument's elements, a buffer kiln stored for other reasons does not hold eager's storage either:
+    a value stored channels-last, read through s[:, :1, :1, :1] (whose size-1 dims hide the layout) with NCHW
+    strides, was off by 50; a gapped copy made for a matmul, read into its gaps, read uninitialized memory."""
+    def channels_last(x):
+        s = x.contiguous()
+        for _ in range(6):
+            s = s * 1.5 + 0.5
+        return s[:, :1, :1, :1].as_strided(s.shape, s.stride(), 0) * 1.0, s.sum()
+
+    def gaps(w, m):
+        y = (w * 2).view(4, 4)[:, :3]
+        return y @ m, y.as_strided((2, 4), (4, 1), 0) + 1
+    for f, inputs in ((channels_last, [torch.randn(2, 3, 4, 5).to(memory_format=torch.channels_last)]),
+                      (gaps, [torch.randn(16), torch.randn(3, 3)])):
+        torch._dynamo.reset()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="kiln"):
+            compare_results(kiln.compile(f)(*inputs), f(*inputs))
+        assert "lowering failed at aten.as_strided" in caplog.text
+
+
 def test_an_output_viewing_a_computed_value_keeps_eager_storage_offset(check):
     """An output that views a value computed in the graph at a storage offset is returned at eager's offset in
     that value stored whole (check compares offsets): stored alone it sat at offset 0, and eager code reading the
@@ -334,6 +356,7 @@ def test_an_output_viewing_a_computed_value_keeps_eager_storage_offset(check):
         return (w * 2).as_strided(((w * 2).size(0) // 2,), ((w * 2).stride(0),), (w * 2)[3:].storage_offset())
     check(f, torch.randn(16))
     check(lambda w: ((w.sin() * 2)[3:], (w + 1).view(4, 4)[1:, 2:].t(), w.cos()[1:] * 1), torch.randn(16))
+    check(lambda x: (x * 2).chunk(3) + (x + 1).split([1, 7], 1), torch.randn(6, 8))   # (pieces taken by getitem)
 
 
 def test_as_strided_of_a_saved_activation_kiln_stored_channels_last(check_grad):

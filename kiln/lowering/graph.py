@@ -44,6 +44,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         self.buffers = []             # ComputedBuffer | ExternKernel in program order
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.input_names = set()      # the InputBuffers' names
+        self.inputs_laid_out_anew = set()   # inputs given laid out otherwise than traced (a backward's saved values)
         # input name -> {fx node: None} whose live values read it, in the nodes' order (see keep_old_values)
         self.input_readers = None
         self.frozen = {}              # name -> (InputBuffer, tensor): constants the wrapper holds (kiln.freezing)
@@ -138,6 +139,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         if isinstance(value, Lazy) and value.strides is None:
             value.strides = meta_strides(n.meta.get("val"), value.sizes)   # eager's layout, should it be stored
         if n in self.stored_whole and isinstance(value, (Lazy, View)):
+            # (a view at an offset of a larger buffer is copied: the outputs viewing it go at eager's offsets)
             value = self.realize_strided(value if isinstance(value, Lazy) or value.offset == 0 else as_lazy(value),
                                          self.stored_whole[n])
         elif isinstance(value, Lazy) and self.worth_storing(n, value):
@@ -157,6 +159,8 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         # reading the traced strides there computed a training step's gradients from the wrong elements.
         if isinstance(val, torch.Tensor) and isinstance(given, torch.Tensor) and given.dim() == val.dim() and \
                 static_ints(given.stride()) and static_ints([given.storage_offset()]):
+            if list(given.stride()) != list(strides):
+                self.inputs_laid_out_anew.add(target)
             strides, offset = given.stride(), given.storage_offset()
             val = given if static_ints(given.shape) else val
         self.record_hints([val] if isinstance(val, torch.SymInt) else

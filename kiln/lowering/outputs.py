@@ -1,5 +1,7 @@
 """The graph's outputs: each laid out as eager returns it, as the view of an input or of an earlier output it is
 in the trace, or, for an activation saved for the backward, in kiln's own layout. Mixed into GraphLowering."""
+import operator
+
 import torch
 from torch.multiprocessing.reductions import StorageWeakRef
 
@@ -14,7 +16,7 @@ class GraphOutputs:
 
     def output(self, target, args, kwargs):
         vals = self.current_node.args[0]
-        saved_from = len(vals) if self.saved_from is None else self.saved_from
+        saved_from = self.returned_count(vals)
         self.graph_outputs = [None] * len(vals)
         position = {n: k for k, n in enumerate(self.module.graph.nodes)}
         placeholders = [n for n in self.module.graph.nodes if n.op == "placeholder"]
@@ -35,6 +37,10 @@ class GraphOutputs:
                 self.output_value(value, vals[i], i >= saved_from, eager_strides)
         return self.graph_outputs
 
+    def returned_count(self, vals):
+        """How many of the graph's outputs (vals) its caller gets: the rest are activations saved for the backward."""
+        return len(vals) if self.saved_from is None else self.saved_from
+
     def bases_stored_whole(self):
         """{node: eager's strides} for each value computed in the graph that a returned output views at a storage
         offset (not 0): stored whole as eager lays it out, so that the output is seen at eager's offset in it, as
@@ -42,9 +48,8 @@ class GraphOutputs:
         offset past a graph break read other elements ((w * 2)[3:].storage_offset() read 0). Only bases laid out
         densely at offset 0, which eager stores whole too."""
         vals = self.module.graph.output_node().args[0]
-        saved_from = len(vals) if self.saved_from is None else self.saved_from
         bases = {}
-        for node in vals[:saved_from]:
+        for node in vals[:self.returned_count(vals)]:
             meta = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
             if not isinstance(meta, torch.Tensor) or meta.layout != torch.strided or meta.storage_offset() == 0:
                 continue
@@ -132,16 +137,22 @@ class GraphOutputs:
 
 
 def view_chain(node, stops=()):
-    """The value node views through view ops, and those ops (outermost first); the walk ends at a node in stops."""
+    """The value node views through view ops, and those ops (outermost first), a piece of a split or chunk taken by
+    its getitem; the walk ends at a node in stops."""
     base, views = node, []
-    while isinstance(base, torch.fx.Node) and base.op == "call_function" and \
-            isinstance(base.target, torch._ops.OpOverload) and base.args and \
-            any(r.alias_info is not None and not r.alias_info.is_write for r in base.target._schema.returns):
+    while is_view(base) or isinstance(base, torch.fx.Node) and base.op == "call_function" and \
+            base.target is operator.getitem and is_view(base.args[0]):
         views.append(base)
         base = base.args[0]
         if base in stops:
             break
     return base, views
+
+
+def is_view(node):
+    return isinstance(node, torch.fx.Node) and node.op == "call_function" and \
+        isinstance(node.target, torch._ops.OpOverload) and node.args and \
+        any(r.alias_info is not None and not r.alias_info.is_write for r in node.target._schema.returns)
 
 
 def replay_views(views, base_view, base_meta):

@@ -203,16 +203,14 @@ def lower_select(out, x, dim, index):
 @register(aten.as_strided.default, aten.as_strided_copy.default)
 def lower_as_strided(out, x, size, stride, storage_offset=None):
     """The offset and strides address eager's storage of x, in which x's first element sits at the traced x's
-    storage offset; kiln's buffer holds that element at the View's offset, and a position eager reads as far from
-    it as in eager's storage where the buffer holds x at eager's strides. What the buffer holds around x:
-    - a graph input's buffer is the caller's tensor, in the caller's storage: any position eager reads;
-    - a buffer made here for x (x computed for it alone, or a copy of x laid out as eager's) holds x's own
-      elements only, not the rest of x's base: at the first call, (w * 2)[3:].as_strided((6,), (1,), 5) read six
-      elements past the slice's buffer, and at offset 0 three before it;
-    - any other buffer holds the value it was computed for, laid out as eager's (reads stay inside it).
-    Reading elsewhere, the graph runs eagerly. Where kiln lays x out otherwise (a value stored channels-last that
-    eager has NCHW, a saved activation whose strides the forward reported), a copy laid out as eager's is read:
-    unfold and diagonal read wrong elements of the channels-last buffer itself."""
+    storage offset; kiln's buffer holds that element at the View's offset, and x's other elements as far from it as
+    eager's storage does where the buffer holds x at eager's strides (else a copy laid out as eager's is read:
+    unfold and diagonal of a value stored channels-last read wrong elements of that buffer). Beyond x's elements:
+    - a graph input given as traced is the caller's tensor, in the caller's storage: any position eager reads;
+    - any other buffer holds x's elements only, as far as kiln knows: the rest of a slice computed for it alone was
+      never stored, a value stored channels-last holds other elements around x[:, :1, :1, :1] than eager's NCHW
+      storage, and a gapped layout's gaps hold nothing. At the first call, (w * 2)[3:].as_strided((6,), (1,), 5)
+      read six elements past the slice's buffer. Reading there, the graph runs eagerly."""
     g = current()
     traced = g.current_node.args[0].meta["val"]
     eager_strides = [sym(s) for s in traced.stride()]
@@ -224,16 +222,15 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
             raise LoweringError("as_strided of a value laid out otherwise than eager's, which no copy lays out as "
                                 "eager does (overlapping or symbolic strides)")
         base = g.realize_strided(base, eager)
-    made_for_x = base is not x
     start = sym(traced.storage_offset())
     size, stride = [sym(s) for s in size], [sym(s) for s in stride]
     at = base.offset + (start if storage_offset is None else sym(storage_offset)) - start
-    if not isinstance(base.buffer, ir.InputBuffer):
-        held = span(base.offset, base.sizes, base.strides) if made_for_x else \
-            span(0, base.buffer.layout.sizes, base.buffer.layout.strides)
-        if not all(map(g.holds, within(span(at, size, stride), held))) or \
-                made_for_x and not dense and not reads_only_elements(at, size, stride, base):
-            raise LoweringError("as_strided reads storage outside the elements its argument's buffer holds")
+    callers = isinstance(base.buffer, ir.InputBuffer) and base.buffer.name not in g.inputs_laid_out_anew
+    if not callers and (not all(map(g.holds, within(span(at, size, stride), span(base.offset, base.sizes,
+                                                                                     base.strides)))) or
+                        not dense and not reads_only_elements(at, size, stride, base)):
+        raise LoweringError("as_strided reads storage outside its argument's elements, which its buffer does not "
+                            "hold as eager's storage does")
     return View(base.buffer, size, stride, at)
 
 
@@ -258,8 +255,8 @@ ELEMENT_CHECK_LIMIT = 1 << 22   # positions enumerated at most, to find each rea
 
 def reads_only_elements(offset, sizes, strides, base):
     """Whether every storage position a view (static) reads holds an element of base, a layout with gaps (such
-    as x[..., ::2]'s) whose elements do not overlap: its gaps hold nothing in a buffer made for it. Each
-    position is taken apart into base's indices, its widest stride first."""
+    as x[..., ::2]'s) whose elements do not overlap. Each position is taken apart into base's indices, its widest
+    stride first."""
     view, held = static_ints([offset] + sizes + strides), static_ints([base.offset] + base.sizes + base.strides)
     if view is None or held is None or ir.static_numel(sizes) > ELEMENT_CHECK_LIMIT:
         return False

@@ -769,7 +769,7 @@ def test_frozen_blocks_with_buffers_compile_once_and_watch_each_blocks_statistic
     the next call. A block whose batch norm has no such counter runs eagerly."""
     torch.manual_seed(0)
     model, x = torch.nn.Sequential(*[NormBlock(4) for _ in range(12)]).eval(), torch.randn(2, 4, 6, 6)
-    kept = dict(model.named_buffers()) if held == "by_a_dict_too" else None   # noqa: F841 (alive while compiled)
+    kept = dict(model.named_buffers()) if held == "by_a_dict_too" else None   # (alive through the calls)
     if held == "shared":   # (block 3's running mean held by block 2's batch norm too)
         model[2].norm.register_buffer("shared", model[3].norm.running_mean)
     for block in model:
@@ -794,6 +794,7 @@ def test_frozen_blocks_with_buffers_compile_once_and_watch_each_blocks_statistic
         with caplog.at_level(logging.INFO, logger="kiln"):
             close(compiled(x), model(x))
         assert "runs eagerly for other parameters: buffers that cannot be watched" in caplog.text
+    del kept
 
 
 def test_other_buffers_hidden_from_the_collector_run_eagerly_until_found(caplog):

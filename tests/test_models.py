@@ -2,7 +2,6 @@
 against eager (fp64 reference). Models and tiny sizes come from kiln.tools.workloads."""
 import copy
 import os
-import logging
 import re
 
 import pytest
@@ -309,43 +308,45 @@ def test_as_strided_of_a_slice_computed_for_it_alone(check):
                      (w * 2).view(4, 4)[:, ::2].as_strided((3, 2), (4, 2), 2) + 1), torch.randn(16))
 
 
-@pytest.mark.parametrize("view", [lambda y: y[3:].as_strided((6,), (1,), 0),   # before the slice
-                                  lambda y: y.view(4, 4)[:, ::2].as_strided((3, 2), (4, 1), 2),   # into its gaps
-                                  lambda y: y.view(4, 4).t()[1:].as_strided((3, 3), (4, 1), 2)])   # not dense
-def test_as_strided_reading_what_kiln_does_not_store_runs_eagerly(view, caplog):
-    """Storage of the argument's base that kiln never stored (the rest of a slice computed for it alone, a
-    gapped layout's gaps) is not read: the graph runs eagerly, with a line naming the op; strict raises."""
-    def f(w):
-        return view(w * 2) + 1
-    w = torch.randn(16)
-    with caplog.at_level(logging.WARNING, logger="kiln"):
-        torch.testing.assert_close(kiln.compile(f)(w), f(w))
-    assert "lowering failed at aten.as_strided" in caplog.text
-    torch._dynamo.reset()
-    with pytest.raises(Exception, match="as_strided"):
-        kiln.compile(f, options={"strict": True})(w)
+def channels_last_read_around(x):
+    s = x.contiguous()
+    for _ in range(6):   # (worth storing: kiln stores it channels-last for its two users)
+        s = s * 1.5 + 0.5
+    return s[:, :1, :1, :1].as_strided(s.shape, s.stride(), 0) * 1.0, s.sum()
 
 
-def test_as_strided_reading_around_a_view_of_a_stored_value_runs_eagerly(caplog):
-    """Beyond its argument's elements, a buffer kiln stored for other reasons does not hold eager's storage either:
-    a value stored channels-last, read through s[:, :1, :1, :1] (whose size-1 dims hide the layout) with NCHW
+def gaps_read_around(w, m):
+    y = (w * 2).view(4, 4)[:, :3]
+    return y @ m, y.as_strided((2, 4), (4, 1), 0) + 1
+
+
+@pytest.mark.parametrize("f, shapes", [
+    (lambda w: (w * 2)[3:].as_strided((6,), (1,), 0) + 1, [(16,)]),   # before the slice
+    (lambda w: (w * 2).view(4, 4)[:, ::2].as_strided((3, 2), (4, 1), 2) + 1, [(16,)]),   # into its gaps
+    (lambda w: (w * 2).view(4, 4).t()[1:].as_strided((3, 3), (4, 1), 2) + 1, [(16,)]),   # not dense
+    (channels_last_read_around, [(2, 3, 4, 5)]), (gaps_read_around, [(16,), (3, 3)])],
+    ids=["before_a_slice", "into_gaps", "not_dense", "channels_last", "a_matmuls_gapped_copy"])
+def test_as_strided_around_its_argument_reads_the_viewed_value_stored_whole(check, f, shapes):
+    """An as_strided reading eager's storage around its argument, a view of a value computed in the graph, reads
+    that value stored whole as eager stores it. Stored for the argument alone, the rest of a slice's base was never
+    stored; a value stored channels-last, read through s[:, :1, :1, :1] (size-1 dims hide its layout) with NCHW
     strides, was off by 50; a gapped copy made for a matmul, read into its gaps, read uninitialized memory."""
-    def channels_last(x):
-        s = x.contiguous()
-        for _ in range(6):
-            s = s * 1.5 + 0.5
-        return s[:, :1, :1, :1].as_strided(s.shape, s.stride(), 0) * 1.0, s.sum()
+    inputs = [torch.randn(s) for s in shapes]
+    if len(shapes[0]) == 4:
+        inputs[0] = inputs[0].to(memory_format=torch.channels_last)
+    check(f, *inputs)
 
-    def gaps(w, m):
-        y = (w * 2).view(4, 4)[:, :3]
-        return y @ m, y.as_strided((2, 4), (4, 1), 0) + 1
-    for f, inputs in ((channels_last, [torch.randn(2, 3, 4, 5).to(memory_format=torch.channels_last)]),
-                      (gaps, [torch.randn(16), torch.randn(3, 3)])):
-        torch._dynamo.reset()
-        caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="kiln"):
-            compare_results(kiln.compile(f)(*inputs), f(*inputs))
-        assert "lowering failed at aten.as_strided" in caplog.text
+
+def test_reads_only_elements_takes_positions_apart_into_a_gapped_layouts_indices():
+    """The check that an as_strided of a buffer holding x's elements alone reads none of its gaps (else the graph
+    runs eagerly): x[:, ::2] of a 4x4 row-major value, its elements at 0, 2, 4, 6, ..."""
+    from kiln.ir import sym
+    from kiln.lowering.values import View
+    from kiln.lowering.views import reads_only_elements
+    x = View(None, [sym(4), sym(2)], [sym(4), sym(2)], sym(0))
+    assert reads_only_elements(sym(2), [sym(3), sym(2)], [sym(4), sym(2)], x)
+    assert not reads_only_elements(sym(2), [sym(3), sym(2)], [sym(4), sym(1)], x)   # (3, 7, 11: gaps)
+    assert not reads_only_elements(sym(12), [sym(2)], [sym(4)], x)   # (16: past the last row)
 
 
 def test_an_output_viewing_a_computed_value_keeps_eager_storage_offset(check):

@@ -42,20 +42,25 @@ class GraphOutputs:
         return len(vals) if self.saved_from is None else self.saved_from
 
     def bases_stored_whole(self):
-        """{node: eager's strides} for each value computed in the graph that a returned output views at a storage
-        offset (not 0): stored whole as eager lays it out, so that the output is seen at eager's offset in it, as
-        eager returns it. Stored as the view's elements alone, it sat at offset 0, and eager code reading its storage
-        offset past a graph break read other elements ((w * 2)[3:].storage_offset() read 0). Only bases laid out
-        densely at offset 0, which eager stores whole too."""
+        """{node: eager's strides} for each value computed in the graph whose storage eager's semantics expose through
+        a view of it, stored whole as eager lays it out (only values laid out densely at offset 0, which eager stores
+        whole too; GraphLowering.eager_images records them):
+        - viewed by a returned output at a storage offset (not 0): the output is seen at eager's offset in it.
+          Stored as the view's elements alone, it sat at offset 0, and eager code reading its storage offset past a
+          graph break read other elements ((w * 2)[3:].storage_offset() read 0);
+        - viewed by an as_strided's argument (y[3:] of it): the as_strided reads eager's storage around its
+          argument, which a buffer made for the argument alone does not hold (views.lower_as_strided)."""
         vals = self.module.graph.output_node().args[0]
+        viewers = [n for n in vals[:self.returned_count(vals)] if isinstance(n, torch.fx.Node) and
+                   isinstance(n.meta.get("val"), torch.Tensor) and n.meta["val"].layout == torch.strided and
+                   n.meta["val"].storage_offset() != 0]
+        viewers += [n.args[0] for n in self.module.graph.nodes if n.op == "call_function" and n.target in AS_STRIDED]
         bases = {}
-        for node in vals[:self.returned_count(vals)]:
-            meta = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
-            if not isinstance(meta, torch.Tensor) or meta.layout != torch.strided or meta.storage_offset() == 0:
-                continue
-            base = view_chain(node)[0]
+        for node in viewers:
+            meta, base = node.meta.get("val"), view_chain(node)[0]
             base_meta = base.meta.get("val") if base.op == "call_function" else None
             if base is node or not isinstance(base_meta, torch.Tensor) or base_meta.storage_offset() != 0 or \
+                    not isinstance(meta, torch.Tensor) or \
                     StorageWeakRef(meta.untyped_storage()) != StorageWeakRef(base_meta.untyped_storage()):
                 continue
             strides = dense_meta_strides(base_meta, [sym(n) for n in base_meta.shape])
@@ -134,6 +139,9 @@ class GraphOutputs:
     def output_strides(self):
         """The strides of each graph output, for AOTAutograd (None where not a tensor)."""
         return [static_ints(o.strides) if isinstance(o, View) else None for o in self.graph_outputs]
+
+
+AS_STRIDED = (torch.ops.aten.as_strided.default, torch.ops.aten.as_strided_copy.default)
 
 
 def view_chain(node, stops=()):

@@ -9,6 +9,7 @@ from kiln import ir
 from kiln.ir import ops, product, sym
 from kiln.lowering.values import (current, dense_meta_strides, Lazy, LoweringError, register, same_strides,
                                   static_ints, traced_meta_strides, View)
+from kiln.lowering.outputs import AS_STRIDED
 from kiln.lowering.pointwise import broadcast_index
 
 aten = torch.ops.aten
@@ -200,13 +201,15 @@ def lower_select(out, x, dim, index):
     return view_of(x, [sym(s) for s in out.shape], lambda idx: idx[:dim] + [index] + idx[dim:])
 
 
-@register(aten.as_strided.default, aten.as_strided_copy.default)
+@register(*AS_STRIDED)
 def lower_as_strided(out, x, size, stride, storage_offset=None):
     """The offset and strides address eager's storage of x, in which x's first element sits at the traced x's
     storage offset; kiln's buffer holds that element at the View's offset, and x's other elements as far from it as
     eager's storage does where the buffer holds x at eager's strides (else a copy laid out as eager's is read:
     unfold and diagonal of a value stored channels-last read wrong elements of that buffer). Beyond x's elements:
     - a graph input given as traced is the caller's tensor, in the caller's storage: any position eager reads;
+    - a computed value that x views, stored whole as eager stores it for this read (bases_stored_whole): that
+      value's storage;
     - any other buffer holds x's elements only, as far as kiln knows: the rest of a slice computed for it alone was
       never stored, a value stored channels-last holds other elements around x[:, :1, :1, :1] than eager's NCHW
       storage, and a gapped layout's gaps hold nothing. At the first call, (w * 2)[3:].as_strided((6,), (1,), 5)
@@ -226,9 +229,10 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
     size, stride = [sym(s) for s in size], [sym(s) for s in stride]
     at = base.offset + (start if storage_offset is None else sym(storage_offset)) - start
     callers = isinstance(base.buffer, ir.InputBuffer) and base.buffer.name not in g.inputs_laid_out_anew
-    if not callers and (not all(map(g.holds, within(span(at, size, stride), span(base.offset, base.sizes,
-                                                                                     base.strides)))) or
-                        not dense and not reads_only_elements(at, size, stride, base)):
+    held = g.eager_images.get(base.buffer.name, base)
+    if not callers and (not all(map(g.holds, within(span(at, size, stride), span(held.offset, held.sizes,
+                                                                                     held.strides)))) or
+                        held is base and not dense and not reads_only_elements(at, size, stride, base)):
         raise LoweringError("as_strided reads storage outside its argument's elements, which its buffer does not "
                             "hold as eager's storage does")
     return View(base.buffer, size, stride, at)

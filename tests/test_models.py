@@ -320,12 +320,19 @@ def gaps_read_around(w, m):
     return y @ m, y.as_strided((2, 4), (4, 1), 0) + 1
 
 
+def sharing_a_buffer(w):   # (c is a's buffer seen at offset 0: a's own reads must not be bounded by c's extent)
+    a = w * 2
+    c = torch.ops.aten.slice_copy(a, 0, 0, 3)
+    return a[2:].as_strided((4,), (1,), 1), c[1:].as_strided((2,), (1,), 0)
+
+
 @pytest.mark.parametrize("f, shapes", [
     (lambda w: (w * 2)[3:].as_strided((6,), (1,), 0) + 1, [(16,)]),   # before the slice
     (lambda w: (w * 2).view(4, 4)[:, ::2].as_strided((3, 2), (4, 1), 2) + 1, [(16,)]),   # into its gaps
     (lambda w: (w * 2).view(4, 4).t()[1:].as_strided((3, 3), (4, 1), 2) + 1, [(16,)]),   # not dense
-    (channels_last_read_around, [(2, 3, 4, 5)]), (gaps_read_around, [(16,), (3, 3)])],
-    ids=["before_a_slice", "into_gaps", "not_dense", "channels_last", "a_matmuls_gapped_copy"])
+    (channels_last_read_around, [(2, 3, 4, 5)]), (gaps_read_around, [(16,), (3, 3)]),
+    (sharing_a_buffer, [(6,)])],
+    ids=["before_a_slice", "into_gaps", "not_dense", "channels_last", "a_matmuls_gapped_copy", "sharing_a_buffer"])
 def test_as_strided_around_its_argument_reads_the_viewed_value_stored_whole(check, f, shapes):
     """An as_strided reading eager's storage around its argument, a view of a value computed in the graph, reads
     that value stored whole as eager stores it. Stored for the argument alone, the rest of a slice's base was never

@@ -45,7 +45,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.input_names = set()      # the InputBuffers' names
         self.inputs_laid_out_anew = set()   # inputs given laid out otherwise than traced (a backward's saved values)
-        # buffer name -> the View of a computed value stored whole in it as eager stores it (bases_stored_whole)
+        # fx node -> the View of its value stored whole as eager stores it (bases_stored_whole)
         self.eager_images = {}
         # input name -> {fx node: None} whose live values read it, in the nodes' order (see keep_old_values)
         self.input_readers = None
@@ -144,7 +144,7 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
             # (a view at an offset of a larger buffer is copied: the outputs viewing it go at eager's offsets)
             value = self.realize_strided(value if isinstance(value, Lazy) or value.offset == 0 else as_lazy(value),
                                          self.stored_whole[n])
-            self.eager_images[value.buffer.name] = value
+            self.eager_images[n] = value
         elif isinstance(value, Lazy) and self.worth_storing(n, value):
             value = self.realize_narrow(value, self.strides_for_users(n, value))
         if self.input_readers is not None:

@@ -9,7 +9,7 @@ from kiln import ir
 from kiln.ir import ops, product, sym
 from kiln.lowering.values import (current, dense_meta_strides, Lazy, LoweringError, register, same_strides,
                                   static_ints, traced_meta_strides, View)
-from kiln.lowering.outputs import AS_STRIDED
+from kiln.lowering.outputs import AS_STRIDED, view_chain
 from kiln.lowering.pointwise import broadcast_index
 
 aten = torch.ops.aten
@@ -229,7 +229,8 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
     size, stride = [sym(s) for s in size], [sym(s) for s in stride]
     at = base.offset + (start if storage_offset is None else sym(storage_offset)) - start
     callers = isinstance(base.buffer, ir.InputBuffer) and base.buffer.name not in g.inputs_laid_out_anew
-    held = g.eager_images.get(base.buffer.name, base)
+    image = g.eager_images.get(view_chain(g.current_node.args[0])[0])   # (by node: values may share a buffer)
+    held = image if image is not None and image.buffer is base.buffer else base
     if not callers and (not all(map(g.holds, within(span(at, size, stride), span(held.offset, held.sizes,
                                                                                      held.strides)))) or
                         held is base and not dense and not reads_only_elements(at, size, stride, base)):

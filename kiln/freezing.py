@@ -91,9 +91,14 @@ def buffers_beside(buffers):
         if type(d) is dict and all(isinstance(k, str) and (v is None or isinstance(v, torch.Tensor))
                                    for k, v in d.items()):
             for i in {id(v) for v in d.values()} & holders.keys():
-                holders[i].append({k: t for k, t in d.items() if isinstance(t, torch.Tensor) and t is not wanted[i]
-                                   and not t.is_inference()})
+                holders[i].append(others_beside(d, wanted[i]))
     return holders
+
+
+def others_beside(buffers, buffer):
+    """{name: tensor} of the tensors in a dict of buffers but buffer, those with a version counter."""
+    return {name: t for name, t in buffers.items()
+            if isinstance(t, torch.Tensor) and t is not buffer and not t.is_inference()}
 
 
 def module_buffers(source, buffer):
@@ -106,8 +111,7 @@ def module_buffers(source, buffer):
         buffers = eval(source.base.name, {"L": tx.f_locals, "G": tx.f_globals})   # noqa: S307 (Dynamo's own names)
         if not isinstance(buffers, dict) or not any(t is buffer for t in buffers.values()):
             return None
-        return {name: t for name, t in buffers.items()
-                if isinstance(t, torch.Tensor) and t is not buffer and not t.is_inference()}
+        return others_beside(buffers, buffer)
     except Exception:   # (a source Dynamo names otherwise: the buffer stays an input)
         return None
 

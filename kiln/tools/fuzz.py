@@ -58,11 +58,17 @@ def _run(fn, make, variant, torch, device, f64=False, nudge=None, rounding=None)
         return outs, _loss_grads(outs, leaves, torch)
 
 
-def _strides_differ(a, b):
-    """Strides of dims longer than one differ (the only strides a caller can observe)."""
+def _layout_differs(a, b):
+    """(kind, detail) where kiln's output a is laid out otherwise than eager's b, as a caller can observe it: the
+    strides of dims longer than one, and the storage offset (eager code past a graph break may read it); None if
+    not."""
     if a.numel() == 0:
-        return False
-    return any(sa != sb for n, sa, sb in zip(a.shape, a.stride(), b.stride()) if n > 1)
+        return None
+    if any(sa != sb for n, sa, sb in zip(a.shape, a.stride(), b.stride()) if n > 1):
+        return "strides", f"strides {a.stride()} vs eager's {b.stride()} for shape {list(a.shape)}"
+    if a.storage_offset() != b.storage_offset():
+        return "storage_offset", f"storage offset {a.storage_offset()} vs eager's {b.storage_offset()}"
+    return None
 
 
 @contextlib.contextmanager
@@ -213,13 +219,9 @@ def _mismatch(what, results, eager, fp64, where, nudged=(), rounded=(), prefix="
             kind = "dtype_shape" if error.startswith("output 0: expected") else "wrong_values"
             return {"kind": f"{prefix}{what}_{kind}", "detail": where + error[10:], "output": i, "what": what,
                     "dtype": str(e.dtype).replace("torch.", "")}
-        if what == "output" and r is not None and _strides_differ(r, e):
-            return {"kind": f"{prefix}output_strides", "detail": f"{where}strides {r.stride()} vs eager's "
-                    f"{e.stride()} for shape {list(r.shape)}", "output": i, "what": what,
-                    "dtype": str(e.dtype).replace("torch.", "")}
-        if what == "output" and r is not None and r.numel() and r.storage_offset() != e.storage_offset():
-            return {"kind": f"{prefix}output_storage_offset", "detail": f"{where}storage offset {r.storage_offset()} "
-                    f"vs eager's {e.storage_offset()}", "output": i, "what": what,
+        layout = _layout_differs(r, e) if what == "output" and r is not None else None
+        if layout:
+            return {"kind": f"{prefix}output_{layout[0]}", "detail": where + layout[1], "output": i, "what": what,
                     "dtype": str(e.dtype).replace("torch.", "")}
     return None
 

@@ -1,9 +1,9 @@
 # session 98 (issue 19): reduce-overhead on a model whose layers are frames of their own (a graph break per layer,
 # as HF Whisper's and BART's), training on the CPU through tests/test_modes.py's stand-in recorder; prints the
 # recordings and replays per step, then each compiled graph's recordings (copied inputs, replays, pool number,
-# placed inputs: the last two need positions_wip.patch).   PYTHONPATH=. python3 bench/results/s98/layers_as_frames.py
+# placed inputs).   PYTHONPATH=. python3 bench/results/s98/layers_as_frames.py
 import logging, sys, torch
-sys.path.insert(0, "/work/main/tests")
+sys.path.insert(0, __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "..", "..", "tests"))
 import kiln
 from kiln.runtime import cuda_graphs
 from test_modes import ReplayingRecorder, carve

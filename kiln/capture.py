@@ -394,7 +394,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
             trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
         else:
             trace.stage("aot_forward", before)
-    constants, placed = None, cuda_graphs.placed_inputs(gm)   # (placed: before freezing drops placeholders)
+    constants = None
     if frozen:
         where["stage"] = "freezing"
         constants = freezing.freeze(gm, frozen)
@@ -433,7 +433,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     if keep is not None and stored:
         keep.update(digest=digest, mutated=mutated)
     trace.finish()
-    callable_of = boxed(artifact, opts, name, mutated, example_inputs, placed)
+    callable_of = boxed(artifact, opts, name, mutated, example_inputs)
     call = finished(module, artifact, name, from_cache, times, callable_of)
     if constants is None:
         return call
@@ -444,12 +444,12 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
         module.bound_to(counterparts)), make_boxed_func(eager), name)
 
 
-def boxed(artifact, opts, name, mutated, example_inputs, placed):
+def boxed(artifact, opts, name, mutated, example_inputs):
     """What makes a loaded wrapper's call the graph's callable: boxed (it takes the argument list itself and clears
     it, freeing inputs early), replayed from CUDA graphs in the modes that record them (mutated: the inputs it
-    writes; placed: those whose place tells one call site from another). Decided now: it holds no example input."""
-    replayed = cuda_graphs.graphing(mutated, example_inputs, name, artifact.devices, artifact.activations_from,
-                                    placed) if opts.mode in cuda_graphs.MODES else None
+    writes). Decided now: it holds no example input."""
+    replayed = cuda_graphs.graphing(mutated, example_inputs, name, artifact.devices, artifact.activations_from) \
+        if opts.mode in cuda_graphs.MODES else None
 
     def callable_of(call):
         call._boxed_call = True

@@ -1,0 +1,31 @@
+"""Shared setup: the commit's ReplayingRecorder (from /tmp/r2/commit/tests/test_modes.py), installed into
+whichever kiln is on PYTHONPATH."""
+import sys, logging, importlib.util, torch
+import kiln
+from kiln.runtime import cuda_graphs
+spec = importlib.util.spec_from_file_location("tm", "/tmp/r2/commit/tests/test_modes.py")
+tm = importlib.util.module_from_spec(spec)
+# the test module imports kiln's cuda_graphs: the one on PYTHONPATH
+spec.loader.exec_module(tm)
+R = tm.ReplayingRecorder
+import collections
+COUNTS = cuda_graphs.COUNTS
+
+def setup(pool_bytes=1 << 26):
+    cuda_graphs.RECORDERS["cpu"] = R
+    R.recordings = 0
+    R.free = []
+    R.pool = (torch.empty(pool_bytes, dtype=torch.uint8), 0)
+    torch._dynamo.reset()
+    if "-v" in sys.argv:
+        logging.basicConfig(); logging.getLogger("kiln.cudagraphs").setLevel(logging.INFO)
+    else:
+        logging.basicConfig(); logging.getLogger("kiln.cudagraphs").setLevel(logging.WARNING)
+
+def compiled(fn, **kw):
+    return kiln.compile(fn, mode="reduce-overhead", options={"graph_cache": False}, **kw)
+
+def stats():
+    return dict(recordings=R.recordings, replays=cuda_graphs.COUNTS["cuda_graph_replays"])
+
+close = torch.testing.assert_close

@@ -1,12 +1,12 @@
 # session 98 (issue 19): reduce-overhead on a model whose layers are frames of their own (a graph break per layer,
 # as HF Whisper's and BART's), training on the CPU through tests/test_modes.py's stand-in recorder; prints the
 # recordings and replays per step, then each compiled graph's recordings (copied inputs, replays, pool number,
-# placed inputs).   PYTHONPATH=. python3 bench/results/s98/layers_as_frames.py
+# placed inputs, with positions.patch).   PYTHONPATH=. python3 bench/results/s98/layers_as_frames.py
 import logging, sys, torch
 sys.path.insert(0, __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "..", "..", "tests"))
 import kiln
 from kiln.runtime import cuda_graphs
-from test_modes import ReplayingRecorder, carve
+from test_modes import ReplayingRecorder
 cuda_graphs.RECORDERS["cpu"] = ReplayingRecorder
 ReplayingRecorder.pool = (torch.empty(1 << 25, dtype=torch.uint8), 0)
 logging.basicConfig(); logging.getLogger("kiln.cudagraphs").setLevel(logging.INFO)
@@ -47,6 +47,8 @@ for p, q in zip(m.parameters(), ref.parameters()): torch.testing.assert_close(p.
 print("grads ok")
 import gc
 for o in [o for o in gc.get_objects() if type(o) is cuda_graphs.GraphedCall]:
-    if True:
-        print(o.name, {k: len(v) for k, v in o.recordings.items()}, "copied", o.copied, "rec", dict(o.recorded),
-              [[(len(r.copied), getattr(r, "n", 0), r.number, sorted(r.placed)) for r in v] for v in o.recordings.values()])
+    # (a shape's recordings: a list of them with positions.patch, one recording without it)
+    shapes = {k: v if isinstance(v, list) else [v] for k, v in o.recordings.items()}
+    print(o.name, {k: len(v) for k, v in shapes.items()}, "copied", o.copied,
+          [[(len(r.copied), getattr(r, "n", 0), r.number, sorted(getattr(r, "placed", ()))) for r in v]
+           for v in shapes.values()])

@@ -1,9 +1,11 @@
-"""Shared setup: the commit's ReplayingRecorder (from /tmp/review/commit/tests/test_modes.py), installed into
-whichever kiln is on PYTHONPATH."""
-import sys, logging, importlib.util, torch
+"""Shared setup: the patched tree's ReplayingRecorder (from $COMMIT/tests/test_modes.py, COMMIT=/tmp/review/commit
+by default), installed into whichever kiln is on PYTHONPATH."""
+import os, sys, logging, importlib.util, torch
 import kiln
 from kiln.runtime import cuda_graphs
-spec = importlib.util.spec_from_file_location("tm", "/tmp/review/commit/tests/test_modes.py")
+COUNTS = cuda_graphs.COUNTS
+spec = importlib.util.spec_from_file_location(
+    "tm", os.path.join(os.environ.get("COMMIT", "/tmp/review/commit"), "tests", "test_modes.py"))
 tm = importlib.util.module_from_spec(spec)
 # the test module imports kiln's cuda_graphs: the one on PYTHONPATH
 spec.loader.exec_module(tm)

@@ -2,33 +2,21 @@
 # (x = batch[:, :16], as inputs = ids[:, :-1]). An input with gaps is read in place and recorded again where it moves:
 # the first graph's new recording is then the pool's newest, every later layer's position is older than the
 # activations it now finds held, and is recorded again too -- at every step, for every layer. Counts real replays
-# (a recording replayed after the call that recorded it) and calls per step.
-import sys, torch, copy
+# (a recording replayed after the call that recorded it) and calls per step.   usage: r2_gap_input_cascade.py
+# [steps (40)] [nogaps]
+import sys, torch
 from harness import *
-from common_layers import M
-from kiln.runtime import cuda_graphs
+from common_layers import M, train
 setup()
-calls = [0]
-orig = cuda_graphs.GraphedCall.__call__
-def counting(self, args):
-    calls[0] += 1
-    return orig(self, args)
-cuda_graphs.GraphedCall.__call__ = counting
 torch.manual_seed(0)
 gaps = "nogaps" not in sys.argv
-m = M(4); ref = copy.deepcopy(m)
-g = compiled(m)
-last = (0, 0, 0)
-for step in range(40):
-    for p in [*m.parameters(), *ref.parameters()]: p.grad = None
-    batch = torch.randn(8, 32)
-    x = batch[:, :16] if gaps else batch[:, :16].clone()
-    l = g(x).sum(); rl = ref(x).sum()
-    l.backward(); rl.backward()
-    for p, q in zip(m.parameters(), ref.parameters()): close(p.grad, q.grad)
-    s = stats(); now = (s["recordings"], s["replays"], calls[0])
-    if step % 10 == 9:
-        rec, rep, c = (a - b for a, b in zip(now, last))
-        print(f"step {step}: per step: calls {c/10:.1f}, recordings {rec/10:.1f}, replays of an existing recording {(rep-rec)/10:.1f}")
-        last = now
-print("ok")
+steps = next((int(a) for a in sys.argv[1:] if a.isdigit()), 40)
+
+
+def batch_slice():
+    x = torch.randn(8, 32)[:, :16]
+    return x if gaps else x.clone()
+
+
+train(M(4), steps, batch_slice, window=10)
+print("ok", stats())

@@ -1,6 +1,6 @@
 # two threads running the SAME compiled frame-layer model, inference, results kept; interleaving per call
 import torch, threading
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

@@ -1,6 +1,6 @@
 # graph outputs that view inputs, called at several sites (layers), results held across calls
 import torch
-from h import *
+from harness import *
 setup()
 torch.manual_seed(0)
 class L(torch.nn.Module):

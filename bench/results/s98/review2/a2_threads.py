@@ -1,6 +1,6 @@
 # two threads, each its own frame-layer model (same class: one compiled graph), inference, results kept
 import torch, threading, copy
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

@@ -1,6 +1,6 @@
 # dynamic=True, several shapes, each with 4 call sites (frame layers), training, grads vs eager
 import torch, copy
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

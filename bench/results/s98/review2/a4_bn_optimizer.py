@@ -1,6 +1,6 @@
 # frame layers with BatchNorm (buffers mutated by the graph, placed) and an optimizer step in between
 import torch, copy
-from h import *
+from harness import *
 setup()
 torch.manual_seed(0)
 class L(torch.nn.Module):

@@ -1,6 +1,6 @@
 # training steps over frame layers, a torch.no_grad evaluation between them (results kept), grads vs eager
 import torch, copy, sys
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

@@ -1,24 +1,16 @@
 # frame-layer model trained, deleted, a new one of the same class compiled: old recordings/params freed?
-import torch, copy, gc, weakref
-from h import *
-from common_layers import M
+import torch, gc, weakref
+from harness import *
+from common_layers import M, train
 setup()
 torch.manual_seed(0)
-def train(m, steps=6):
-    ref = copy.deepcopy(m); g = compiled(m)
-    for _ in range(steps):
-        for p in [*m.parameters(), *ref.parameters()]: p.grad = None
-        x = torch.randn(8, 16)
-        g(x).sum().backward(); ref(x).sum().backward()
-        for p, q in zip(m.parameters(), ref.parameters()): close(p.grad, q.grad)
-    return g
-m = M(4); g = train(m)
+m = M(4); g = train(m, 6)
 w = [weakref.ref(p) for p in m.parameters()]
 pool = cuda_graphs.POOLS[torch.device("cpu")]
 print("entries before", len(pool.entries), stats())
 del m, g; gc.collect()
 print("params alive after del:", sum(r() is not None for r in w))
-m2 = M(4); g2 = train(m2)
+m2 = M(4); g2 = train(m2, 6)
 gc.collect()
 print("entries after second", len(pool.entries), stats())
 live = [e for _, e in pool.entries if e.replayed()]

@@ -1,16 +1,8 @@
-import torch, copy, gc, weakref, sys
-from h import *
-from common_layers import M
+import torch, gc, sys
+from harness import *
+from common_layers import M, train
 setup()
 torch.manual_seed(0)
-def train(m, steps=int(sys.argv[1]) if len(sys.argv) > 1 else 6):
-    ref = copy.deepcopy(m); g = compiled(m)
-    for _ in range(steps):
-        for p in [*m.parameters(), *ref.parameters()]: p.grad = None
-        x = torch.randn(8, 16)
-        g(x).sum().backward(); ref(x).sum().backward()
-        for p, q in zip(m.parameters(), ref.parameters()): close(p.grad, q.grad)
-    return g
 def show(tag):
     gc.collect()
     calls = [o for o in gc.get_objects() if type(o) is cuda_graphs.GraphedCall]
@@ -19,10 +11,11 @@ def show(tag):
             ps = ps if isinstance(ps, list) else [ps]
             print(tag, c.name, k, "positions", len(ps), "gone", sum(getattr(r, "gone", lambda: 0)() for r in ps), "memory bytes",
                   sum(m.untyped_storage().nbytes() for r in ps for m in r.memory))
-m = M(4); g = train(m)
+steps = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+m = M(4); g = train(m, steps)
 show("first")
 del m, g; gc.collect()
-m2 = M(4); g2 = train(m2)
+m2 = M(4); g2 = train(m2, steps)
 show("second")
 
 gc.collect()

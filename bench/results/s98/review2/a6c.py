@@ -1,5 +1,5 @@
 import torch, copy, gc, weakref, sys
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

@@ -1,6 +1,6 @@
 # freezing + reduce-overhead, frame layers, inference; results kept; then a parameter written in place
 import torch, copy
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

@@ -1,6 +1,6 @@
 # a layer module used at two call sites (tied parameters: layers 0 and 2 are the same module), training
 import torch, copy
-from h import *
+from harness import *
 from common_layers import Layer
 setup()
 torch.manual_seed(0)

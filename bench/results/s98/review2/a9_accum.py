@@ -1,6 +1,6 @@
 # gradient accumulation: two forwards over frame layers, then one backward of their sum
 import torch, copy
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

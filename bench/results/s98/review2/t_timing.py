@@ -1,6 +1,6 @@
 # host time per replayed call: a small graph (a Linear and a tanh, 8x16) replayed at every call, output dropped
 import torch, time, sys, statistics
-from h import *
+from harness import *
 from common_layers import M
 setup()
 torch.manual_seed(0)

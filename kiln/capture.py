@@ -394,7 +394,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
             trace.stage("aot_backward", "# AOTAutograd's backward graph, decomposed as kiln receives it\n" + gm.code)
         else:
             trace.stage("aot_forward", before)
-    constants = None
+    constants, placed = None, cuda_graphs.placed_inputs(gm)   # (placed: before freezing drops placeholders)
     if frozen:
         where["stage"] = "freezing"
         constants = freezing.freeze(gm, frozen)
@@ -410,7 +410,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     reports_strides = context is not None and context.output_strides is not None   # a forward graph
     saved_from = context.fw_metadata.num_forward_returns if reports_strides and context.fw_metadata else None
     output_strides = user_output_strides(context, user_strides, gm.graph.output_node().args[0])
-    digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace) \
+    digest = cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, placed, trace) \
         if not frozen else None
     artifact, profiler = graph_cache.get(opts.kernel_cache_dir, digest) if digest else None, None
     from_cache = artifact is not None
@@ -421,6 +421,7 @@ def compiled_graph(gm, example_inputs, opts, name, dynamo_graphs, user_strides, 
     if not from_cache:
         artifact, profiler = generate(gm, example_inputs, opts, name, trace, saved_from, output_strides,
                                       reports_strides, times, where)
+        artifact.placed = tuple(placed)   # (stored with it, and in its key: a warm start has no AOTAutograd metadata)
         if digest:
             where["stage"] = "graph cache"
             stored = graph_cache.put(opts.kernel_cache_dir, digest, artifact)
@@ -448,8 +449,8 @@ def boxed(artifact, opts, name, mutated, example_inputs):
     """What makes a loaded wrapper's call the graph's callable: boxed (it takes the argument list itself and clears
     it, freeing inputs early), replayed from CUDA graphs in the modes that record them (mutated: the inputs it
     writes). Decided now: it holds no example input."""
-    replayed = cuda_graphs.graphing(mutated, example_inputs, name, artifact.devices, artifact.activations_from) \
-        if opts.mode in cuda_graphs.MODES else None
+    replayed = cuda_graphs.graphing(mutated, example_inputs, name, artifact.devices, artifact.activations_from,
+                                    artifact.placed) if opts.mode in cuda_graphs.MODES else None
 
     def callable_of(call):
         call._boxed_call = True
@@ -523,14 +524,14 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
     return artifact, profiler
 
 
-def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, trace):
+def cache_key(gm, example_inputs, opts, name, output_strides, saved_from, reports_strides, placed, trace):
     """The graph cache's key, or None where the graph is not cached: the cache is off, the trace is on (it shows
     every stage), or the graph has symbolic sizes (graph_cache.Uncacheable)."""
     if not opts.graph_cache or trace.enabled:
         return None
     try:
         return graph_cache.key(gm, example_inputs, opts, name.rsplit("_", 1)[-1], output_strides, saved_from,
-                               reports_strides)
+                               reports_strides, tuple(placed))
     except graph_cache.Uncacheable as e:
         log.getChild("cache").debug("kiln graph cache: %s is not cached: %s", name, e)
         return None

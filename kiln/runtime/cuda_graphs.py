@@ -1,35 +1,44 @@
 """mode="reduce-overhead": a compiled graph recorded as a CUDA graph after a warm-up call, then replayed.
 
 A replay launches the whole wrapper (kernels and library calls) at once, at the addresses it was recorded
-with. So each call of a recorded graph:
-- reads an input in place where its address is the recorded one (parameters, buffers, a static KV cache: any
-  input whose address was the same at the warm-up and at the recording, and stays so; any input with gaps,
-  which no buffer can take; and any output another recording handed out, a forward's saved activations read by
-  its backward). Another input is copied into a buffer the graph owns; an input read in place that moves makes
-  the graph be recorded again, copying that input from then on (one with gaps, or handed out: read in place at
-  its new address);
+with. A graph may be called at several call sites in one step: one compiled graph serves every layer of a model
+whose layers are frames of their own (HF Whisper, BART), each call with its layer's parameters and the layer
+before's output. So a graph keeps, per shape, a recording per call site (its positions), each told by its placed
+inputs: the parameters and buffers (`placed_inputs`) and the outputs another recording handed out, which it reads
+in place. A call replays the position whose inputs read in place are where they were recorded and whose replay
+writes over no output still held (below). So each call of a recorded graph:
+- reads an input in place where its address is the recorded one: the placed inputs; any input whose address was
+  the same at the warm-up and at the recording, while it stays so; an input that overlaps itself (expanded), which
+  no buffer can take. Another input is copied into a buffer the graph owns (one per input and shape, of the input's
+  strides: an input with gaps is copied element by element). An input that moves, not a placed one, makes that
+  position be recorded again, copying it from then on (one that overlaps itself: read in place at its new
+  address); a parameter whose memory moves is placed anew once, and copied where it moves again;
 - copies the inputs it mutates back from the graph's own buffer, where it has one;
 - hands out its outputs in the graph's own memory, where nobody holds the last replay's (a training step's
-  activations, read once by the backward, are never copied); an output found still held when the graph is
-  replayed again is copied out from then on, storage by storage (outputs that view one storage still view one).
-  A training forward's activations (the outputs AOTAutograd saves for the backward alone) are handed out as the
-  same tensor objects at every replay, which nothing else holds then (`Recording.kept`; a weak reference to one
-  sees the next replay's values, as a tensor of the caller's own would see its next step's if the caller reused
-  it).
+  activations, read once by the backward, are never copied). A training forward's activations (the outputs
+  AOTAutograd saves for the backward alone) are handed out as the same tensor objects at every replay, which
+  nothing else holds then (`Recording.kept`; a weak reference to one sees the next replay's values, as a tensor
+  of the caller's own would see its next step's if the caller reused it).
 
 Every graph of a device records into one memory pool (`Pool`), so a forward and its backward, and graphs split
 by breaks, share their intermediates' memory. A recording's intermediates are free memory once it ends, where a
 later recording can place its outputs; memory an output holds is never given to a later recording. So a replay
 writes only over outputs handed out by itself or by recordings made after it: where one of those is still held
-(a tensor views its storage), the graph is not replayed over it but recorded again (after the held memory,
-which the new recording cannot take), and the outputs found held are copied out from then on. (A storage held
-outside with no tensor viewing it, `t.untyped_storage()` kept alone, is not seen.)
+(a tensor views its storage), the position is not replayed but recorded again (after the held memory, which the
+new recording cannot take), copying out from then on its own outputs found held (a state fed back, h = g(h); a
+result kept from one call to the next) and another graph's that it does not read and that are no activations (a
+gradient or a loss kept from the last step). Where no position is at a call's site (another layer's parameters,
+while the layer before's outputs are held), it gets another position. (A storage held outside with no tensor
+viewing it, `t.untyped_storage()` kept alone, is not seen.)
 
-A graph is recorded once per shape (dynamic=True), at most MAX_RECORDINGS times for shapes and inputs that
-moved, and as many again after held outputs; past that, new shapes run without a graph, with one warning. Graphs
-that cannot be recorded run as compiled, with one log line saying why (CPU tensors, a capture that fails). Random
-draws take their seeds from a tensor drawn on the device at each call (lowering.seeds_and_constants.Seeds), by torch's
-generator, which CUDA graphs replay with fresh offsets: a replayed dropout draws a new mask."""
+A graph is recorded for at most MAX_RECORDINGS shapes (dynamic=True). A shape whose recordings do not settle (it
+reaches MAX_POSITIONS positions, or 2 * positions + MAX_AGAIN recordings) keeps one recording from then on
+(`only_one`), and after MAX_AGAIN more, calls no recording replays run as compiled, with one warning. A position not
+replayed in the last 2 * positions + 2 calls of its shape is dropped (its call site is gone; one position is looked
+at per call). Graphs that cannot be recorded run as compiled, with one log line saying why (CPU tensors, a capture
+that fails). Random draws take their seeds from a tensor drawn on the device at each call
+(lowering.seeds_and_constants.Seeds), by torch's generator, which CUDA graphs replay with fresh offsets: a replayed
+dropout draws a new mask."""
 import bisect
 import collections
 import functools
@@ -47,16 +56,19 @@ log = logging.getLogger("kiln.cudagraphs")
 COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in kiln.stats())
 
 MODES = ("reduce-overhead", "max-autotune")   # the modes that record CUDA graphs
-MAX_RECORDINGS = 8   # per compiled graph: its shapes, and recordings again after an input moved
+MAX_RECORDINGS = 8   # per compiled graph: its shapes
+MAX_POSITIONS = 32   # per shape: recordings replayed side by side (call sites: a graph called once per layer)
+MAX_AGAIN = 16       # per shape: recordings again (inputs moved, outputs held) past two per position, then past one
 
 _view = torch._C._dynamo.guards._reinterpret_tensor
 
 
-def graphing(mutated, example_inputs, name, computes_on=(), saved_from=None):
+def graphing(mutated, example_inputs, name, computes_on=(), saved_from=None, placed=()):
     """What makes a compiled graph's boxed callable replay from recordings (a function of the callable), or None
     with a log line saying why it cannot be, decided from the example inputs, which it does not hold. mutated: the
     indices of the inputs the graph writes; computes_on: the device types of the graph's buffers; saved_from: a
-    training forward's first output that AOTAutograd saves for the backward alone."""
+    training forward's first output that AOTAutograd saves for the backward alone; placed: the inputs whose place
+    tells one call site from another (`placed_inputs`)."""
     devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
     device = devices.pop() if len(devices) == 1 else None
     if device is None:
@@ -69,9 +81,23 @@ def graphing(mutated, example_inputs, name, computes_on=(), saved_from=None):
     else:
         key_inputs = shape_key_inputs(example_inputs)
         return lambda call: GraphedCall(call, name, mutated, key_inputs, RECORDERS[device.type](device),
-                                        POOLS.setdefault(device, Pool()), saved_from)
+                                        POOLS.setdefault(device, Pool()), saved_from, placed)
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
     return None
+
+
+def placed_inputs(gm):
+    """The inputs of an AOTAutograd graph that stay where they are from one call at a call site to the next, and
+    differ between call sites: its parameters and buffers (AOTAutograd's static inputs), and a backward's saved
+    parameters (which keep the forward's placeholder names). A graph called once per layer (a layer that is a
+    frame of its own) is recorded once per layer, each recording reading that layer's parameters in place."""
+    meta = getattr(torch._guards.TracingContext.try_get(), "fw_metadata", None)
+    static = set(getattr(meta, "static_input_indices", None) or ())
+    names = [n.name for n in gm.graph.find_nodes(op="placeholder")]
+    if any(n.startswith("tangents_") for n in names):
+        return [i for i, n in enumerate(names)
+                if n.startswith("primals_") and n[8:].isdigit() and int(n[8:]) - 1 in static]
+    return sorted(i for i in static if i < len(names))
 
 
 def shape_key_inputs(example_inputs):
@@ -84,18 +110,23 @@ def shape_key_inputs(example_inputs):
 
 
 class GraphedCall:
-    """A compiled graph's boxed callable, replayed from a recording per shape."""
+    """A compiled graph's boxed callable, replayed from recordings: per shape, one per call site (its positions)."""
 
-    def __init__(self, call, name, mutated, key_inputs, recorder, pool, saved_from=None):
+    def __init__(self, call, name, mutated, key_inputs, recorder, pool, saved_from=None, placed=()):
         self.call, self.name, self.mutated, self.key_inputs = call, name, mutated, key_inputs
-        self.recorder, self.pool, self.saved_from = recorder, pool, saved_from
+        self.recorder, self.pool, self.saved_from, self.placed = recorder, pool, saved_from, set(placed)
         self.warm = {}         # shape key -> the inputs' addresses at the warm-up call
-        self.recordings = {}   # shape key -> Recording
-        self.copied = {}       # shape key -> indices of inputs to copy (their address moved once)
-        self.copied_out = {}   # shape key -> indices of outputs to copy out (found held at a later replay)
-        self.count = 0         # recordings for new shapes and inputs that moved
-        self.again = 0         # recordings again after held outputs (MAX_RECORDINGS more)
+        self.recordings = {}   # shape key -> [Recording]: its positions, each replayed where its inputs are
+        self.buffers = {}      # shape key -> {input index: the buffer its positions copy that input into}
+        self.copied = {}       # shape key -> indices of inputs to copy (their address moved once; a parameter's twice)
+        self.moved_once = {}   # shape key -> indices of parameters whose memory moved once (then placed anew)
+        self.copy_out = {}   # shape key -> indices of outputs every recording copies out (found held by another)
+        self.recorded = collections.Counter()   # shape key -> its recordings so far
+        self.calls = collections.Counter()      # shape key -> its calls so far
+        self.cursor = collections.Counter()     # shape key -> the position after the one last replayed
+        self.single = {}       # shape key -> its recordings when it went back to one recording (did not settle)
         self.disabled = None   # why nothing more is recorded
+        self.warned = False    # (one warning for calls past the bounds)
         self._boxed_call = True
 
     def __call__(self, args):
@@ -107,71 +138,165 @@ class GraphedCall:
     def replayed_or_recorded(self, args):
         key = tuple(args[i] if not isinstance(args[i], torch.Tensor) else tuple(args[i].shape)
                     for i in self.key_inputs)
-        recording, again = self.recordings.get(key), False
-        if recording is not None:
-            held = self.pool.held_over(recording)
-            if held:
-                # outputs held are copied out from now on, but for another graph's that this call reads (a
-                # forward's activations, recorded again after this backward was): this graph only needs recording
-                # after them. (Its own output read again, a state fed back, is copied out: recorded after it, the
-                # next output would be held at the next call again.)
-                reading = {a.untyped_storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
-                for entry in held:
-                    owner = entry.owner()
-                    if owner is not None and (owner is self or entry.address not in reading):
-                        owner.copied_out.setdefault(entry.key, set()).update(entry.outputs)
-                reason, again = "outputs it would overwrite are still held", True
-            else:
+        positions = self.recordings.get(key)
+        if positions is None:
+            if self.disabled:
+                return self.call(args)
+            if key not in self.warm:
+                # the first call of a shape runs as compiled (it builds any kernel not yet built, starts cuBLAS), on
+                # the stream the graph is recorded on, and shows which inputs keep their address
+                self.warm[key] = addresses(args)
+                return self.recorder.warm_up(self.call, args)
+            if len(self.recordings) >= MAX_RECORDINGS:
+                return self.without_graph(args, f"it was recorded for {MAX_RECORDINGS} shapes")
+            self.recordings[key] = positions = []
+        self.calls[key] += 1
+        if positions:
+            # one position a call looked at: one not replayed while every other was, twice, is dropped; its call site
+            # is gone (recorded while the graphs before it were not recorded yet, its placed inputs where they no
+            # longer come from)
+            p = self.calls[key] % len(positions)
+            if self.calls[key] - positions[p].last > 2 * len(positions) + 2:
+                self.pool.retire(positions.pop(p))
+        # the position after the last one replayed first (call sites come round in order), then each in order; the
+        # inputs' places first (one position fits them, and the others' outputs are held)
+        for p in [self.cursor[key] % len(positions), *range(len(positions))] if positions else []:
+            recording = positions[p]
+            if recording.fits(args) and not self.pool.held_over(recording):
                 outputs = recording.replay(args)
-                if outputs is not None:
-                    COUNTS["cuda_graph_replays"] += 1
-                    args.clear()
-                    return outputs
-                moved = recording.moved(args)
-                reason = f"input {', '.join(map(str, moved))} is not where it was recorded"
-                self.copied[key] = sorted(set(self.copied.get(key, ())) | set(moved))
+                self.cursor[key] = p + 1
+                recording.last = self.calls[key]
+                COUNTS["cuda_graph_replays"] += 1
+                args.clear()
+                return outputs
+        return self.record(key, positions, args)
+
+    def replaced(self, key, positions, args, placed, fed_back):
+        """(the position a new recording for this call takes the place of, and what it moved; or None) and the
+        outputs the new recording copies out. It replaces one whose only inputs that moved are not placed ones (a
+        fresh input found in place at first, copied from then on), or whose placed inputs are gone. Else one at this
+        call's site (where its placed inputs are, but for its own outputs fed back, h = g(h), which are elsewhere at
+        each call), recorded again after the outputs held that it would write over, copying out from then on its
+        own (a state fed back, a result kept from one call to the next) and another graph's that it does not read
+        and that are no activations (a gradient, a loss kept from the last step: copied out by every recording of
+        that graph's shape made from then on); not those it reads, nor activations (the layer before's, held until
+        the backward), nor another position's of its own. (Past MAX_POSITIONS a shape keeps one recording:
+        `record`.)"""
+        site = placed - fed_back
+
+        def at_site(r, moved):
+            return r.placed - fed_back == site and not set(moved) & site
+
+        moved, copy_out = [(r, r.moved(args)) for r in positions if not self.pool.held_over(r)], set()
+        replaced = next(((r, m) for r, m in moved if at_site(r, m) and not set(m) & r.placed), None) or \
+            next(((r, m) for r, m in moved if r.gone()), None)
+        here = [r for r in positions if at_site(r, r.moved(args))] if replaced is None else []
+        if replaced is None and here:
+            replaced = here[0], ()
+            reading = {a.untyped_storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
+            for entry in self.pool.held_over(replaced[0]):
+                owner = entry.owner()
+                if entry.recording() is replaced[0]:
+                    copy_out.update(entry.outputs)
+                elif owner is not None and owner is not self and entry.address not in reading and not entry.ours:
+                    owner.copy_out.setdefault(entry.key, set()).update(entry.outputs)
+        return replaced, copy_out | self.copy_out.get(key, set())
+
+    def only_one(self, key, positions, args):
+        """(the shape's one recording and what it moved, or None) and the outputs the next copies out: those found
+        held that a replay would write over, its own and another graph's that this call does not read (that
+        graph's next recordings copy them out)."""
+        if not positions:
+            return None, self.copy_out.get(key, set())
+        reading = {a.untyped_storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
+        for entry in self.pool.held_over(positions[0]):
+            owner = entry.owner()
+            if owner is not None and (owner is self or entry.address not in reading):
+                owner.copy_out.setdefault(entry.key, set()).update(entry.outputs)
+        return (positions[0], positions[0].moved(args)), self.copy_out.get(key, set())
+
+    def record(self, key, positions, args):
+        """This call's outputs from a new recording, where no recording of its shape replays it: in the place of
+        one (`replaced`), or at another position, for another call site (another layer's parameters, while the layer
+        before's outputs, its activations kept for the backward, are still held)."""
+        if self.disabled:
+            return self.call(args)
+        if key not in self.single and (len(positions) >= MAX_POSITIONS or
+                                       self.recorded[key] >= 2 * len(positions) + MAX_AGAIN):
+            # its recordings do not settle (a state fed back through several graphs, call sites that come and go):
+            # one recording of the shape from now on, as every graph had before several were kept side by side
+            log.info("kiln: %s keeps one recording of a shape from now on: %d recordings for %d call sites",
+                     self.name, self.recorded[key], len(positions))
+            self.single[key] = self.recorded[key]
+            for r in positions[1:]:
+                self.pool.retire(r)
+            del positions[1:]
+        if self.recorded[key] >= self.single.get(key, 0) + MAX_AGAIN:
+            return self.without_graph(args, f"a shape of it was recorded {self.recorded[key]} times (call sites, "
+                                      "inputs that moved, outputs held)")
+        handed = {i: self.pool.handed_by(a) for i, a in enumerate(args) if isinstance(a, torch.Tensor)}
+        handed = {i: owner for i, owner in handed.items() if owner is not None}
+        if key in self.single:   # (its parameters are copied where they move, as any input)
+            placed = set(handed)
+            replaced, copy_out = self.only_one(key, positions, args)
+        else:
+            placed = {i for i in (self.placed - set(self.copied.get(key, ()))) | set(handed)
+                      if isinstance(args[i], torch.Tensor)}
+            replaced, copy_out = self.replaced(key, positions, args, placed,
+                                               {i for i, o in handed.items() if o is self})
+        if replaced is not None:
+            recording, moved = replaced
+            copy_out |= recording.copy_out
+            transient = set(moved) - recording.placed
+            reason = f"input {', '.join(map(str, sorted(transient)))} is not where it was recorded" if transient \
+                else "an input it read in place is gone" if moved else "outputs it would overwrite are still held"
             log.info("kiln: %s records its CUDA graph again: %s", self.name, reason)
+            # a parameter whose memory moved is placed at its new place once; where it moves again (a `.data`
+            # set at each step), it is copied from then on
+            moving = set(moved) & self.placed if key not in self.single else set()
+            transient |= moving & self.moved_once.get(key, set())
+            self.moved_once.setdefault(key, set()).update(moving)
+            self.copied[key] = sorted(set(self.copied.get(key, ())) | transient)
             self.pool.retire(recording)
-            del self.recordings[key]
-        elif self.disabled:
-            return self.call(args)
-        elif key not in self.warm:
-            # the first call of a shape runs as compiled (it builds any kernel not yet built, starts cuBLAS), on
-            # the stream the graph is recorded on, and shows which inputs keep their address
-            self.warm[key] = addresses(args)
-            return self.recorder.warm_up(self.call, args)
-        if max(self.count, self.again) >= MAX_RECORDINGS:
-            self.disabled = f"it was recorded {MAX_RECORDINGS} times (shapes, inputs that moved, or held outputs)"
-            log.warning("kiln: %s runs without a CUDA graph from now on wherever it has no recording (a new shape, "
-                        "inputs that moved): %s", self.name, self.disabled)
-            return self.call(args)
+            positions.remove(recording)
+        elif positions:
+            log.info("kiln: %s records its CUDA graph at another call site (%d recordings side by side)", self.name,
+                     len(positions) + 1)
+        placed = {i for i in placed if i in handed or i not in self.copied.get(key, ())}   # (copied: just now too)
         stable = {i for i, (a, b) in enumerate(zip(self.warm[key], addresses(args))) if a is not None and a == b}
-        # an input with gaps cannot be copied into a buffer: read in place all the same, even after it moved (a
-        # backward's saved q, k and v, slices of one product, are often where the allocator put the last step's),
-        # recorded again where it moves (at most MAX_RECORDINGS times in all); so is an output another recording
-        # handed out, which stays where it is while that recording replays
-        gaps = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and not dense(a)}
-        handed = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and self.pool.hands_out(a)}
-        in_place = sorted((stable - set(self.copied.get(key, ()))) | gaps | handed)
+        # placed, and read in place: a parameter, and an output another recording handed out, which stays where it
+        # is while that recording replays (the layer before's). An input that overlaps itself cannot be copied into a
+        # buffer: read in place all the same, even after it moved, recorded again where it moves. (One with gaps, a
+        # fresh batch's slice, is copied like any other: read in place, each new place of it would be recorded anew,
+        # and every later graph's recordings after it, over the outputs it hands out)
+        overlapping = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and overlaps_itself(a)}
+        in_place = sorted((stable - set(self.copied.get(key, ()))) | placed | overlapping)
         try:
             recording = Recording(self.recorder, self.call, args, in_place, self.mutated,
-                                  self.copied_out.get(key, ()), self.saved_from)
+                                  copy_out, self.saved_from, placed,
+                                  self.buffers.setdefault(key, {}))
         except Exception as e:   # noqa: BLE001 (an op that synchronizes, an input that cannot be copied, ...)
             self.disabled = f"recording failed: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
             log.warning("kiln: %s runs without a CUDA graph: %s", self.name, self.disabled)
-            self.warm[key] = addresses(args)
             return self.call(args)
-        if again:
-            self.again += 1
-        else:
-            self.count += 1
         COUNTS["cuda_graph_recordings"] += 1
-        self.recordings[key] = recording
+        self.recorded[key] += 1
+        recording.last = self.calls[key]
+        # (the positions placing more inputs first: one placing none would replay any call, a copy of each)
+        positions.insert(next((p for p, r in enumerate(positions) if len(r.placed) < len(placed)), len(positions)),
+                         recording)
         self.pool.add(recording, self, key)
         outputs = recording.replay(args)   # (recording runs nothing: the first replay computes this call)
         COUNTS["cuda_graph_replays"] += 1
         args.clear()
         return outputs
+
+    def without_graph(self, args, reason):
+        if not self.warned:
+            self.warned = True
+            log.warning("kiln: %s runs without a CUDA graph wherever no recording of it replays (a new shape, "
+                        "inputs elsewhere, outputs held): %s", self.name, reason)
+        return self.call(args)
 
 
 class HandedOut:
@@ -271,9 +396,10 @@ class Pool:
             self.keeping = [(n, r) for n, r in self.keeping if r() is not None]
             self.stale = any(not e.replayed() for _, e in self.entries)
 
-    def hands_out(self, t):
+    def handed_by(self, t):
+        """The GraphedCall whose live recording handed t's storage out, or None."""
         entry = self.live.get(t.untyped_storage().data_ptr())
-        return entry is not None and entry.replayed()
+        return entry.owner() if entry is not None and entry.replayed() else None
 
 
 POOLS = {}   # by device (set once, atomically: graphs compiled on two threads at once share one Pool and lock)
@@ -297,19 +423,29 @@ class Recording:
     recording) and the buffers it copies the others into, and how each output is made from the graph's memory
     after a replay: viewing it (handed out), or a copy of it. copy_out: the indices of the outputs to copy out
     (every output viewing their storages is copied with them); saved_from: a training forward's first output
-    saved for the backward alone."""
+    saved for the backward alone; placed: the inputs read in place whose place tells its call site (its
+    position among the graph's recordings); buffers: the buffers that copied inputs go into, by index, shared by
+    the recordings of a shape (one replays at a time), made where missing."""
 
-    def __init__(self, recorder, call, args, in_place, mutated, copy_out=(), saved_from=None):
+    def __init__(self, recorder, call, args, in_place, mutated, copy_out=(), saved_from=None, placed=(),
+                 buffers=None):
         self.in_place, self.addresses = list(in_place), addresses(args)
         self.same_addresses = addresses_equal_in_cpp if all(isinstance(a, (torch.Tensor, int)) for a in args) \
             else addresses_equal
+        self.placed = set(placed)
+        self.placed_storages = [StorageWeakRef(args[i].untyped_storage()) for i in sorted(self.placed)]
         in_place, mutated = set(in_place), set(mutated)
         self.copied = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and i not in in_place]
         for i in self.copied:
-            if not dense(args[i]):
-                raise ValueError(f"input {i} overlaps itself or has gaps: it cannot be copied into a buffer")
-        self.static = [torch.empty_strided(args[i].shape, args[i].stride(), dtype=args[i].dtype,
-                                           device=args[i].device) for i in self.copied]
+            if overlaps_itself(args[i]):
+                raise ValueError(f"input {i} overlaps itself: it cannot be copied into a buffer")
+        buffers = {} if buffers is None else buffers
+        for i in self.copied:
+            b = buffers.get(i)
+            if b is None or (b.shape, b.stride(), b.dtype) != (args[i].shape, args[i].stride(), args[i].dtype):
+                buffers[i] = torch.empty_strided(args[i].shape, args[i].stride(), dtype=args[i].dtype,
+                                                 device=args[i].device)
+        self.static = [buffers[i] for i in self.copied]
         self.copied_back = [(i, s) for i, s in zip(self.copied, self.static) if i in mutated]
         inputs = list(args)
         for i, s in zip(self.copied, self.static):
@@ -340,8 +476,9 @@ class Recording:
             extents[number] = min(low, start), max(high, start + span(o))
         # a storage copied out is copied from its outputs' first byte (rounded down to 16) to their last: a loss
         # can lie in a large buffer of the graph's memory
+        self.copy_out = set(copy_out)
         copied = sorted({r[1] for i, r in enumerate(self.recipes) if r[0] == "memory" and i in copy_out})
-        self.copied_out = [(n, extents[n][0] // 16 * 16, extents[n][1]) for n in copied]
+        self.copied_extents = [(n, extents[n][0] // 16 * 16, extents[n][1]) for n in copied]
         # the graph's memory, a tensor per storage: in bytes where it is copied out (sliced by byte) or viewed in
         # several dtypes, else in its outputs' dtype, so that a replay makes each of them by one view of it
         dtypes = collections.defaultdict(set)
@@ -373,10 +510,11 @@ class Recording:
         self.viewed = [v for v in self.viewed if not keeps or v[0] < saved_from]
         self.kept_entries = []   # the HandedOut that each kept tensor views (Pool.add)
         self.number = None   # the order of its recording in its pool (Pool.add)
+        self.last = 0        # its shape's call count at its last replay (GraphedCall)
 
     def handed_out(self):
         """(storage, indices of the outputs viewing it) for each storage of the graph's memory handed out."""
-        viewing, copied = collections.defaultdict(list), {n for n, _, _ in self.copied_out}
+        viewing, copied = collections.defaultdict(list), {n for n, _, _ in self.copied_extents}
         for i, r in enumerate(self.recipes):
             if r[0] == "memory" and r[1] not in copied:
                 viewing[r[1]].append(i)
@@ -389,21 +527,27 @@ class Recording:
     def moved(self, args):
         return [i for i in self.in_place if args[i].data_ptr() != self.addresses[i]]
 
+    def gone(self):
+        """Whether an input it places itself by is freed (a parameter's memory moved: it will not be called so)."""
+        return any(s.expired() for s in self.placed_storages)
+
+    def fits(self, args):
+        """Whether the inputs it reads in place are where they were recorded."""
+        return self.same_addresses(args, self.addresses, self.in_place)
+
     def replay(self, args):
-        """This call's outputs, or None where an input read in place is not where it was recorded."""
-        if not self.same_addresses(args, self.addresses, self.in_place):
-            return None
+        """This call's outputs (the inputs it reads in place where they were recorded: `fits`)."""
         if self.copied:
             torch._foreach_copy_(self.static, [args[i] for i in self.copied])
         self.replay_graph()
         if self.copied_back:
             torch._foreach_copy_([args[i] for i, _ in self.copied_back], [s for _, s in self.copied_back])
         fresh = {}
-        if self.copied_out:
+        if self.copied_extents:
             copies = [torch.empty(high - low, dtype=torch.uint8, device=self.memory[n].device)
-                      for n, low, high in self.copied_out]
-            torch._foreach_copy_(copies, [self.memory[n][low:high] for n, low, high in self.copied_out])
-            fresh = {n: (copy.untyped_storage(), low) for (n, low, _), copy in zip(self.copied_out, copies)}
+                      for n, low, high in self.copied_extents]
+            torch._foreach_copy_(copies, [self.memory[n][low:high] for n, low, high in self.copied_extents])
+            fresh = {n: (copy.untyped_storage(), low) for (n, low, _), copy in zip(self.copied_extents, copies)}
         outputs = self.values.copy()
         for i, memory, sizes, strides, offset in self.viewed:
             outputs[i] = _view(memory, sizes, strides, offset)
@@ -464,8 +608,15 @@ def span(t):
     return (sum((n - 1) * st for n, st in zip(t.shape, t.stride())) + 1) * t.element_size() if t.numel() else 0
 
 
-def dense(t):
-    return t.numel() == 0 or torch._prims_common.is_non_overlapping_and_dense_or_false(t)
+def overlaps_itself(t):
+    """Whether two of t's elements may share memory (an expanded tensor), so that no copy into t's layout can
+    hold it: its dimensions, smallest stride first, must each step past all the memory the ones before span."""
+    extent = 0
+    for size, stride in sorted(((n, st) for n, st in zip(t.shape, t.stride()) if n > 1), key=lambda d: d[1]):
+        if stride <= extent:
+            return True
+        extent += (size - 1) * stride
+    return False
 
 
 class CudaRecorder:

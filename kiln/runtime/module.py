@@ -40,6 +40,7 @@ class Artifact:
     extern_calls: int = 0
     fallback_ops: int = 0
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
+    placed: tuple = ()          # the inputs that tell its call sites apart (runtime.cuda_graphs.placed_inputs)
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
     products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
     calls_blas: bool = False    # cpp: calls BLAS for library products, bound at load (codegen.cpp_products)

@@ -29,7 +29,7 @@ from kiln import freezing, warm_start
 from kiln.config import Options, default_trace_dir
 from kiln.decompositions import kiln_decompositions
 from kiln.eager_strides import eager_output_strides, user_output_strides
-from kiln.ir import format_ir
+from kiln.ir import InputBuffer, format_ir
 from kiln.patterns import (accumulate_scatters_into_sums, eliminate_common_subexpressions,
                            fold_padding_into_convolutions, mutated_inputs, overlap_collectives, rewrite_attention,
                            rewrite_identity_calls, scalars_on_their_readers_device)
@@ -450,7 +450,8 @@ def boxed(artifact, opts, name, mutated, example_inputs):
     it, freeing inputs early), replayed from CUDA graphs in the modes that record them (mutated: the inputs it
     writes). Decided now: it holds no example input."""
     replayed = cuda_graphs.graphing(mutated, example_inputs, name, artifact.devices, artifact.activations_from,
-                                    artifact.placed) if opts.mode in cuda_graphs.MODES else None
+                                    artifact.placed, artifact.read_in_storage) \
+        if opts.mode in cuda_graphs.MODES else None
 
     def callable_of(call):
         call._boxed_call = True
@@ -518,6 +519,8 @@ def generate(gm, example_inputs, opts, name, trace, saved_from, output_strides, 
     artifact.activations_from = saved_from if saved_from is not None and not getattr(meta, "tokens", None) \
         and not getattr(meta, "num_outputs_rng_offset", 0) else None
     artifact.relaid = lowering.relaid
+    artifact.read_in_storage = tuple(i for i, b in enumerate(lowering.graph_inputs) if isinstance(b, InputBuffer)
+                                     and b.name in lowering.inputs_read_in_storage)
     artifact.fallback_ops = len(lowering.fallback_ops)
     artifact.devices = tuple(sorted({d.type for d in graph_devices(lowering)}))
     artifact.extern_calls = sum(1 for s in sched.steps if not hasattr(s, "placements"))

@@ -716,6 +716,19 @@ def test_the_partitioners_activation_quantization_is_in_the_key(monkeypatch):
     assert graph_cache.dynamo_key(gm, [x], Options.make(None, {}))[0] != before
 
 
+def test_a_tensor_marked_static_is_in_the_dynamo_key():
+    """A tensor marked static (mark_static_address) is a placed input of the CUDA graphs recorded from the graph
+    (read in place, telling call sites apart), which the stored graphs carry: a plain tensor at the same place in
+    another program must not load them (it recorded 3 times where once does)."""
+    from kiln.config import Options
+    from kiln.runtime import graph_cache
+    gm = torch.fx.symbolic_trace(lambda x, w: x @ w)
+    x, w = torch.randn(4, 4), torch.randn(4, 4)
+    plain, _ = graph_cache.dynamo_key(gm, [x, w], Options.make(None, {}))
+    torch._dynamo.mark_static_address(w)
+    assert graph_cache.dynamo_key(gm, [x, w], Options.make(None, {}))[0] != plain
+
+
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="binaries are built for a GPU")
 def test_a_warm_start_on_a_gpu_launches_the_stored_binaries(monkeypatch, tmp_path):
     """A graph loaded from the graph cache launches the binaries its first compile stored (triton_binaries):

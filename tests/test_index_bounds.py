@@ -227,3 +227,20 @@ def test_a_max_pool_backward_reads_its_windows_unchecked(built, ceil_mode):
     fn(x).backward()
     torch.testing.assert_close(got, x.grad)
     assert built and index_checks(built) == []
+
+
+def test_an_as_strided_past_its_inputs_storage_raises_as_in_eager():
+    """An as_strided at an explicit offset reads the caller's storage around its input: given an input whose storage
+    does not hold the positions read (a slice that another compiled graph returned in a storage of its elements
+    alone), the call raises as eager's as_strided does, rather than reading past the storage's end."""
+    def f(x):
+        return x.as_strided((6, 4), (4, 1), 0) * 3
+
+    g = kiln_compile(f)
+    traced = torch.randn(10, 4)[:4]
+    torch.testing.assert_close(g(traced), f(traced))
+    short = torch.randn(4, 4)   # (the same layout and offset: no recompile; 16 elements where 24 are read)
+    with pytest.raises(RuntimeError, match="out of bounds for"):
+        f(short)
+    with pytest.raises(RuntimeError, match="out of bounds for"):
+        g(short)

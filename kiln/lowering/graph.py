@@ -45,6 +45,9 @@ class GraphLowering(Realization, LayoutsForUsers, GraphOutputs, ExternCalls, See
         self.graph_inputs = []        # InputBuffer, or a sympy expr for a symbolic size input
         self.input_names = set()      # the InputBuffers' names
         self.inputs_laid_out_anew = set()   # inputs given laid out otherwise than traced (a backward's saved values)
+        # input name -> the storage positions (first, last) that an as_strided reads beyond its elements, in the
+        # caller's storage (the wrapper checks the storage holds them, as eager's as_strided does)
+        self.inputs_read_in_storage = {}
         # fx node -> the View of its value stored whole as eager stores it (bases_stored_whole)
         self.eager_images = {}
         # input name -> {fx node: None} whose live values read it, in the nodes' order (see keep_old_values)

@@ -207,7 +207,9 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
     storage offset; kiln's buffer holds that element at the View's offset, and x's other elements as far from it as
     eager's storage does where the buffer holds x at eager's strides (else a copy laid out as eager's is read:
     unfold and diagonal of a value stored channels-last read wrong elements of that buffer). Beyond x's elements:
-    - a graph input given as traced is the caller's tensor, in the caller's storage: any position eager reads;
+    - a graph input given as traced is the caller's tensor, in the caller's storage: any position eager reads (so
+      a CUDA graph reads that input where the caller has it, never a copy of its elements:
+      GraphLowering.inputs_read_in_storage);
     - a computed value that x views, stored whole as eager stores it for this read (bases_stored_whole): that
       value's storage;
     - any other buffer holds x's elements only, as far as kiln knows: the rest of a slice computed for it alone was
@@ -231,9 +233,17 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
     callers = isinstance(base.buffer, ir.InputBuffer) and base.buffer.name not in g.inputs_laid_out_anew
     image = g.eager_images.get(view_chain(g.current_node.args[0])[0])   # (by node: values may share a buffer)
     held = image if image is not None and image.buffer is base.buffer else base
-    if not callers and (not all(map(g.holds, within(span(at, size, stride), span(held.offset, held.sizes,
-                                                                                     held.strides)))) or
-                        held is base and not dense and not reads_only_elements(at, size, stride, base)):
+    inside = within(span(at, size, stride), span(held.offset, held.sizes, held.strides))
+    gaps_read = held is base and not dense and not reads_only_elements(at, size, stride, base)
+    if callers:
+        # the caller's input is read in its storage where the program's own as_strided may read beyond its elements
+        # (proved inside at every size, or not: no guard is made); one a decomposition made of another view op
+        # (diagonal, unfold) reads that op's elements, whose bounds with symbolic sizes no relation proves
+        original = g.current_node.meta.get("original_aten")
+        programs = original is None or getattr(original, "_opname", None) in ("as_strided", "as_strided_copy")
+        if programs and (gaps_read or not all(r is sympy.true for r in inside)):
+            g.inputs_read_in_storage.setdefault(base.buffer.name, []).append(span(at, size, stride))
+    elif gaps_read or not all(map(g.holds, inside)):
         raise LoweringError("as_strided reads storage outside its argument's elements, which its buffer does not "
                             "hold as eager's storage does")
     return View(base.buffer, size, stride, at)

@@ -7,11 +7,12 @@ before's output. So a graph keeps, per shape, a recording per call site (its pos
 inputs: the parameters and buffers (`placed_inputs`) and the outputs another recording handed out, which it reads
 in place. A call replays the position whose inputs read in place are where they were recorded and whose replay
 writes over no output still held (below). So each call of a recorded graph:
-- reads an input in place where its address is the recorded one: the placed inputs; any input whose address was
-  the same at the warm-up and at the recording, while it stays so; an input that overlaps itself (expanded), which
-  no buffer can take. Another input is copied into a buffer the graph owns (one per input and shape, of the input's
-  strides: an input with gaps is copied element by element). An input that moves, not a placed one, makes that
-  position be recorded again, copying it from then on (one that overlaps itself: read in place at its new
+- reads an input in place where its address is the recorded one: the placed inputs; any input whose address was the
+  same at the warm-up and at the recording, while it stays so; an input no buffer can take (one whose elements
+  overlap: `copyable`), and one the graph reads beyond its elements (an as_strided at an offset of its own). Another
+  input is copied into a buffer the graph owns (one per input and shape, of the input's strides: an input with gaps
+  is copied element by element, an expanded one's distinct elements once). An input that moves, not a placed one,
+  makes that position be recorded again, copying it from then on (one never copied: read in place at its new
   address); a parameter whose memory moves is placed anew once, and copied where it moves again;
 - copies the inputs it mutates back from the graph's own buffer, where it has one;
 - hands out its outputs in the graph's own memory, where nobody holds the last replay's (a training step's
@@ -58,17 +59,18 @@ COUNTS = collections.Counter()   # cuda_graph_recordings, cuda_graph_replays (in
 MODES = ("reduce-overhead", "max-autotune")   # the modes that record CUDA graphs
 MAX_RECORDINGS = 8   # per compiled graph: its shapes
 MAX_POSITIONS = 32   # per shape: recordings replayed side by side (call sites: a graph called once per layer)
-MAX_AGAIN = 16       # per shape: recordings again (inputs moved, outputs held) past two per position, then past one
+MAX_AGAIN = 16       # per shape: recordings beyond two per position before it keeps one, and beyond that one after
 
 _view = torch._C._dynamo.guards._reinterpret_tensor
 
 
-def graphing(mutated, example_inputs, name, computes_on=(), saved_from=None, placed=()):
+def graphing(mutated, example_inputs, name, computes_on=(), saved_from=None, placed=(), read_in_storage=()):
     """What makes a compiled graph's boxed callable replay from recordings (a function of the callable), or None
     with a log line saying why it cannot be, decided from the example inputs, which it does not hold. mutated: the
     indices of the inputs the graph writes; computes_on: the device types of the graph's buffers; saved_from: a
     training forward's first output that AOTAutograd saves for the backward alone; placed: the inputs whose place
-    tells one call site from another (`placed_inputs`)."""
+    tells one call site from another (`placed_inputs`); read_in_storage: the inputs it reads beyond their elements
+    (an as_strided at an explicit offset), where the caller has them: never copied."""
     devices = {t.device for t in example_inputs if isinstance(t, torch.Tensor)}
     device = devices.pop() if len(devices) == 1 else None
     if device is None:
@@ -81,7 +83,7 @@ def graphing(mutated, example_inputs, name, computes_on=(), saved_from=None, pla
     else:
         key_inputs = shape_key_inputs(example_inputs)
         return lambda call: GraphedCall(call, name, mutated, key_inputs, RECORDERS[device.type](device),
-                                        POOLS.setdefault(device, Pool()), saved_from, placed)
+                                        POOLS.setdefault(device, Pool()), saved_from, placed, read_in_storage)
     log.info("kiln: %s runs without a CUDA graph: %s", name, reason)
     return None
 
@@ -112,9 +114,11 @@ def shape_key_inputs(example_inputs):
 class GraphedCall:
     """A compiled graph's boxed callable, replayed from recordings: per shape, one per call site (its positions)."""
 
-    def __init__(self, call, name, mutated, key_inputs, recorder, pool, saved_from=None, placed=()):
+    def __init__(self, call, name, mutated, key_inputs, recorder, pool, saved_from=None, placed=(),
+                 read_in_storage=()):
         self.call, self.name, self.mutated, self.key_inputs = call, name, mutated, key_inputs
         self.recorder, self.pool, self.saved_from, self.placed = recorder, pool, saved_from, set(placed)
+        self.read_in_storage = set(read_in_storage)
         self.warm = {}         # shape key -> the inputs' addresses at the warm-up call
         self.recordings = {}   # shape key -> [Recording]: its positions, each replayed where its inputs are
         self.buffers = {}      # shape key -> {input index: the buffer its positions copy that input into}
@@ -152,9 +156,9 @@ class GraphedCall:
             self.recordings[key] = positions = []
         self.calls[key] += 1
         if positions:
-            # one position a call looked at: one not replayed while every other was, twice, is dropped; its call site
-            # is gone (recorded while the graphs before it were not recorded yet, its placed inputs where they no
-            # longer come from)
+            # one position a call looks at: one not replayed in its shape's last 2 * positions + 2 calls is dropped;
+            # its call site is gone (recorded while the graphs before it were not recorded yet, its placed inputs
+            # where they no longer come from)
             p = self.calls[key] % len(positions)
             if self.calls[key] - positions[p].last > 2 * len(positions) + 2:
                 self.pool.retire(positions.pop(p))
@@ -231,7 +235,7 @@ class GraphedCall:
             for r in positions[1:]:
                 self.pool.retire(r)
             del positions[1:]
-        if self.recorded[key] >= self.single.get(key, 0) + MAX_AGAIN:
+        if key in self.single and self.recorded[key] >= self.single[key] + MAX_AGAIN:
             return self.without_graph(args, f"a shape of it was recorded {self.recorded[key]} times (call sites, "
                                       "inputs that moved, outputs held)")
         handed = {i: self.pool.handed_by(a) for i, a in enumerate(args) if isinstance(a, torch.Tensor)}
@@ -265,12 +269,13 @@ class GraphedCall:
         placed = {i for i in placed if i in handed or i not in self.copied.get(key, ())}   # (copied: just now too)
         stable = {i for i, (a, b) in enumerate(zip(self.warm[key], addresses(args))) if a is not None and a == b}
         # placed, and read in place: a parameter, and an output another recording handed out, which stays where it
-        # is while that recording replays (the layer before's). An input that overlaps itself cannot be copied into a
-        # buffer: read in place all the same, even after it moved, recorded again where it moves. (One with gaps, a
-        # fresh batch's slice, is copied like any other: read in place, each new place of it would be recorded anew,
-        # and every later graph's recordings after it, over the outputs it hands out)
-        overlapping = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and overlaps_itself(a)}
-        in_place = sorted((stable - set(self.copied.get(key, ()))) | placed | overlapping)
+        # is while that recording replays (the layer before's). Read in place all the same, even after it moved,
+        # recorded again where it moves: an input no buffer can take (`copyable`), and one the graph reads beyond its
+        # elements. (One with gaps, a fresh batch's slice, or expanded, a fresh mask's, is copied like any other: read
+        # in place, each new place of it recorded its graph anew, and every later graph's after it, whose
+        # recordings are then older than the outputs it hands out)
+        uncopied = {i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and not copyable(a)}
+        in_place = sorted((stable - set(self.copied.get(key, ()))) | placed | uncopied | self.read_in_storage)
         try:
             recording = Recording(self.recorder, self.call, args, in_place, self.mutated,
                                   copy_out, self.saved_from, placed,
@@ -437,7 +442,7 @@ class Recording:
         in_place, mutated = set(in_place), set(mutated)
         self.copied = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and i not in in_place]
         for i in self.copied:
-            if overlaps_itself(args[i]):
+            if not copyable(args[i]):
                 raise ValueError(f"input {i} overlaps itself: it cannot be copied into a buffer")
         buffers = {} if buffers is None else buffers
         for i in self.copied:
@@ -446,7 +451,14 @@ class Recording:
                 buffers[i] = torch.empty_strided(args[i].shape, args[i].stride(), dtype=args[i].dtype,
                                                  device=args[i].device)
         self.static = [buffers[i] for i in self.copied]
+        # an expanded input's elements along an expanded dimension (stride 0) are one element: copied once, by
+        # views of index 0 there
+        self.expanded = [(p, sizes) for p, i in enumerate(self.copied) if (sizes := distinct_sizes(args[i]))]
+        self.copied_into = list(self.static)
+        for p, sizes in self.expanded:
+            self.copied_into[p] = self.static[p].as_strided(sizes, self.static[p].stride())
         self.copied_back = [(i, s) for i, s in zip(self.copied, self.static) if i in mutated]
+        self.copy_in(args)   # (a capture that reads a value sees this call's, as the CPU tests' stand-in does)
         inputs = list(args)
         for i, s in zip(self.copied, self.static):
             inputs[i] = s
@@ -535,10 +547,17 @@ class Recording:
         """Whether the inputs it reads in place are where they were recorded."""
         return self.same_addresses(args, self.addresses, self.in_place)
 
+    def copy_in(self, args):
+        """Copies the inputs it does not read in place into its buffers."""
+        if self.copied:
+            sources = [args[i] for i in self.copied]
+            for p, sizes in self.expanded:
+                sources[p] = sources[p].as_strided(sizes, sources[p].stride())
+            torch._foreach_copy_(self.copied_into, sources)
+
     def replay(self, args):
         """This call's outputs (the inputs it reads in place where they were recorded: `fits`)."""
-        if self.copied:
-            torch._foreach_copy_(self.static, [args[i] for i in self.copied])
+        self.copy_in(args)
         self.replay_graph()
         if self.copied_back:
             torch._foreach_copy_([args[i] for i, _ in self.copied_back], [s for _, s in self.copied_back])
@@ -608,15 +627,26 @@ def span(t):
     return (sum((n - 1) * st for n, st in zip(t.shape, t.stride())) + 1) * t.element_size() if t.numel() else 0
 
 
-def overlaps_itself(t):
-    """Whether two of t's elements may share memory (an expanded tensor), so that no copy into t's layout can
-    hold it: its dimensions, smallest stride first, must each step past all the memory the ones before span."""
+def copyable(t):
+    """Whether a buffer of t's layout takes t's elements: no two share memory but along its expanded dimensions
+    (stride 0: one element there, `distinct_sizes`), its dimensions, smallest stride first, each stepping past all
+    the memory the ones before span. (The buffer spans what t spans: for a slice of each row's last position,
+    h[:, -1], nearly all of h's memory, held while the graph lives. Read in place instead, such an input fresh at
+    each call recorded its graph at each call until the budget ran out.)"""
     extent = 0
-    for size, stride in sorted(((n, st) for n, st in zip(t.shape, t.stride()) if n > 1), key=lambda d: d[1]):
+    for size, stride in sorted(((n, st) for n, st in zip(t.shape, t.stride()) if n > 1 and st != 0),
+                               key=lambda d: d[1]):
         if stride <= extent:
-            return True
+            return False
         extent += (size - 1) * stride
-    return False
+    return True
+
+
+def distinct_sizes(t):
+    """t's sizes with 1 along its expanded dimensions (stride 0), which hold one element; None where it has none."""
+    if any(st == 0 and n > 1 for n, st in zip(t.shape, t.stride())):
+        return [1 if st == 0 else n for n, st in zip(t.shape, t.stride())]
+    return None
 
 
 class CudaRecorder:

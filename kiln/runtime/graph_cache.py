@@ -164,7 +164,9 @@ def dynamo_key(gm, example_inputs, opts):
         if callable(value):
             raise Uncacheable(f"AOTAutograd's {name} is a function")
     leaves = [x.is_leaf if isinstance(x, torch.Tensor) else None for x in example_inputs]
-    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), autocast_state(), leaves,
+    # (a tensor marked static, mark_static_address, is read in place by a CUDA graph: cuda_graphs.placed_inputs)
+    static = [getattr(x, "_dynamo_static_input_type", None) for x in example_inputs]
+    return key(gm, example_inputs, opts, "dynamo", torch.is_grad_enabled(), autocast_state(), leaves, static,
                str(torch.get_default_dtype()), functorch, partitioner_flags(), traced_flags(), list(lifted),
                lifted=set(lifted)), list(lifted.values())
 

@@ -41,6 +41,7 @@ class Artifact:
     fallback_ops: int = 0
     devices: tuple = ()         # the device types of the graph's buffers (a CUDA graph would not replay CPU work)
     placed: tuple = ()          # the inputs that tell its call sites apart (runtime.cuda_graphs.placed_inputs)
+    read_in_storage: tuple = ()   # the inputs it reads beyond their elements (lowering.views.lower_as_strided)
     relaid: dict = dataclasses.field(default_factory=dict)   # made from frozen constants (GraphLowering.relaid)
     products: list = dataclasses.field(default_factory=list)   # triton: kiln's matmul's launches (matmul_warmups)
     calls_blas: bool = False    # cpp: calls BLAS for library products, bound at load (codegen.cpp_products)

@@ -123,9 +123,18 @@ def graph_device(graph):
     return next((d for d in graph_devices(graph) if d.type == "cuda"), torch.device("cpu"))
 
 
+def check_storage_read(x, first, last, itemsize):
+    """first and last: positions from x's first element."""
+    held, offset = x.untyped_storage().nbytes() // itemsize, x.storage_offset()
+    if not 0 <= offset + first <= offset + last < held:
+        raise RuntimeError(f"as_strided reads storage positions {offset + first} to {offset + last} of an input "
+                           f"whose storage holds {held} elements: out of bounds for its storage (kiln)")
+
+
 def base_globals():
     """What every wrapper's source names."""
     return {"torch": torch, "math": math, "_view": view, "_restrided": restrided,
+            "_check_storage_read": check_storage_read,
             "_copy_exact": copy_exact, "_empty_cpu": torch._C._dynamo.guards._empty_strided_cpu,
             "_empty_cuda": torch._C._dynamo.guards._empty_strided_cuda}
 
@@ -200,7 +209,8 @@ class WrapperCode:
         w("def call(args):")
         w(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = args" if names else "    pass")
         w("    args.clear()")
-        self.bind_symbols(names)
+        bound = self.bind_symbols(names)
+        self.check_storage_reads(bound)
         for name, expr in g.float_scalars.items():
             w(f"    {name} = float({pyexpr(expr)})")
         for name, expr in g.float_sizes.items():
@@ -391,8 +401,21 @@ class WrapperCode:
                     dead_after.setdefault(i, set()).add(n)
         return reuse, in_place, dead_after
 
+    def check_storage_reads(self, bound):
+        """An input that an as_strided reads beyond its elements is read in the caller's storage: a call whose
+        storage does not hold the positions read raises, as eager's as_strided does, rather than reading past it
+        (a slice returned by another compiled graph may keep its elements alone). Positions of sizes the wrapper
+        does not bind are not checked, nor frozen parameters' (kiln.freezing checks those)."""
+        inputs = {b.name: b for b in self.graph.graph_inputs if isinstance(b, ir.InputBuffer)}
+        for name, spans in self.graph.inputs_read_in_storage.items():
+            for first, last in filter(None, spans) if name in inputs else ():
+                if (sympy.sympify(first).free_symbols | sympy.sympify(last).free_symbols) <= bound:
+                    self.lines.append(f"    _check_storage_read({name}, {pyexpr(first)}, {pyexpr(last)}, "
+                                      f"{inputs[name].layout.dtype.itemsize})")
+
     def bind_symbols(self, names):
-        """Each size symbol is read off the first input that carries it as a size, a stride or itself."""
+        """Each size symbol is read off the first input that carries it as a size, a stride or itself (the symbols
+        bound, returned)."""
         bound = set()
         for name, inp in zip(names, self.graph.graph_inputs):
             if isinstance(inp, sympy.Symbol) and inp not in bound:
@@ -406,6 +429,7 @@ class WrapperCode:
                     if isinstance(expr, sympy.Symbol) and expr not in bound:
                         self.lines.append(f"    {expr.name} = {name}.{getter}({d})")
                         bound.add(expr)
+        return bound
 
     def allocations(self, step):
         if step.name in self.launched_externs:

@@ -1,0 +1,3 @@
+# s99 c4 (the same H100), with /tmp/rev99/fix_budget.diff applied (the budget bug of 3ab59da): kiln default and
+# reduce-overhead on Whisper's AMP step, the CUDA-graph log lines
+export PYTHONPATH=. PYTHONUNBUFFERED=1; KILN_LOGS=all timeout 300 python3 scripts/gpu_models.py --out $OUT/w --train --amp --backends kiln,kiln@reduce-overhead --models whisper --budget-s 60 > /tmp/w.log 2>&1; echo rc $?; grep "cudagraphs\|CUDA graph" /tmp/w.log | sed 's/^.*kiln: //' | sed 's/([0-9]* recordings side by side)//' | sort | uniq -c | sort -rn | head -30; grep "cudagraphs\|CUDA graph" /tmp/w.log | sed 's/^.*kiln: //' > $OUT/cg_lines.txt; grep "^{" /tmp/w.log | cut -c1-1500

@@ -234,16 +234,18 @@ def lower_as_strided(out, x, size, stride, storage_offset=None):
     image = g.eager_images.get(view_chain(g.current_node.args[0])[0])   # (by node: values may share a buffer)
     held = image if image is not None and image.buffer is base.buffer else base
     inside = within(span(at, size, stride), span(held.offset, held.sizes, held.strides))
-    gaps_read = held is base and not dense and not reads_only_elements(at, size, stride, base)
+
+    def gaps_read():   # (built element by element: asked only where the bounds alone do not decide)
+        return held is base and not dense and not reads_only_elements(at, size, stride, base)
     if callers:
         # the caller's input is read in its storage where the program's own as_strided may read beyond its elements
         # (proved inside at every size, or not: no guard is made); one a decomposition made of another view op
         # (diagonal, unfold) reads that op's elements, whose bounds with symbolic sizes no relation proves
         original = g.current_node.meta.get("original_aten")
         programs = original is None or getattr(original, "_opname", None) in ("as_strided", "as_strided_copy")
-        if programs and (gaps_read or not all(r is sympy.true for r in inside)):
+        if programs and (not all(r is sympy.true for r in inside) or gaps_read()):
             g.inputs_read_in_storage.setdefault(base.buffer.name, []).append(span(at, size, stride))
-    elif gaps_read or not all(map(g.holds, inside)):
+    elif not all(map(g.holds, inside)) or gaps_read():
         raise LoweringError("as_strided reads storage outside its argument's elements, which its buffer does not "
                             "hold as eager's storage does")
     return View(base.buffer, size, stride, at)

@@ -43,6 +43,7 @@ dropout draws a new mask."""
 import bisect
 import collections
 import functools
+import itertools
 import logging
 import sys
 import threading
@@ -162,9 +163,10 @@ class GraphedCall:
             p = self.calls[key] % len(positions)
             if self.calls[key] - positions[p].last > 2 * len(positions) + 2:
                 self.pool.retire(positions.pop(p))
-        # the position after the last one replayed first (call sites come round in order), then each in order; the
+        # the position after the last one replayed first (call sites come round in order), then each other in order; the
         # inputs' places first (one position fits them, and the others' outputs are held)
-        for p in [self.cursor[key] % len(positions), *range(len(positions))] if positions else []:
+        cursor = self.cursor[key] % len(positions) if positions else 0
+        for p in itertools.chain((cursor,), range(cursor), range(cursor + 1, len(positions))) if positions else ():
             recording = positions[p]
             if recording.fits(args) and not self.pool.held_over(recording):
                 outputs = recording.replay(args)

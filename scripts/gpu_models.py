@@ -12,11 +12,15 @@ sum, gradients compared) in fp32, or with --amp in mixed precision (fp32 weights
 to bf16). `kiln bench --suite models --device cuda` gives the same rows with cold and warm compiles in worker
 processes, at several times the wall time.
 
---jobs N splits the models over N processes that run at once: a check of accuracy, memory and fallbacks
-for many models in little time (compiles are CPU-bound), with --no-time since concurrent timings mean nothing.
+--jobs N splits the models over N processes that run at once (compiles are CPU-bound). On a machine with a GPU
+for each job, each job runs on a GPU of its own and the models are timed too: compiles and tuning go on at once,
+and a job's timing rounds wait until no other job compiles or times (a lock, `held`), so that no other work of
+the host falls in them. Otherwise --no-time: a check of accuracy, memory and fallbacks, jobs spread over the GPUs.
 """
 import argparse
+import contextlib
 import copy
+import fcntl
 import json
 import os
 import signal
@@ -45,7 +49,37 @@ def _put_peaks(row, label, peak):
         row[f"{label}_requested_peak_mib"] = peak.requested / 2 ** 20
 
 
+@contextlib.contextmanager
+def held(a, alone):
+    """With --timing-lock (jobs at once): a compile holds the lock shared, and timing rounds hold it alone, so they
+    start once every job's compile has ended and no compile starts while they run."""
+    if not a.timing_lock:
+        yield
+        return
+    with open(a.timing_lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def run_model(name, a):
+    with held(a, alone=False):
+        row, steps = compile_model(name, a)
+    with held(a, alone=True):
+        times = {} if a.no_time else _interleaved_times(steps, a.device)
+    for backend, t in times.items():
+        row[f"{backend}_ms"], row[f"{backend}_speedup"] = t["median_ms"], t.get("speedup")
+    for backend in a.backends.split(","):   # kiln against Inductor in the same mode ("kiln@max-autotune")
+        rival = backend.replace("kiln", "inductor", 1)
+        if backend.startswith("kiln") and f"{backend}_ms" in row and f"{rival}_ms" in row:
+            row[f"{backend}_vs_inductor"] = row[f"{rival}_ms"] / row[f"{backend}_ms"]
+    return row
+
+
+def compile_model(name, a):
+    """The row of everything but times (accuracy, compile time, memory, kiln's counts) and each backend's step."""
     train, device, autocast = a.train, a.device, "bfloat16" if a.amp else None
     dtype = torch.float32 if train or device == "cpu" else torch.bfloat16
     size = a.size or ("gpu" if device == "cuda" else "quick")
@@ -82,13 +116,7 @@ def run_model(name, a):
             row.update(kiln_kernels=stats["kernels_generated"], kiln_fallback_ops=stats["fallback_ops"],
                        kiln_graphs_fallback=stats["graphs_fallback"], kiln_graphs=stats["graphs_compiled"])
         steps[backend] = step
-    for backend, t in ({} if a.no_time else _interleaved_times(steps, device)).items():
-        row[f"{backend}_ms"], row[f"{backend}_speedup"] = t["median_ms"], t.get("speedup")
-    for backend in a.backends.split(","):   # kiln against Inductor in the same mode ("kiln@max-autotune")
-        rival = backend.replace("kiln", "inductor", 1)
-        if backend.startswith("kiln") and f"{backend}_ms" in row and f"{rival}_ms" in row:
-            row[f"{backend}_vs_inductor"] = row[f"{rival}_ms"] / row[f"{backend}_ms"]
-    return row
+    return row, steps
 
 
 def both_orders(row, reversed_row):
@@ -146,16 +174,24 @@ def write(path, meta, rows):
         f.write(markdown(rows) + "\n")
 
 
-def run_jobs(a, names, path, meta):
-    """Split the models over a.jobs processes of this script running at once; merge their rows."""
-    parts, procs = [names[i::a.jobs] for i in range(a.jobs)], []
-    for i, part in enumerate(p for p in parts if p):
+def run_jobs(a, names, path, meta, gpus):
+    """Split the models over a.jobs processes of this script running at once, each on GPU `job % gpus`; merge
+    their rows. Timed only where every job has a GPU of its own (two tunings on one GPU would time each other's
+    kernels), their timing rounds one job at a time (`held`)."""
+    parts, procs = [p for p in (names[i::a.jobs] for i in range(a.jobs)) if p], []
+    a.no_time = a.no_time or gpus < len(parts)
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES", ",".join(map(str, range(gpus)))).split(",")
+    meta["jobs"] = f"{len(parts)} processes at once" + ("" if a.no_time else ", each on its own GPU, timed alone")
+    for i, part in enumerate(parts):
         argv = [sys.executable, __file__, "--out", os.path.join(a.out, f"job{i}"), "--models", ",".join(part),
                 "--device", a.device, "--budget-s", str(a.budget_s), "--backends", a.backends]
         argv += [flag for flag, on in (("--train", a.train), ("--amp", a.amp), ("--no-time", a.no_time),
                                               ("--launches", a.launches)) if on]
         argv += ["--size", a.size] if a.size else []
-        procs.append((subprocess.Popen(argv), os.path.join(a.out, f"job{i}", os.path.basename(path) + ".json")))
+        argv += [] if a.no_time else ["--timing-lock", os.path.join(a.out, "timing.lock")]
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES=visible[i % gpus]) if gpus else None
+        procs.append((subprocess.Popen(argv, env=env),
+                      os.path.join(a.out, f"job{i}", os.path.basename(path) + ".json")))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))   # a `timeout` ends the workers too, and rows merge
     try:
         for proc, _ in procs:
@@ -183,7 +219,9 @@ def main():
     p.add_argument("--backends", default="inductor,kiln", help="comma-separated, compared with eager")
     p.add_argument("--no-time", action="store_true", help="accuracy, memory and compile time only")
     p.add_argument("--launches", action="store_true", help="count the GPU launches of a call (torch.profiler)")
-    p.add_argument("--jobs", type=int, default=1, help="processes running models at once (implies --no-time)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="processes running models at once (timed only with a GPU for each: see above)")
+    p.add_argument("--timing-lock", help=argparse.SUPPRESS)   # (set by --jobs for its processes: held)
     p.add_argument("--budget-s", type=float, default=500, help="no model starts after this many seconds")
     p.add_argument("--both-orders", action="store_true",
                    help="time each model again with the backends compiled in the reverse order (see both_orders)")
@@ -195,8 +233,7 @@ def main():
     meta = {"device": torch.cuda.get_device_name() if a.device == "cuda" else "cpu", "torch": torch.__version__,
             "date": time.strftime("%Y-%m-%d"), "command": "PYTHONPATH=. python3 " + " ".join(sys.argv)}
     if a.jobs > 1:
-        a.no_time = True
-        return run_jobs(a, names, path, meta)
+        return run_jobs(a, names, path, meta, torch.cuda.device_count() if a.device == "cuda" else 0)
     for name in names:
         if time.time() - start > a.budget_s:
             print(f"budget spent: {name} and later models not run", flush=True)

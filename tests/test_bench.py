@@ -350,3 +350,31 @@ def test_each_backend_compiled_in_turn_gets_its_own_recompiles():
     finally:
         torch._dynamo.config.recompile_limit = limit
         torch._dynamo.reset()
+
+
+def test_jobs_time_alone_after_every_compile_ends(tmp_path):
+    """scripts/gpu_models.py --jobs on a GPU per job: a job's timing rounds hold the lock alone, so they wait for
+    the compiles under way in other jobs (shared holders) and exclude each other: no host work of another job
+    falls in them. Four processes: two compiles (3 s and 2 s from t=0 and 0.2), two timings asked at 1.0 and 1.1."""
+    worker = f"""
+import argparse, glob, importlib.util, sys, time
+spec = importlib.util.spec_from_file_location("gpu_models", {str(REPO / "scripts" / "gpu_models.py")!r})
+gm = importlib.util.module_from_spec(spec); spec.loader.exec_module(gm)
+alone, delay, hold, me = sys.argv[1] == "alone", float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+open({str(tmp_path)!r} + "/ready" + me, "w").close()
+while len(glob.glob({str(tmp_path)!r} + "/ready*")) < 4:
+    time.sleep(0.01)
+time.sleep(delay)
+with gm.held(argparse.Namespace(timing_lock={str(tmp_path / "lock")!r}), alone):
+    start = time.time(); time.sleep(hold); print(start, time.time())
+"""
+    # (the module's import takes seconds: the delays count from the moment all four have imported it)
+    jobs = [("shared", 0, 3), ("shared", 0.2, 2), ("alone", 1.0, 1), ("alone", 1.1, 1)]
+    procs = [subprocess.Popen([sys.executable, "-c", worker, *map(str, job), str(i)], stdout=subprocess.PIPE,
+                              text=True) for i, job in enumerate(jobs)]
+    spans = [tuple(map(float, p.communicate(timeout=300)[0].split())) for p in procs]
+    shared, alone = spans[:2], spans[2:]
+    assert all(a_start >= max(end for _, end in shared) - 0.05 for a_start, _ in alone), spans
+    (s1, e1), (s2, e2) = sorted(alone)
+    assert s2 >= e1 - 0.05, spans
+    assert shared[1][0] < shared[0][1], spans   # the two compiles ran at once

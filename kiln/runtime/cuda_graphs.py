@@ -488,11 +488,15 @@ class Recording:
             start = o.storage_offset() * o.element_size()
             low, high = extents.get(number, (start, start))
             extents[number] = min(low, start), max(high, start + span(o))
-        # a storage copied out is copied from its outputs' first byte (rounded down to 16) to their last: a loss
-        # can lie in a large buffer of the graph's memory
+        # a storage copied out goes into a storage as long as up to its outputs' last byte, so that they keep
+        # their storage offsets (eager's and the default mode's: code past a graph break may read them; the
+        # default mode holds the whole buffer). It is copied from byte 0 where that at most doubles the copy
+        # (the values around the outputs as eager's), else from their first byte (rounded down to 16): a small
+        # output far into a large buffer (one token's row of a batch's)
         self.copy_out = set(copy_out)
         copied = sorted({r[1] for i, r in enumerate(self.recipes) if r[0] == "memory" and i in copy_out})
-        self.copied_extents = [(n, extents[n][0] // 16 * 16, extents[n][1]) for n in copied]
+        self.copied_extents = [(n, 0 if low <= high - low else low // 16 * 16, high)
+                               for n, (low, high) in ((n, extents[n]) for n in copied)]
         # the graph's memory, a tensor per storage: in bytes where it is copied out (sliced by byte) or viewed in
         # several dtypes, else in its outputs' dtype, so that a replay makes each of them by one view of it
         dtypes = collections.defaultdict(set)
@@ -565,10 +569,11 @@ class Recording:
             torch._foreach_copy_([args[i] for i, _ in self.copied_back], [s for _, s in self.copied_back])
         fresh = {}
         if self.copied_extents:
-            copies = [torch.empty(high - low, dtype=torch.uint8, device=self.memory[n].device)
-                      for n, low, high in self.copied_extents]
-            torch._foreach_copy_(copies, [self.memory[n][low:high] for n, low, high in self.copied_extents])
-            fresh = {n: (copy.untyped_storage(), low) for (n, low, _), copy in zip(self.copied_extents, copies)}
+            copies = [torch.empty(high, dtype=torch.uint8, device=self.memory[n].device)
+                      for n, _, high in self.copied_extents]
+            torch._foreach_copy_([copy[low:] for copy, (_, low, _) in zip(copies, self.copied_extents)],
+                                 [self.memory[n][low:high] for n, low, high in self.copied_extents])
+            fresh = {n: copy.untyped_storage() for (n, _, _), copy in zip(self.copied_extents, copies)}
         outputs = self.values.copy()
         for i, memory, sizes, strides, offset in self.viewed:
             outputs[i] = _view(memory, sizes, strides, offset)
@@ -584,9 +589,8 @@ class Recording:
             else:
                 _, number, dtype, sizes, strides, offset = recipe
                 if number in fresh:
-                    storage, low = fresh[number]
-                    outputs[i] = torch.empty(0, dtype=dtype, device=storage.device).set_(
-                        storage, offset - low // dtype.itemsize, sizes, strides)
+                    outputs[i] = torch.empty(0, dtype=dtype, device=fresh[number].device).set_(
+                        fresh[number], offset, sizes, strides)
                 else:
                     outputs[i] = _view(self.memory[number].view(dtype), sizes, strides, offset)
         return outputs

@@ -144,6 +144,8 @@ def _run_case(case, target, nudged_runs=0, rounded_runs=0):
     fn, make = ns["fn"], ns["make_inputs"]
     if case.get("frozen"):
         return _run_frozen_case(fn, make, case, target)
+    if case.get("graphed") and target != "aot_eager":
+        return _run_graphed_case(fn, make, case, target)
     device = TARGETS[target][0]
     compiled = _compiled(fn, target, case)
     for variant in ([0, 1] if case["twice"] else [0]):
@@ -186,8 +188,8 @@ def _run_case(case, target, nudged_runs=0, rounded_runs=0):
     return {"kind": "ok"}
 
 
-def _compiled(fn, target, case, **options):
-    """fn compiled for target as case asks (dynamic or not): by kiln, strict, with options, or by torch's
+def _compiled(fn, target, case, mode=None, **options):
+    """fn compiled for target as case asks (dynamic or not): by kiln, strict, in mode, with options, or by torch's
     aot_eager (torch's share of a failure)."""
     import torch
 
@@ -196,7 +198,7 @@ def _compiled(fn, target, case, **options):
     target_options = TARGETS[target][1]
     if target_options is None:
         return torch.compile(fn, backend="aot_eager", dynamic=dynamic)
-    return kiln.compile(fn, dynamic=dynamic, options={"strict": True, **options, **target_options})
+    return kiln.compile(fn, dynamic=dynamic, mode=mode, options={"strict": True, **options, **target_options})
 
 
 def _raised(e, prefix=""):
@@ -223,6 +225,75 @@ def _mismatch(what, results, eager, fp64, where, nudged=(), rounded=(), prefix="
         if layout:
             return {"kind": f"{prefix}output_{layout[0]}", "detail": where + layout[1], "output": i, "what": what,
                     "dtype": str(e.dtype).replace("torch.", "")}
+    return None
+
+
+GRAPHED_CALLS = (0, 0, 0, 1, 0, 1, 1, 0)   # the input set (variant) of each call; a digit again: the same tensors
+
+
+def _run_graphed_case(fn, make, case, target):
+    """A graphed case: first the plain case (kiln's default mode against eager), then fn compiled with
+    mode="reduce-overhead" (CUDA graphs; on the CPU targets through graph_stand_in's recorder, which replays as a
+    CUDA graph does) and called as a loop calls it, GRAPHED_CALLS: the same input tensors again (read in place),
+    then the other variant's (new places: copied into the graph's buffers or recorded again), every result kept
+    by the caller. Each call's outputs and gradients must be the default mode's on the same inputs, bit for bit
+    on the CPU (the same kernels), and at the end every kept output still is (a replay must not write over an
+    output the caller holds)."""
+    import torch
+
+    from kiln.tools.graph_stand_in import installed
+    plain = _run_case(dict(case, graphed=False), target)
+    if plain["kind"] != "ok":
+        return plain
+    device = TARGETS[target][0]
+    default = _compiled(fn, target, case)
+    inputs = {v: make(variant=v, device=device) for v in (0, 1)}
+    try:
+        expected = {v: _run(default, lambda **_: inputs[v], v, torch, device) for v in (0, 1)}
+    except Exception:  # noqa: BLE001 (eager raises on a variant: the plain case checked kiln raises too)
+        return {"kind": "ok"}
+    exact = device == "cpu"
+    kept = []
+    with installed() if device == "cpu" else contextlib.nullcontext():
+        graphed = _compiled(fn, target, case, mode="reduce-overhead")
+        for k, v in enumerate(GRAPHED_CALLS):
+            try:
+                outs, grads = _run(graphed, lambda **_: inputs[v], v, torch, device)
+            except Exception as e:  # noqa: BLE001
+                return _raised(e, "graphed_")
+            kept.append((k, v, outs))
+            failure = _differs(f"call {k} (variant {v}): ", outs, grads, *expected[v], exact)
+            if failure:
+                return failure
+        for k, v, outs in kept:
+            failure = _differs(f"call {k}'s outputs, kept until the last call: ", outs, [], expected[v][0], [], exact)
+            if failure:
+                return failure
+    return {"kind": "ok"}
+
+
+def _differs(where, outs, grads, want_outs, want_grads, exact):
+    """The first output or gradient that is not the one wanted (bit for bit where exact, NaN equal to NaN; else
+    by torch.testing's tolerances), or laid out otherwise; None if none."""
+    import torch
+    for what, got, want in (("output", outs, want_outs), ("grad", grads, want_grads)):
+        if len(got) != len(want):
+            return {"kind": f"graphed_{what}_count", "detail": f"{where}{len(got)} vs {len(want)}", "output": None}
+        for i, (a, b) in enumerate(zip(got, want)):
+            if a is None or b is None or not isinstance(a, torch.Tensor):
+                if (a is None) != (b is None) or (a is not None and not isinstance(a, torch.Tensor) and a != b):
+                    return {"kind": f"graphed_{what}_wrong_values", "detail": f"{where}{what} {i}: {a} vs {b}",
+                            "output": i}
+                continue
+            try:
+                torch.testing.assert_close(a.detach(), b.detach(), equal_nan=True,
+                                           **({"rtol": 0, "atol": 0} if exact else {}))
+            except AssertionError as e:
+                detail = " ".join(str(e).split())[:300]
+                return {"kind": f"graphed_{what}_wrong_values", "detail": f"{where}{what} {i}: {detail}", "output": i}
+            layout = _layout_differs(a, b) if what == "output" else None
+            if layout:
+                return {"kind": f"graphed_output_{layout[0]}", "detail": where + layout[1], "output": i}
     return None
 
 
@@ -362,7 +433,7 @@ class Worker:
 def case_of(program):
     from kiln.tools.fuzz_gen import render
     return {"src": render(program), "dynamic": program["dynamic"], "twice": program["twice"],
-            "frozen": frozen_inputs(program) if program.get("frozen") else []}
+            "frozen": frozen_inputs(program) if program.get("frozen") else [], "graphed": program.get("graphed", False)}
 
 
 def failing_op(program, result):
@@ -424,7 +495,7 @@ def candidates(program):
             if p and p["ops"]:
                 yield unused_inputs_dropped(p)
         chunk //= 2
-    for flag in ("twice", "dynamic", "specials", "frozen"):
+    for flag in ("twice", "dynamic", "specials", "frozen", "graphed"):
         if program.get(flag):
             yield {**program, flag: False}
     for i, spec in enumerate(program["inputs"]):
@@ -477,7 +548,7 @@ def test_fuzz_{re.sub(r'[^a-z0-9]+', '_', finding['signature'].lower())[:60].str
     from kiln.tools.fuzz import run_case
     import inspect, sys
     case = {{"src": inspect.getsource(sys.modules[__name__]), "dynamic": {dynamic}, "twice": {program['twice']},
-            "frozen": {case_of(program)["frozen"]}}}
+            "frozen": {case_of(program)["frozen"]}, "graphed": {case_of(program)["graphed"]}}}
     result = run_case(case, {target!r})  # eager vs kiln with options={options}: outputs, grads, strides
     assert result["kind"] == "ok", result
 """)
@@ -486,7 +557,7 @@ def test_fuzz_{re.sub(r'[^a-z0-9]+', '_', finding['signature'].lower())[:60].str
 # ------------------------------------------------------------------------------------------ campaign
 
 def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fraction=0.0, out_of_range=False,
-             exclude=(), progress_every=10, shrink_budget=150, log=print, frozen_fraction=0.0):
+             exclude=(), progress_every=10, shrink_budget=150, log=print, frozen_fraction=0.0, graphed_fraction=0.0):
     """Run `programs` programs per target; returns the findings (also written under out)."""
     import random
 
@@ -502,6 +573,7 @@ def campaign(targets, programs, seed, out, dynamic_fraction=0.2, specials_fracti
             specials = random.Random(s * 7919).random() < specials_fraction
             program = generate(s, dynamic_fraction=dynamic_fraction, specials=specials, out_of_range=out_of_range)
             program["frozen"] = random.Random(s * 104729).random() < frozen_fraction
+            program["graphed"] = not program["frozen"] and random.Random(s * 130363).random() < graphed_fraction
             for target in targets:
                 result = workers[target].run(case_of(program))
                 counts[target][result["kind"]] = counts[target].get(result["kind"], 0) + 1
@@ -572,6 +644,10 @@ def main(argv=None) -> int:
     parser.add_argument("--frozen-fraction", type=float, default=0.0,
                         help="fraction of programs run as a module whose parameters are some of their inputs, "
                              "compiled with freezing, with two sets of parameters, each written after a call")
+    parser.add_argument("--graphed-fraction", type=float, default=0.0,
+                        help="fraction of programs also compiled with mode='reduce-overhead' (on the CPU targets "
+                             "through a stand-in that replays as a CUDA graph does) and called as a loop calls them, "
+                             "each result kept: the same inputs again and new ones")
     parser.add_argument("--jobs", type=int, default=1, help="only 1 (one worker per target) is implemented")
     parser.add_argument("--shrink-budget", type=int, default=150)
     parser.add_argument("--progress-every", type=int, default=10)
@@ -585,7 +661,7 @@ def main(argv=None) -> int:
             return 2
     findings = campaign(targets, args.programs, args.seed, args.out, args.dynamic_fraction, args.specials_fraction,
                         args.out_of_range, progress_every=args.progress_every, shrink_budget=args.shrink_budget,
-                        frozen_fraction=args.frozen_fraction)
+                        frozen_fraction=args.frozen_fraction, graphed_fraction=args.graphed_fraction)
     print(f"[fuzz] {len(findings)} findings written to {args.out}/findings.md")
     return 1 if findings else 0
 

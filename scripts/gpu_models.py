@@ -51,8 +51,9 @@ def _put_peaks(row, label, peak):
 
 @contextlib.contextmanager
 def held(a, alone):
-    """With --timing-lock (jobs at once): a compile holds the lock shared, and timing rounds hold it alone, so they
-    start once every job's compile has ended and no compile starts while they run."""
+    """With --timing-lock (jobs at once, or runs at once given one lock file): a compile holds the lock shared, and
+    timing rounds hold it alone, so they start once every job's compile has ended and no compile starts while they
+    run. (Compiles and tuning still run beside other jobs' compiles: their seconds read longer than alone.)"""
     if not a.timing_lock:
         yield
         return
@@ -188,7 +189,7 @@ def run_jobs(a, names, path, meta, gpus):
         argv += [flag for flag, on in (("--train", a.train), ("--amp", a.amp), ("--no-time", a.no_time),
                                               ("--launches", a.launches)) if on]
         argv += ["--size", a.size] if a.size else []
-        argv += [] if a.no_time else ["--timing-lock", os.path.join(a.out, "timing.lock")]
+        argv += [] if a.no_time else ["--timing-lock", a.timing_lock or os.path.join(a.out, "timing.lock")]
         env = dict(os.environ, CUDA_VISIBLE_DEVICES=visible[i % gpus]) if gpus else None
         procs.append((subprocess.Popen(argv, env=env),
                       os.path.join(a.out, f"job{i}", os.path.basename(path) + ".json")))
@@ -221,7 +222,8 @@ def main():
     p.add_argument("--launches", action="store_true", help="count the GPU launches of a call (torch.profiler)")
     p.add_argument("--jobs", type=int, default=1,
                    help="processes running models at once (timed only with a GPU for each: see above)")
-    p.add_argument("--timing-lock", help=argparse.SUPPRESS)   # (set by --jobs for its processes: held)
+    p.add_argument("--timing-lock", help="a lock file shared with other runs of this script at once (see held; "
+                   "--jobs makes one in --out for its processes where none is given)")
     p.add_argument("--budget-s", type=float, default=500, help="no model starts after this many seconds")
     p.add_argument("--both-orders", action="store_true",
                    help="time each model again with the backends compiled in the reverse order (see both_orders)")

@@ -301,8 +301,9 @@ def test_a_frozen_case_finds_constants_kept_from_other_parameters(monkeypatch, b
 
 
 GRAPHED_PROGRAMS = {   # outputs at an offset of the graph's memory: copied out, found kept by the next call
-    "select": ([1, 2, 5], "float32", ["v1 = torch.sub(x0, 1.5)", "v2 = v1.select(1, -1)"]),   # seed 10020
-    "rows": ([3, 1], "int64", ["v1 = torch.cat([x0, x0], dim=1)", "v2 = v1[2:]"]),            # seed 10220
+    "select": ([1, 2, 5], "float32", False, ["v1 = torch.sub(x0, 1.5)", "v2 = v1.select(1, -1)"]),   # seed 10020
+    "rows": ([3, 1], "int64", False, ["v1 = torch.cat([x0, x0], dim=1)", "v2 = v1[2:]"]),            # seed 10220
+    "gradient": ([3, 4], "float32", True, ["v1 = torch.sin(x0)"]),   # a backward graph's outputs kept too
 }
 
 
@@ -311,18 +312,16 @@ GRAPHED_PROGRAMS = {   # outputs at an offset of the graph's memory: copied out,
 def test_a_graphed_case_finds_replays_that_overwrite_or_move_kept_outputs(monkeypatch, broken, name):
     """A graphed case (--graphed-fraction) calls fn compiled with mode="reduce-overhead" (the CPU stand-in's
     recordings) as a loop does, every result kept: ok as kiln is, and a finding where a replay writes over an output
-    the caller still holds (broken: the pool sees no output held). Both programs' outputs, copied out of the
-    graph's memory once a call finds them kept, were handed out at another storage offset than eager's (offset 1
-    against 5, 0 against 4) before the copy kept their offsets."""
+    the caller still holds (broken: the pool sees no output held; the same values, in one storage). Both programs'
+    outputs, copied out of the graph's memory once a call finds them kept, were handed out at another storage
+    offset than eager's (offset 1 against 5, 0 against 4) before the copy kept their offsets."""
     from kiln.runtime import cuda_graphs
     if broken == "held":
         monkeypatch.setattr(cuda_graphs.Pool, "held_over", lambda self, recording: [])
-    shape, dtype, lines = GRAPHED_PROGRAMS[name]
+    shape, dtype, grad, lines = GRAPHED_PROGRAMS[name]
     program = {"seed": 7, "dynamic": False, "twice": False, "specials": False, "graphed": True,
-               "inputs": [{"shape": shape, "dtype": dtype, "layout": "contig", "high": None, "grad": False,
+               "inputs": [{"shape": shape, "dtype": dtype, "layout": "contig", "high": None, "grad": grad,
                            "gen": 0}],
                "ops": [{"name": f"op{k}", "code": line, "out": line.split()[0]} for k, line in enumerate(lines)]}
-    result = _run_case(case_of(program), "cpp")
-    assert result["kind"] == ("ok" if broken is None else "graphed_output_wrong_values"), result
-    if broken == "held":
-        assert "kept until the last call" in result["detail"], result
+    result = run_case(case_of(program), "cpp")
+    assert result["kind"] == ("ok" if broken is None else "graphed_shared_storage"), result

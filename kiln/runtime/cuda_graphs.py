@@ -489,13 +489,14 @@ class Recording:
             low, high = extents.get(number, (start, start))
             extents[number] = min(low, start), max(high, start + span(o))
         # a storage copied out goes into a storage as long as up to its outputs' last byte, so that they keep
-        # their storage offsets (eager's and the default mode's: code past a graph break may read them; the
-        # default mode holds the whole buffer). It is copied from byte 0 where that at most doubles the copy
-        # (the values around the outputs as eager's), else from their first byte (rounded down to 16): a small
-        # output far into a large buffer (one token's row of a batch's)
+        # their storage offsets (eager's and the default mode's: code past a graph break may read them). It holds
+        # as much memory as the default mode's output would (the whole buffer, but for bytes past the outputs),
+        # and is copied from byte 0 where that at most doubles the copy (the bytes before the outputs as the
+        # graph's memory has them), else from their first byte: a small output far into a large buffer (one
+        # token's row of a batch's), the bytes before it left unwritten
         self.copy_out = set(copy_out)
         copied = sorted({r[1] for i, r in enumerate(self.recipes) if r[0] == "memory" and i in copy_out})
-        self.copied_extents = [(n, 0 if low <= high - low else low // 16 * 16, high)
+        self.copied_extents = [(n, 0 if low <= high - low else low, high)
                                for n, (low, high) in ((n, extents[n]) for n in copied)]
         # the graph's memory, a tensor per storage: in bytes where it is copied out (sliced by byte) or viewed in
         # several dtypes, else in its outputs' dtype, so that a replay makes each of them by one view of it

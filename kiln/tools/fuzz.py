@@ -115,6 +115,9 @@ def run_case(case, target):
     discontinuity (trunc, a cast to an integer) that flips when an intermediate rounds by one ulp, as a compiler's
     fused kernel may round it (seeds 224142, 270267, 293849)."""
     from kiln.tools.accuracy import NUDGED_RUNS, ROUNDED_RUNS
+    if case.get("graphed"):   # (its plain case first, artifacts and all)
+        plain = run_case(dict(case, graphed=False), target)
+        return _run_graphed_case(case, target) if plain["kind"] == "ok" else plain
     result = _run_case(case, target)
     if target == "triton" and result["kind"] == "no_raise" and result["eager_error"] == "RuntimeError: ZeroDivisionError":
         return {"kind": "artifact:gpu_semantics", "detail": result["detail"], "output": None}
@@ -144,8 +147,6 @@ def _run_case(case, target, nudged_runs=0, rounded_runs=0):
     fn, make = ns["fn"], ns["make_inputs"]
     if case.get("frozen"):
         return _run_frozen_case(fn, make, case, target)
-    if case.get("graphed") and target != "aot_eager":
-        return _run_graphed_case(fn, make, case, target)
     device = TARGETS[target][0]
     compiled = _compiled(fn, target, case)
     for variant in ([0, 1] if case["twice"] else [0]):
@@ -228,45 +229,54 @@ def _mismatch(what, results, eager, fp64, where, nudged=(), rounded=(), prefix="
     return None
 
 
-GRAPHED_CALLS = (0, 0, 0, 1, 0, 1, 1, 0)   # the input set (variant) of each call; a digit again: the same tensors
+GRAPHED_CALLS = (0, 0, 0, 1, 0, 1, 1, 0)   # the input set of each call; a digit again: the same tensors
 
 
-def _run_graphed_case(fn, make, case, target):
-    """A graphed case: first the plain case (kiln's default mode against eager), then fn compiled with
-    mode="reduce-overhead" (CUDA graphs; on the CPU targets through graph_stand_in's recorder, which replays as a
-    CUDA graph does) and called as a loop calls it, GRAPHED_CALLS: the same input tensors again (read in place),
-    then the other variant's (new places: copied into the graph's buffers or recorded again), every result kept
-    by the caller. Each call's outputs and gradients must be the default mode's on the same inputs, bit for bit
-    on the CPU (the same kernels), and at the end every kept output still is (a replay must not write over an
-    output the caller holds)."""
+def _run_graphed_case(case, target):
+    """A graphed case (after its plain case passed: run_case): fn compiled with mode="reduce-overhead" (CUDA graphs;
+    on the CPU targets through graph_stand_in's recorder, which replays as a CUDA graph does) and called as a loop
+    calls it, GRAPHED_CALLS over two input sets (the second the program's variant 1 where the plain case checked
+    it, else variant 0's values in other tensors): the same tensors again (read in place), then the other set's
+    (new places: copied into the graph's buffers, or recorded again), every result kept by the caller. Each call's
+    outputs and gradients must be the default mode's on the same inputs, bit for bit on the CPU (the same
+    kernels), laid out alike; at the end every kept result still is, and no two calls' results share a storage
+    that is not an input's (a replay wrote over a result the caller holds, whatever the values)."""
     import torch
 
     from kiln.tools.graph_stand_in import installed
-    plain = _run_case(dict(case, graphed=False), target)
-    if plain["kind"] != "ok":
-        return plain
-    device = TARGETS[target][0]
+    ns = {}
+    exec(compile(case["src"], "<fuzz program>", "exec"), ns)  # noqa: S102 (a generated program)
+    fn, make = ns["fn"], ns["make_inputs"]
+    device, exact = TARGETS[target][0], TARGETS[target][0] == "cpu"
+    inputs = [make(variant=v, device=device) for v in (0, 1 if case["twice"] else 0)]
     default = _compiled(fn, target, case)
-    inputs = {v: make(variant=v, device=device) for v in (0, 1)}
     try:
-        expected = {v: _run(default, lambda **_: inputs[v], v, torch, device) for v in (0, 1)}
-    except Exception:  # noqa: BLE001 (eager raises on a variant: the plain case checked kiln raises too)
+        expected = [_run(default, lambda **_: leaves_xs, 0, torch, device) for leaves_xs in inputs]
+    except Exception:  # noqa: BLE001 (eager raises on these inputs: the plain case checked kiln raises too)
         return {"kind": "ok"}
-    exact = device == "cpu"
-    kept = []
+    torch._dynamo.reset()   # (a fresh compile: not the default mode's shapes turned dynamic)
+    mine = {t.untyped_storage().data_ptr() for leaves, xs in inputs for t in [*leaves, *xs]
+            if isinstance(t, torch.Tensor)}
+    kept, owner = [], {}
     with installed() if device == "cpu" else contextlib.nullcontext():
         graphed = _compiled(fn, target, case, mode="reduce-overhead")
         for k, v in enumerate(GRAPHED_CALLS):
+            where = f"call {k} (input set {v}): "
             try:
-                outs, grads = _run(graphed, lambda **_: inputs[v], v, torch, device)
+                result = _run(graphed, lambda **_: inputs[v], 0, torch, device)
             except Exception as e:  # noqa: BLE001
                 return _raised(e, "graphed_")
-            kept.append((k, v, outs))
-            failure = _differs(f"call {k} (variant {v}): ", outs, grads, *expected[v], exact)
+            failure = _differs(where, *result, *expected[v], exact)
             if failure:
                 return failure
-        for k, v, outs in kept:
-            failure = _differs(f"call {k}'s outputs, kept until the last call: ", outs, [], expected[v][0], [], exact)
+            for t in [*result[0], *result[1]]:
+                address = t.untyped_storage().data_ptr() if isinstance(t, torch.Tensor) and t.numel() else None
+                if address is not None and address not in mine and owner.setdefault(address, k) != k:
+                    return {"kind": "graphed_shared_storage", "output": None,
+                            "detail": f"{where}a result in the storage of call {owner[address]}'s, still held"}
+            kept.append((k, v, result))
+        for k, v, result in kept:
+            failure = _differs(f"call {k}'s results, kept until the last call: ", *result, *expected[v], exact)
             if failure:
                 return failure
     return {"kind": "ok"}
@@ -280,17 +290,16 @@ def _differs(where, outs, grads, want_outs, want_grads, exact):
         if len(got) != len(want):
             return {"kind": f"graphed_{what}_count", "detail": f"{where}{len(got)} vs {len(want)}", "output": None}
         for i, (a, b) in enumerate(zip(got, want)):
-            if a is None or b is None or not isinstance(a, torch.Tensor):
-                if (a is None) != (b is None) or (a is not None and not isinstance(a, torch.Tensor) and a != b):
-                    return {"kind": f"graphed_{what}_wrong_values", "detail": f"{where}{what} {i}: {a} vs {b}",
-                            "output": i}
+            wrong = {"kind": f"graphed_{what}_wrong_values", "detail": f"{where}{what} {i}: {a} vs {b}", "output": i}
+            if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+                if type(a) is not type(b) or (a != b and a == a):   # (a NaN of Python's equals NaN here)
+                    return wrong
                 continue
             try:
                 torch.testing.assert_close(a.detach(), b.detach(), equal_nan=True,
                                            **({"rtol": 0, "atol": 0} if exact else {}))
             except AssertionError as e:
-                detail = " ".join(str(e).split())[:300]
-                return {"kind": f"graphed_{what}_wrong_values", "detail": f"{where}{what} {i}: {detail}", "output": i}
+                return dict(wrong, detail=f"{where}{what} {i}: {' '.join(str(e).split())[:300]}")
             layout = _layout_differs(a, b) if what == "output" else None
             if layout:
                 return {"kind": f"graphed_output_{layout[0]}", "detail": where + layout[1], "output": i}

@@ -1,7 +1,8 @@
 """A CUDA graph recorder's behaviour on the CPU, for reduce-overhead's tests and `kiln fuzz --graphed-fraction`:
 kiln.runtime.cuda_graphs records and replays through it where the inputs are CPU tensors (`installed`), so the
 recordings' bookkeeping (which inputs are read in place, which are copied, which outputs are handed out or copied
-out, when a graph is recorded again) runs as on a GPU, and a wrong replay reads or writes the wrong memory."""
+out, when a graph is recorded again) runs as on a GPU, and a wrong replay reads or writes the wrong memory.
+Outputs handed out in the pool's memory are not to be read after `installed` ends: its pool is freed then."""
 import contextlib
 
 import torch

@@ -6,7 +6,7 @@
 # at once, each job's timing rounds alone after them): the AMP-training rows first, then the bf16 inference rows
 # on the GPUs left, each group in $OUT/amp and $OUT/inf. A second call takes the rows the first did not reach:
 #   SKIP=<rows done> bash bench/results/s100/next_rows.sh
-export PYTHONPATH=. PYTHONUNBUFFERED=1
+export PYTHONPATH=. PYTHONUNBUFFERED=1 TIMING_LOCK=${OUT:?OUT must be set}/timing.lock   # (both groups time alone)
 AMP="deberta_v2 t5 bart swin convnext resnet regnet mobilenet_v2 efficientnet timm_vit timm_regnet timm_mobilenetv3
 timm_efficientnet timm_convnext"
 INF="efficientnet timm_efficientnet"
@@ -25,6 +25,6 @@ run amp "--train --amp" 0 "${amp[@]}" & run inf "" ${#amp[@]} "${inf[@]}" & wait
 cat $OUT/amp/ma_rows.txt $OUT/inf/ma_rows.txt 2>/dev/null | python3 -c "
 import json, sys
 for line in sys.stdin:
-    r = json.loads(line); k = 'kiln@max-autotune'
+    r, k, i = json.loads(line), 'kiln@max-autotune', 'inductor@max-autotune'
     print(r['model'], r['mode'], round(r.get(k + '_vs_inductor', float('nan')), 3), r.get(k + '_accuracy'),
-          r.get('inductor@max-autotune_accuracy'), round(r.get(k + '_compile_s', 0)), round(r.get('inductor@max-autotune_compile_s', 0)))"
+          r.get(i + '_accuracy'), round(r.get(k + '_compile_s', 0)), round(r.get(i + '_compile_s', 0)))"

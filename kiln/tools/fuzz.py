@@ -1,14 +1,14 @@
 """`kiln fuzz`: random programs (kiln/tools/fuzz_gen.py) compiled by kiln and compared with eager.
 
 Each program runs in a worker subprocess (one per target; the "triton" one has TRITON_INTERPRET=1 set before
-triton is imported; "cuda" runs eager, the fp64 reference and kiln's Triton kernels on the GPU), so a
-segfault, abort or hang is recorded as a crash and the campaign goes on. A result
-fails if kiln's outputs or gradients fail kiln's fp64 accuracy rule, if output dtypes, shapes or strides
-differ from eager's, if kiln raises where eager does not, or if eager raises and kiln returns. Each new
-failure is shrunk (delta debugging over ops, input shapes and layouts) and written to --out as JSON and
-markdown with a standalone pytest repro. Each campaign gives its workers their own caches (unless
-KILN_CACHE_DIR, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR are set), so campaigns with other --seed and --out
-can run side by side.
+triton is imported; "cuda" runs eager, the fp64 reference and kiln's Triton kernels on the GPU), so a segfault,
+abort or hang is recorded as a crash and the campaign goes on. A result fails if kiln's outputs or gradients
+fail kiln's fp64 accuracy rule, if output dtypes, shapes or strides differ from eager's, if outputs that view
+one storage in eager do not in kiln's (or the reverse), if kiln raises where eager does not, or if eager raises
+and kiln returns. Each new failure is shrunk (delta debugging over ops, input shapes and layouts) and written to
+--out as JSON and markdown with a standalone pytest repro. Each campaign gives its workers their own caches
+(unless KILN_CACHE_DIR, TRITON_CACHE_DIR, TORCHINDUCTOR_CACHE_DIR are set), so campaigns with other --seed and
+--out can run side by side.
 """
 import argparse
 import contextlib
@@ -128,7 +128,8 @@ def run_case(case, target):
     if result["kind"].endswith("wrong_values") and \
             _run_case(case, target, nudged_runs=NUDGED_RUNS, rounded_runs=ROUNDED_RUNS)["kind"] == "ok":
         return {"kind": "artifact:ill_conditioned", "detail": result["detail"], "output": None}
-    if target != "aot_eager" and result["kind"].endswith(("wrong_values", "strides", "storage_offset")) and \
+    layout_or_values = ("wrong_values", "strides", "storage_offset", "aliasing")
+    if target != "aot_eager" and result["kind"].endswith(layout_or_values) and \
             _run_case(case, "aot_eager")["kind"] == result["kind"]:
         return {"kind": "artifact:aot_autograd", "detail": result["detail"], "output": None}
     if target != "aot_eager" and result["kind"].startswith("raise:") and \
@@ -186,7 +187,20 @@ def _run_case(case, target, nudged_runs=0, rounded_runs=0):
                                 [run[k] for run in rounded])
             if failure:
                 return failure
+        if _sharing(result) != _sharing(eager):   # (a write into one output shows in the others in eager)
+            return {"kind": "output_aliasing", "output": None, "detail": f"variant {variant}: outputs in one "
+                    f"storage {_sharing(result)}, eager's {_sharing(eager)}"}
     return {"kind": "ok"}
+
+
+def _sharing(outs):
+    """The groups of outputs (their indices) that view one storage, where more than one does."""
+    import torch
+    groups = {}
+    for i, o in enumerate(outs):
+        if isinstance(o, torch.Tensor) and o.numel():
+            groups.setdefault(o.untyped_storage().data_ptr(), []).append(i)
+    return sorted(g for g in groups.values() if len(g) > 1)
 
 
 def _compiled(fn, target, case, mode=None, **options):

@@ -261,7 +261,8 @@ def _run_graphed_case(case, target):
     ns = {}
     exec(compile(case["src"], "<fuzz program>", "exec"), ns)  # noqa: S102 (a generated program)
     fn, make = ns["fn"], ns["make_inputs"]
-    device, exact = TARGETS[target][0], TARGETS[target][0] == "cpu"
+    device = TARGETS[target][0]
+    exact = device == "cpu"
     inputs = [make(variant=v, device=device) for v in (0, 1 if case["twice"] else 0)]
     default = _compiled(fn, target, case)
     try:
